@@ -1,0 +1,60 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'examples/', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+    },
+  },
+  {
+    // The pure core takes data in and returns data: no I/O, no client, no process.
+    files: ['src/rbac/**/*.ts', 'src/diff/**/*.ts', 'src/explain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process'], message: 'pure core: no I/O' },
+            { group: ['@kubernetes/client-node'], message: 'only src/k8s may import the client' },
+            { group: ['**/k8s/*', '**/cli/*', '**/cli/**'], message: 'pure core must not depend on I/O layers' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'console'],
+    },
+  },
+  {
+    // client-node's request bodies are model classes; we hand it plain objects built from our own types.
+    files: ['src/k8s/**/*.ts'],
+    rules: { '@typescript-eslint/no-unsafe-class-instance-assignment': 'off' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/k8s/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@kubernetes/client-node'], message: 'only src/k8s may import the client' }] },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+);

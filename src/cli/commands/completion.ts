@@ -1,0 +1,61 @@
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../../errors.js';
+import type { Deps, GlobalArgs } from '../context.js';
+
+const BIN = 'kubectl-crossplane_rbac';
+
+interface CompletionArgs extends GlobalArgs {
+  readonly shell: string;
+}
+
+/** Scripts that call back into the binary's hidden `--get-yargs-completions` for every completion. */
+function script(shell: string): string {
+  switch (shell) {
+    case 'bash':
+      return `# bash completion for ${BIN}; add to ~/.bashrc:  source <(${BIN} completion bash)
+_kubectl_crossplane_rbac_complete() {
+  local cur=\${COMP_WORDS[COMP_CWORD]}
+  local IFS=$'\\n'
+  COMPREPLY=( $(${BIN} --get-yargs-completions "\${COMP_WORDS[@]:1}" 2>/dev/null) )
+  if [ \${#COMPREPLY[@]} -eq 0 ]; then COMPREPLY=( $(compgen -f -- "$cur") ); fi
+}
+complete -o default -F _kubectl_crossplane_rbac_complete ${BIN}
+`;
+    case 'zsh':
+      return `#compdef ${BIN}
+# zsh completion for ${BIN}; add to ~/.zshrc:  source <(${BIN} completion zsh)
+_kubectl_crossplane_rbac() {
+  local -a reply
+  reply=(\${(f)"$(${BIN} --get-yargs-completions "\${words[@]:1}" 2>/dev/null)"})
+  _describe 'values' reply
+}
+compdef _kubectl_crossplane_rbac ${BIN}
+`;
+    case 'kubectl':
+      return `#!/usr/bin/env sh
+# Completion for "kubectl crossplane-rbac ..." (kubectl 1.26+): save as an executable named
+# kubectl_complete-crossplane_rbac somewhere on PATH.
+exec ${BIN} --get-yargs-completions "$@"
+`;
+    default:
+      throw new UsageError(`unknown shell "${shell}"`, { hint: 'use one of: bash, zsh, kubectl' });
+  }
+}
+
+export function completionCommand(deps: Deps): CommandModule<GlobalArgs, CompletionArgs> {
+  return {
+    command: 'completion [shell]',
+    describe: 'Print a shell completion script (bash, zsh, or kubectl for kubectl plugin completion)',
+    builder: (y) =>
+      y
+        .positional('shell', { type: 'string', default: 'bash', describe: 'bash, zsh or kubectl' })
+        .example('source <($0 completion bash)', 'Enable completion in the current bash session')
+        .example(
+          '$0 completion kubectl > ~/bin/kubectl_complete-crossplane_rbac && chmod +x ~/bin/kubectl_complete-crossplane_rbac',
+          'Complete "kubectl crossplane-rbac ..." through kubectl',
+        ),
+    handler: (args) => {
+      deps.io.stdout.write(script(args.shell));
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../../errors.js';
+import type { Deps, GlobalArgs } from '../context.js';
+
+export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'version',
+    describe: 'Print the plugin version',
+    builder: (y) => y.example('$0 version -o json', 'Print the version as JSON'),
+    handler: (args) => {
+      const output = args.output ?? 'text';
+      const info = {
+        gitVersion: deps.version,
+        nodeVersion: process.version,
+        platform: `${process.platform}/${process.arch}`,
+      };
+      if (output === 'json') deps.io.stdout.write(`${JSON.stringify({ clientVersion: info }, null, 2)}\n`);
+      else if (output === 'yaml') {
+        deps.io.stdout.write(
+          `clientVersion:\n  gitVersion: ${info.gitVersion}\n  nodeVersion: ${info.nodeVersion}\n  platform: ${info.platform}\n`,
+        );
+      } else if (output === 'text' || output === 'short')
+        deps.io.stdout.write(`kubectl-crossplane-rbac ${deps.version}\n`);
+      else
+        throw new UsageError(`unknown output format "${output}" for version`, {
+          hint: 'use -o json, -o yaml or no -o',
+        });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { UsageError } from '../../errors.js';
+import type { Io } from './terminal.js';
+
+export interface Prompter {
+  confirm(message: string): Promise<boolean>;
+  checkbox(
+    message: string,
+    choices: readonly { name: string; value: string; checked?: boolean }[],
+  ): Promise<string[]>;
+}
+
+/** The real prompts (inquirer), loaded only when a prompt is really shown. */
+export const inquirerPrompter: Prompter = {
+  async confirm(message) {
+    const { confirm } = await import('@inquirer/prompts');
+    return confirm({ message, default: false });
+  },
+  async checkbox(message, choices) {
+    const { checkbox } = await import('@inquirer/prompts');
+    return checkbox({ message, choices: choices.map((c) => ({ ...c })), required: true, pageSize: 15 });
+  },
+};
+
+/**
+ * Asks before writing. Never prompts without a TTY on both stdin and stderr: then `--yes` is required.
+ * Returns false when the user declines.
+ */
+export async function confirmWrite(
+  io: Io,
+  prompter: Prompter,
+  opts: { yes: boolean; message: string; what: string },
+): Promise<boolean> {
+  if (opts.yes) return true;
+  if (!io.stdinIsTTY || !io.stderrIsTTY) {
+    throw new UsageError(`refusing to ${opts.what} without confirmation: not running on a terminal`, {
+      hint: 'pass --yes to write without asking, or --dry-run=client to only see the plan',
+    });
+  }
+  return prompter.confirm(opts.message);
+}

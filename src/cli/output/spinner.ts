@@ -1,0 +1,25 @@
+import ora from 'ora';
+import type { Io } from './terminal.js';
+
+export interface Progress {
+  update(text: string): void;
+  stop(finalText?: string): void;
+}
+
+/** A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr. */
+export function startProgress(io: Io, text: string, enabled = true): Progress {
+  const ci = io.env.CI;
+  if (!enabled || !io.stderrIsTTY || (ci !== undefined && ci !== '' && ci !== 'false')) {
+    return { update: () => undefined, stop: () => undefined };
+  }
+  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true }).start();
+  return {
+    update: (t: string) => {
+      spinner.text = t;
+    },
+    stop: (finalText?: string) => {
+      if (finalText === undefined) spinner.stop();
+      else spinner.succeed(finalText);
+    },
+  };
+}

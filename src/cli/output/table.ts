@@ -1,0 +1,45 @@
+import Table from 'cli-table3';
+
+/**
+ * Renders a table. cli-table3 colours headers and borders even when piped and ignores NO_COLOR, so the style is
+ * always set explicitly: colour only when the caller decided it may.
+ */
+export function formatTable(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  color: boolean,
+): string {
+  const table = new Table({
+    head: [...head],
+    style: {
+      head: color ? ['cyan'] : [],
+      border: color ? ['grey'] : [],
+      compact: true,
+      'padding-left': 0,
+      'padding-right': 2,
+    },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
+    },
+  });
+  for (const row of rows) table.push([...row]);
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}

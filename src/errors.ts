@@ -1,0 +1,66 @@
+/** Exit codes of every command (SPEC §2). */
+export const ExitCode = {
+  ok: 0,
+  drift: 1,
+  error: 2,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** An error the user can act on: printed as `error: <message>` and, when set, `hint: <hint>`. */
+export class UserError extends Error {
+  override readonly name: string = 'UserError';
+  readonly hint: string | undefined;
+  readonly exitCode: ExitCode;
+
+  constructor(
+    message: string,
+    options?: { hint?: string | undefined; cause?: unknown; exitCode?: ExitCode },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.hint = options?.hint;
+    this.exitCode = options?.exitCode ?? ExitCode.error;
+  }
+}
+
+/** Bad flags or arguments. */
+export class UsageError extends UserError {
+  override readonly name = 'UsageError';
+}
+
+/** A command body that this build does not contain. */
+export class NotAvailableError extends UserError {
+  override readonly name = 'NotAvailableError';
+  constructor(command: string) {
+    super(`the "${command}" command is not available in this build`, {
+      hint: 'see the README for the commands this version supports',
+    });
+  }
+}
+
+/** Signals a clean, non-zero exit that has already been reported (e.g. `--check` found drift). */
+export class ExitSignal extends Error {
+  override readonly name = 'ExitSignal';
+  constructor(readonly exitCode: ExitCode) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+/** Turns any thrown value into the lines to print and the exit code. */
+export function describeError(err: unknown, verbose: boolean): { lines: string[]; exitCode: ExitCode } {
+  if (err instanceof ExitSignal) return { lines: [], exitCode: err.exitCode };
+  if (err instanceof UserError) {
+    const lines = [`error: ${oneLine(err.message)}`];
+    if (err.hint !== undefined) lines.push(`hint: ${oneLine(err.hint)}`);
+    if (verbose && err.cause instanceof Error && err.cause.stack !== undefined) lines.push(err.cause.stack);
+    return { lines, exitCode: err.exitCode };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  const lines = [`error: ${oneLine(message)}`];
+  if (verbose && err instanceof Error && err.stack !== undefined) lines.push(err.stack);
+  else lines.push('hint: this is a bug in kubectl-crossplane-rbac; re-run with -v and report it');
+  return { lines, exitCode: ExitCode.error };
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,348 @@
+import {
+  ApiException,
+  AuthorizationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  ResponseContext,
+  ServerConfiguration,
+  createConfiguration,
+  setHeaderOptions,
+  wrapHttpLibrary,
+  type KubeConfig,
+  type PromiseHttpLibrary,
+  type RequestContext,
+} from '@kubernetes/client-node';
+import fetch, { Headers } from 'node-fetch';
+import { UsageError } from '../errors.js';
+import type { KubeObject, PolicyRule } from '../rbac/types.js';
+import type {
+  AccessCheck,
+  Cluster,
+  DeleteOptions,
+  ListOptions,
+  ResourceKind,
+  RulesReview,
+  WriteOptions,
+} from './cluster.js';
+import { loadKubeconfig, parseRequestTimeout, type ConnectionFlags } from './kubeconfig.js';
+import { ApiError, type StatusBody } from './translate-error.js';
+
+const PAGE_SIZE = 500;
+const MAX_RETRIES = 5;
+
+/** Connects to the cluster of the kubeconfig, honouring every global connection flag. */
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Cluster {
+  if ((flags.asGroup?.length ?? 0) > 0 && (flags.as === undefined || flags.as === '')) {
+    throw new UsageError('--as-group requires --as: a group can only be impersonated together with a user', {
+      hint: 'add --as USER',
+    });
+  }
+  const loaded = loadKubeconfig(flags, env);
+  const timeoutMs = parseRequestTimeout(flags.requestTimeout);
+  return new ClientCluster(loaded.kubeConfig, loaded.server, loaded.contextName, {
+    impersonateUser: flags.as,
+    impersonateGroups: flags.asGroup ?? [],
+    timeoutMs,
+  });
+}
+
+interface TransportOptions {
+  readonly impersonateUser: string | undefined;
+  readonly impersonateGroups: readonly string[];
+  readonly timeoutMs: number | undefined;
+}
+
+/** client-node's fetch transport, plus what it lacks: several Impersonate-Group headers and a request timeout. */
+class Transport implements PromiseHttpLibrary {
+  constructor(private readonly opts: TransportOptions) {}
+
+  async send(request: RequestContext): Promise<ResponseContext> {
+    const headers = new Headers(request.getHeaders());
+    if (this.opts.impersonateUser !== undefined && this.opts.impersonateUser !== '') {
+      headers.set('Impersonate-User', this.opts.impersonateUser);
+      headers.delete('Impersonate-Group');
+      for (const group of this.opts.impersonateGroups) headers.append('Impersonate-Group', group);
+    }
+    const signal =
+      this.opts.timeoutMs !== undefined ? AbortSignal.timeout(this.opts.timeoutMs) : request.getSignal();
+    const agent = request.getAgent();
+    const resp = await fetch(request.getUrl(), {
+      method: request.getHttpMethod().toString(),
+      body: request.getBody() as string | undefined,
+      headers,
+      ...(signal !== undefined ? { signal: signal as never } : {}),
+      ...(agent !== undefined ? { agent } : {}),
+    });
+    const responseHeaders: Record<string, string> = {};
+    resp.headers.forEach((value, name) => {
+      responseHeaders[name] = value;
+    });
+    return new ResponseContext(resp.status, responseHeaders, {
+      text: () => resp.text(),
+      binary: () => resp.buffer(),
+    });
+  }
+}
+
+class ClientCluster implements Cluster {
+  readonly describe: string;
+  private readonly custom: CustomObjectsApi;
+  private readonly core: CoreV1Api;
+  private readonly authz: AuthorizationV1Api;
+
+  constructor(kc: KubeConfig, server: string, context: string, transport: TransportOptions) {
+    this.describe = `${server} (context ${context})`;
+    const config = createConfiguration({
+      baseServer: new ServerConfiguration(server, {}),
+      authMethods: { default: kc },
+      httpApi: wrapHttpLibrary(new Transport(transport)),
+    });
+    this.custom = new CustomObjectsApi(config);
+    this.core = new CoreV1Api(config);
+    this.authz = new AuthorizationV1Api(config);
+  }
+
+  async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
+    const items: KubeObject[] = [];
+    let cont: string | undefined;
+    do {
+      let page: { items?: unknown[]; metadata?: { continue?: string } };
+      try {
+        page = (await retrying(() => this.listPage(kind, opts, cont))) as typeof page;
+      } catch (err) {
+        if (opts.optional === true && err instanceof ApiError && err.code === 404) return [];
+        throw err;
+      }
+      for (const item of page.items ?? []) items.push(withKind(kind, plain(item)));
+      cont = page.metadata?.continue;
+    } while (cont !== undefined && cont !== '');
+    return items;
+  }
+
+  private listPage(kind: ResourceKind, opts: ListOptions, cont: string | undefined): Promise<unknown> {
+    const page = {
+      limit: PAGE_SIZE,
+      ...(cont !== undefined ? { _continue: cont } : {}),
+      ...(opts.labelSelector !== undefined ? { labelSelector: opts.labelSelector } : {}),
+      ...(opts.fieldSelector !== undefined ? { fieldSelector: opts.fieldSelector } : {}),
+    };
+    if (kind.group === '') {
+      if (kind.plural === 'namespaces') return this.core.listNamespace(page);
+      if (kind.plural === 'configmaps') {
+        return opts.namespace === undefined
+          ? this.core.listConfigMapForAllNamespaces(page)
+          : this.core.listNamespacedConfigMap({ ...page, namespace: opts.namespace });
+      }
+      throw new Error(`listing core resource ${kind.plural} is not supported`);
+    }
+    const res = { group: kind.group, version: kind.version, plural: kind.plural, ...page };
+    if (kind.namespaced && opts.namespace !== undefined) {
+      return this.custom.listNamespacedCustomObject({ ...res, namespace: opts.namespace });
+    }
+    return kind.namespaced
+      ? this.custom.listCustomObjectForAllNamespaces(res)
+      : this.custom.listClusterCustomObject(res);
+  }
+
+  async get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {
+    try {
+      const obj: unknown = await retrying((): Promise<unknown> => {
+        if (kind.group === '') {
+          if (kind.plural === 'namespaces') return this.core.readNamespace({ name });
+          if (kind.plural === 'configmaps') {
+            return this.core.readNamespacedConfigMap({ name, namespace: namespace ?? 'default' });
+          }
+          throw new Error(`reading core resource ${kind.plural} is not supported`);
+        }
+        const res = { group: kind.group, version: kind.version, plural: kind.plural, name };
+        return kind.namespaced
+          ? this.custom.getNamespacedCustomObject({ ...res, namespace: namespace ?? 'default' })
+          : this.custom.getClusterCustomObject(res);
+      });
+      return withKind(kind, plain(obj));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  async create(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const req = { ...this.target(kind), body: obj, ...dryRunParam(opts) };
+    const out: unknown = await retrying((): Promise<unknown> =>
+      kind.namespaced
+        ? this.custom.createNamespacedCustomObject({ ...req, namespace: obj.metadata.namespace ?? 'default' })
+        : this.custom.createClusterCustomObject(req),
+    );
+    return withKind(kind, plain(out));
+  }
+
+  async replace(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const req = {
+      ...this.target(kind),
+      name: obj.metadata.name,
+      body: obj,
+      ...dryRunParam(opts),
+    };
+    const out: unknown = await retrying((): Promise<unknown> =>
+      kind.namespaced
+        ? this.custom.replaceNamespacedCustomObject({
+            ...req,
+            namespace: obj.metadata.namespace ?? 'default',
+          })
+        : this.custom.replaceClusterCustomObject(req),
+    );
+    return withKind(kind, plain(out));
+  }
+
+  async mergePatch(
+    kind: ResourceKind,
+    name: string,
+    namespace: string | undefined,
+    patch: object,
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const asMerge = setHeaderOptions('Content-Type', 'application/merge-patch+json');
+    const out: unknown = await retrying((): Promise<unknown> => {
+      if (kind.group === '') {
+        if (kind.plural !== 'namespaces')
+          throw new Error(`patching core resource ${kind.plural} is not supported`);
+        return this.core.patchNamespace({ name, body: patch, ...dryRunParam(opts) }, asMerge);
+      }
+      const req = { ...this.target(kind), name, body: patch, ...dryRunParam(opts) };
+      return kind.namespaced
+        ? this.custom.patchNamespacedCustomObject({ ...req, namespace: namespace ?? 'default' }, asMerge)
+        : this.custom.patchClusterCustomObject(req, asMerge);
+    });
+    return withKind(kind, plain(out));
+  }
+
+  async delete(
+    kind: ResourceKind,
+    name: string,
+    namespace: string | undefined,
+    opts: DeleteOptions = {},
+  ): Promise<void> {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Background',
+      ...(opts.preconditions !== undefined ? { preconditions: opts.preconditions } : {}),
+      ...(opts.dryRun === true ? { dryRun: ['All'] } : {}),
+    };
+    const req = {
+      ...this.target(kind),
+      name,
+      propagationPolicy: 'Background',
+      body,
+      ...dryRunParam(opts),
+    };
+    await retrying(() =>
+      kind.namespaced
+        ? this.custom.deleteNamespacedCustomObject({ ...req, namespace: namespace ?? 'default' })
+        : this.custom.deleteClusterCustomObject(req),
+    );
+  }
+
+  private target(kind: ResourceKind): { group: string; version: string; plural: string } {
+    if (kind.group === '') throw new Error(`writing core resource ${kind.plural} is not supported`);
+    return { group: kind.group, version: kind.version, plural: kind.plural };
+  }
+
+  async canI(check: AccessCheck): Promise<boolean> {
+    const review = await retrying(() =>
+      this.authz.createSelfSubjectAccessReview({
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: {
+            resourceAttributes: {
+              verb: check.verb,
+              group: check.group,
+              resource: check.resource,
+              ...(check.subresource !== undefined ? { subresource: check.subresource } : {}),
+              ...(check.name !== undefined ? { name: check.name } : {}),
+              ...(check.namespace !== undefined ? { namespace: check.namespace } : {}),
+            },
+          },
+        },
+      }),
+    );
+    return review.status?.allowed === true;
+  }
+
+  async rulesReview(namespace: string): Promise<RulesReview> {
+    const review = await retrying(() =>
+      this.authz.createSelfSubjectRulesReview({
+        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace } },
+      }),
+    );
+    const status = plain(review.status ?? {}) as {
+      resourceRules?: PolicyRule[];
+      nonResourceRules?: PolicyRule[];
+      incomplete?: boolean;
+    };
+    return {
+      resourceRules: status.resourceRules ?? [],
+      nonResourceRules: status.nonResourceRules ?? [],
+      incomplete: status.incomplete ?? false,
+    };
+  }
+}
+
+/** Runs a request, converting client errors to ApiError and retrying 429/5xx with Retry-After backoff. */
+async function retrying<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      const apiErr = toApiError(err);
+      if (apiErr === undefined) throw err;
+      const retriable =
+        apiErr.code === 429 ||
+        apiErr.code === 500 ||
+        apiErr.code === 502 ||
+        apiErr.code === 503 ||
+        apiErr.code === 504;
+      if (!retriable || attempt >= MAX_RETRIES) throw apiErr;
+      const waitMs =
+        apiErr.retryAfterSeconds !== undefined ? apiErr.retryAfterSeconds * 1000 : 100 * 2 ** attempt;
+      await new Promise((r) => setTimeout(r, Math.min(waitMs, 10_000)));
+    }
+  }
+}
+
+function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (!(err instanceof ApiException)) return undefined;
+  const e = err as ApiException<unknown>;
+  let body: unknown = e.body;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      body = { message: body };
+    }
+  }
+  const status = typeof body === 'object' && body !== null ? (body as StatusBody) : undefined;
+  const retryAfter = (e.headers as Record<string, string> | undefined)?.['retry-after'];
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  return new ApiError(e.code, status, seconds);
+}
+
+function dryRunParam(opts: WriteOptions): { dryRun?: string } {
+  return opts.dryRun === true ? { dryRun: 'All' } : {};
+}
+
+/** Model objects of client-node carry Dates and class instances; our core wants plain JSON. */
+function plain(obj: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+}
+
+function withKind(kind: ResourceKind, obj: Record<string, unknown>): KubeObject {
+  const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+  return {
+    ...obj,
+    apiVersion: (obj.apiVersion as string | undefined) ?? apiVersion,
+    kind: (obj.kind as string | undefined) ?? kind.kind,
+  } as KubeObject;
+}

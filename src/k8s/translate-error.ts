@@ -1,0 +1,127 @@
+import { UserError } from '../errors.js';
+
+/** The parts of a Kubernetes `Status` body the messages use. */
+export interface StatusBody {
+  readonly message?: string;
+  readonly reason?: string;
+  readonly code?: number;
+}
+
+/** An HTTP error answer from the API server, before translation. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: number,
+    readonly status: StatusBody | undefined,
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(status?.message ?? `HTTP ${code}`);
+  }
+}
+
+const STATUS_HINTS: Readonly<Record<number, string>> = {
+  400: 'the server rejected the request as malformed; re-run with -v and report it',
+  401: 'your credentials were not accepted: log in again or check the user in your kubeconfig',
+  403: 'check what you may do with: kubectl auth can-i --list',
+  404: 'the resource type or object does not exist on this cluster: is Crossplane installed?',
+  409: 'the object changed while the command ran: re-run the command',
+  422: 'the object was rejected as invalid',
+  429: 'the API server is throttling requests: try again later or lower --concurrency',
+  500: 'the API server failed: try again, and check its logs if it persists',
+  503: 'the API server is unavailable: try again later',
+};
+
+const NETWORK_HINTS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'is the cluster running? check the server address with: kubectl config view --minify',
+  ENOTFOUND: 'the server name does not resolve: check the server address with: kubectl config view --minify',
+  EAI_AGAIN: 'the server name does not resolve: check DNS and the server address',
+  ETIMEDOUT: 'the server did not answer: check the network or raise --request-timeout',
+  ECONNRESET: 'the connection was dropped: try again',
+  EHOSTUNREACH: 'the server is unreachable: check the network',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_NOT_YET_VALID',
+  'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** Translates any client error into a one-line `UserError` that says what failed while doing what. */
+export function translateError(err: unknown, doing: string, server: string): UserError {
+  if (err instanceof UserError) return err;
+  if (err instanceof ApiError) {
+    const detail = err.status?.message ?? `HTTP ${err.code}`;
+    return new UserError(`${statusWord(err.code)} while ${doing}: ${detail}`, {
+      hint:
+        STATUS_HINTS[err.code] ?? STATUS_HINTS[Math.floor(err.code / 100) * 100] ?? 'see the message above',
+      cause: err,
+    });
+  }
+  const code = errorCode(err);
+  if (code !== undefined && TLS_CODES.has(code)) {
+    return new UserError(`TLS error while ${doing} at ${server}: ${firstLine(err)}`, {
+      hint: 'check certificate-authority in your kubeconfig (or insecure-skip-tls-verify for a test cluster)',
+      cause: err,
+    });
+  }
+  if (code !== undefined && NETWORK_HINTS[code] !== undefined) {
+    return new UserError(`cannot reach the API server at ${server} while ${doing} (${code})`, {
+      hint: NETWORK_HINTS[code],
+      cause: err,
+    });
+  }
+  if (isAbort(err)) {
+    return new UserError(`request to ${server} timed out while ${doing}`, {
+      hint: 'raise --request-timeout or check the network',
+      cause: err,
+    });
+  }
+  return new UserError(`failed while ${doing}: ${firstLine(err)}`, {
+    hint: 're-run with -v for details',
+    cause: err,
+  });
+}
+
+function statusWord(code: number): string {
+  switch (code) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not found';
+    case 409:
+      return 'conflict';
+    case 422:
+      return 'invalid';
+    case 429:
+      return 'too many requests';
+    default:
+      return `HTTP ${code}`;
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; errno?: unknown; cause?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  if (typeof e.errno === 'string') return e.errno;
+  if (e.cause !== undefined && e.cause !== err) return errorCode(e.cause);
+  return undefined;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split('\n')[0] ?? msg;
+}

@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The directory holding the executable under test: the built bundle, or $E2E_BIN_DIR (e.g. a standalone binary). */
+export const binDir = process.env.E2E_BIN_DIR ?? join(repoRoot, 'dist', 'bin');
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(join(binDir, 'kubectl-crossplane_rbac'))) {
+    throw new Error(`no executable in ${binDir}: run "npm run build" first (npm test does)`);
+  }
+}
+
+/** A fresh temporary directory with an empty HOME, so no user kubeconfig leaks into a test. */
+export function tempDir(prefix = 'xrbac-e2e-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs `kubectl ARGS` with the plugin on PATH and a controlled environment. */
+export function kubectl(
+  args: readonly string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const home = tempDir('xrbac-home-');
+  const env: Record<string, string> = {
+    PATH: `${binDir}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    NO_COLOR: '1',
+  };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) Reflect.deleteProperty(env, k);
+    else env[k] = v;
+  }
+  return new Promise((resolvePromise) => {
+    const child = execFile(
+      'kubectl',
+      [...args],
+      { env, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+        resolvePromise({ code, stdout, stderr });
+      },
+    );
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+    else child.stdin?.end();
+  });
+}
+
+/** Writes a kubeconfig pointing at SERVER with a bearer token; returns its path. */
+export function writeKubeconfig(dir: string, server: string, token = 'unused', context = 'test'): string {
+  const file = join(dir, `kubeconfig-${context}`);
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: ${context}`,
+      '  cluster:',
+      `    server: ${server}`,
+      'users:',
+      `- name: ${context}`,
+      '  user:',
+      `    token: ${token}`,
+      'contexts:',
+      `- name: ${context}`,
+      '  context:',
+      `    cluster: ${context}`,
+      `    user: ${context}`,
+      `current-context: ${context}`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}

@@ -1,0 +1,90 @@
+import { createServer } from 'node:net';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { assertBuilt, kubectl, tempDir, writeKubeconfig } from './harness.js';
+
+/** A port on loopback that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => {
+    server.listen(0, '127.0.0.1', r);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((r) => {
+    server.close(() => {
+      r();
+    });
+  });
+  return port;
+}
+
+describe('the plugin through the real kubectl', () => {
+  beforeAll(() => {
+    assertBuilt();
+  });
+
+  it('is found by kubectl plugin list', async () => {
+    const r = await kubectl(['plugin', 'list']);
+    expect(r.stdout).toContain('kubectl-crossplane_rbac');
+  });
+
+  it('shows help with the four commands and the kubectl program name', async () => {
+    const r = await kubectl(['crossplane-rbac', '--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of ['sync', 'enable-xrd', 'explain', 'bind', 'version', 'completion']) {
+      expect(r.stdout).toContain(`kubectl crossplane-rbac ${cmd}`);
+    }
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints the version injected at build time', async () => {
+    const r = await kubectl(['crossplane-rbac', 'version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^kubectl-crossplane-rbac v\d+\.\d+\.\d+/);
+    const json = await kubectl(['crossplane-rbac', 'version', '-o', 'json']);
+    expect(JSON.parse(json.stdout).clientVersion.gitVersion).toMatch(/^v\d+\.\d+\.\d+/);
+  });
+
+  it('rejects an unknown flag with a one-line error and exit 2', async () => {
+    const r = await kubectl(['crossplane-rbac', 'version', '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Unknown argument: bogus\nhint: /);
+  });
+
+  it('reports an unreachable server in one line, exit 2', async () => {
+    const dir = tempDir();
+    const port = await closedPort();
+    const kc = writeKubeconfig(dir, `http://127.0.0.1:${port}`);
+    const r = await kubectl(['crossplane-rbac', 'explain', 'crossplane-edit', '--kubeconfig', kc]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: cannot reach the API server at http:\/\/127\.0\.0\.1:\d+ .*ECONNREFUSED/,
+    );
+    expect(r.stderr).toMatch(/\nhint: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports a missing kubeconfig instead of falling back to localhost', async () => {
+    const r = await kubectl(['crossplane-rbac', 'explain', 'crossplane-edit'], {
+      env: { KUBECONFIG: undefined },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: no kubeconfig found: .*\.kube\/config does not exist/);
+  });
+
+  it('reports an unknown context with the known ones', async () => {
+    const dir = tempDir();
+    const kc = writeKubeconfig(dir, 'http://127.0.0.1:1', 'x', 'real');
+    const r = await kubectl([
+      'crossplane-rbac',
+      'explain',
+      'crossplane-edit',
+      '--kubeconfig',
+      kc,
+      '--context',
+      'nope',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: context "nope" does not exist in .*\nhint: known contexts: real\n$/);
+  });
+});
