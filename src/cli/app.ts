@@ -73,7 +73,7 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
       if (err !== undefined && err !== null) throw err;
       throw new UsageError(msg, { hint: `see: ${PROGRAM} --help` });
     });
-  return cli as unknown as Argv<GlobalArgs>;
+  return cli;
 }
 
 /** Parses and runs a command; every failure becomes a rejection (handled once in main.ts). */

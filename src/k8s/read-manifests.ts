@@ -40,6 +40,7 @@ function listManifestFiles(dir: string): string[] {
 /** Parses the text of one manifest file into objects; errors name the file and line. */
 export function parseManifests(text: string, source: string): KubeObject[] {
   const out: KubeObject[] = [];
+  const lines = lineCounter(text);
   const docs = parseAllDocuments(text, { prettyErrors: false });
   const list = Array.isArray(docs) ? docs : [docs];
   for (const doc of list) {
@@ -55,7 +56,7 @@ export function parseManifests(text: string, source: string): KubeObject[] {
     }
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
-    const line = doc.contents?.range ? lineOf(text, doc.contents.range[0]) : 1;
+    const line = doc.contents?.range ? lines(doc.contents.range[0]) : 1;
     collect(value, `${source}:${line}`, out);
   }
   return out;
@@ -86,8 +87,16 @@ function collect(value: unknown, where: string, out: KubeObject[]): void {
   out.push(obj as unknown as KubeObject);
 }
 
-function lineOf(text: string, offset: number): number {
+/** Line numbers of offsets, for offsets asked in increasing order (documents come in file order). */
+function lineCounter(text: string): (offset: number) => number {
+  let pos = 0;
   let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  return (offset) => {
+    if (offset < pos) {
+      pos = 0;
+      line = 1;
+    }
+    for (; pos < offset && pos < text.length; pos++) if (text.charCodeAt(pos) === 10) line++;
+    return line;
+  };
 }

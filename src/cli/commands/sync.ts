@@ -1,14 +1,184 @@
 import type { CommandModule } from 'yargs';
-import { NotAvailableError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { fromOption, readInput } from '../read-input.js';
+import { DRY_RUN_CHOICES, parseDryRun, presentAndApply } from '../write-flow.js';
 
-export function syncCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
-  void deps;
+const MANAGE = ['all', 'basic', 'serviceaccounts'] as const;
+const FAMILIES = ['providers', 'composites', 'namespaces', 'base'] as const;
+
+interface SyncArgs extends GlobalArgs {
+  readonly from: string | undefined;
+  readonly manage: (typeof MANAGE)[number] | undefined;
+  readonly only: string | undefined;
+  readonly provider: string[] | undefined;
+  readonly xrd: string[] | undefined;
+  readonly 'dry-run': string | undefined;
+  readonly check: boolean;
+  readonly prune: boolean;
+  readonly concurrency: number;
+  readonly 'crossplane-version': 'auto' | 'v1' | 'v2';
+  readonly 'crossplane-namespace': string | undefined;
+  readonly yes: boolean;
+  readonly 'print-required-role': boolean;
+}
+
+export function parseOnly(value: string | undefined): (typeof FAMILIES)[number][] | undefined {
+  if (value === undefined) return undefined;
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const bad = parts.filter((p) => !(FAMILIES as readonly string[]).includes(p));
+  if (bad.length > 0 || parts.length === 0) {
+    throw new UsageError(`invalid --only "${value}"`, {
+      hint: `use a comma-separated list of: ${FAMILIES.join(', ')}`,
+    });
+  }
+  return parts as (typeof FAMILIES)[number][];
+}
+
+export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
   return {
     command: 'sync',
-    describe: 'PLACEHOLDER',
-    handler: () => {
-      throw new NotAvailableError('sync');
+    describe:
+      "Render and apply the RBAC Crossplane's RBAC manager would make (providers, XRDs, base and namespace roles)",
+    builder: (y) =>
+      y
+        .option('from', fromOption)
+        .option('manage', {
+          choices: MANAGE,
+          describe: 'Management level (default all, or the crossplane-rbac ConfigMap)',
+        })
+        .option('only', { type: 'string', describe: `Only some families: ${FAMILIES.join(',')}` })
+        .option('provider', {
+          type: 'string',
+          array: true,
+          describe: 'Only this ProviderRevision or Provider (repeatable)',
+        })
+        .option('xrd', {
+          type: 'string',
+          array: true,
+          describe: 'Only this CompositeResourceDefinition (repeatable)',
+        })
+        .option('dry-run', {
+          type: 'string',
+          describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
+        })
+        .option('check', {
+          type: 'boolean',
+          default: false,
+          describe: 'Exit 1 when the cluster differs from what sync would make',
+        })
+        .option('prune', {
+          type: 'boolean',
+          default: false,
+          describe: 'Delete plugin-owned objects that are no longer desired',
+        })
+        .option('concurrency', { type: 'number', default: 16, describe: 'Writes in flight at once' })
+        .option('crossplane-version', {
+          choices: ['auto', 'v1', 'v2'] as const,
+          default: 'auto' as const,
+          describe: 'Render the roles of this Crossplane version',
+        })
+        .option('crossplane-namespace', {
+          type: 'string',
+          describe: 'Crossplane namespace (default: detected from its Deployment)',
+        })
+        .option('yes', {
+          alias: 'y',
+          type: 'boolean',
+          default: false,
+          describe: 'Write without asking on a terminal',
+        })
+        .option('print-required-role', {
+          type: 'boolean',
+          default: false,
+          describe: 'Print a ClusterRole with what sync needs, and exit',
+        })
+        .example(
+          '$0 sync -f examples/cluster',
+          'What sync would make for the example cluster, without a cluster',
+        )
+        .example('$0 sync --dry-run=server -o diff', 'Diff against the cluster, validated by the API server')
+        .example('$0 sync --check', 'Exit 1 when the cluster drifted (for CI)')
+        .example(
+          '$0 sync --manage serviceaccounts --yes',
+          'Only the roles providers and Crossplane need, without asking',
+        )
+        .example(
+          '$0 sync --print-required-role | kubectl apply -f -',
+          'Create a role for the account that runs sync',
+        ),
+    handler: async (args) => {
+      if (args['print-required-role']) {
+        const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
+          import('../../rbac/required-permissions.js'),
+          import('../output/format-data.js'),
+        ]);
+        const role = renderSyncRequiredRole();
+        deps.io.stdout.write(args.output === 'json' ? formatJson(role) : formatYaml(role));
+        return;
+      }
+      const dryRun = parseDryRun(args['dry-run']);
+      const only = parseOnly(args.only);
+      if (!Number.isInteger(args.concurrency) || args.concurrency < 1) {
+        throw new UsageError(`invalid --concurrency ${String(args.concurrency)}`, {
+          hint: 'use a whole number ≥ 1',
+        });
+      }
+      const input = await readInput(args, deps, [
+        'xrds',
+        'providerRevisions',
+        'deployments',
+        'namespaces',
+        'clusterRoles',
+        'clusterRoleBindings',
+        'roleBindings',
+        'configMaps',
+      ]);
+      const [{ renderSync }, { planChanges }] = await Promise.all([
+        import('../../rbac/render-sync.js'),
+        import('../../diff/plan.js'),
+      ]);
+      const desired = renderSync(input.snapshot, {
+        ...(args.manage !== undefined ? { manage: args.manage } : {}),
+        ...(only !== undefined ? { only } : {}),
+        ...(args.provider !== undefined ? { providers: args.provider } : {}),
+        ...(args.xrd !== undefined ? { xrds: args.xrd } : {}),
+        ...(args['crossplane-version'] !== 'auto' ? { crossplaneVersion: args['crossplane-version'] } : {}),
+        ...(args['crossplane-namespace'] !== undefined
+          ? { crossplaneNamespace: args['crossplane-namespace'] }
+          : {}),
+      });
+      for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
+      for (const s of desired.skipped) deps.io.stderr.write(`skipped ${s.kind} ${s.name}: ${s.reason}\n`);
+      const live = input.snapshot;
+      const plan = planChanges(desired.objects, live, { prune: args.prune, pruneScope: desired.scope });
+      await presentAndApply(deps, input, plan, {
+        output: args.output,
+        dryRun,
+        check: args.check,
+        yes: args.yes,
+        concurrency: args.concurrency,
+        color: args.color,
+        what: 'apply the Crossplane RBAC',
+        replan: (liveObj, want) => {
+          const again = planChanges(
+            [want as never],
+            {
+              clusterRoles: liveObj.kind === 'ClusterRole' ? [liveObj as never] : [],
+              clusterRoleBindings: liveObj.kind === 'ClusterRoleBinding' ? [liveObj as never] : [],
+              roleBindings: liveObj.kind === 'RoleBinding' ? [liveObj as never] : [],
+            },
+            { prune: false },
+          );
+          const entry = again.entries[0];
+          return entry?.action === 'update' && entry.object !== undefined
+            ? (entry.object as never)
+            : undefined;
+        },
+      });
     },
   };
 }

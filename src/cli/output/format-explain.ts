@@ -1,0 +1,284 @@
+/** Pure text renderings of an Explanation: tree (default), table/wide, Graphviz dot and Mermaid. */
+import Table from 'cli-table3';
+import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
+import type { PolicyRule } from '../../rbac/types.js';
+import type { Palette } from './terminal.js';
+
+const plain: Palette = { bold: id, dim: id, red: id, green: id, yellow: id, cyan: id };
+function id(s: string): string {
+  return s;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A rule in one line: `apps: deployments,deployments/scale [get list]`, names and URLs when present. */
+export function formatRuleShort(rule: PolicyRule): string {
+  const verbs = `[${rule.verbs.join(' ')}]`;
+  const urls = rule.nonResourceURLs ?? [];
+  const parts: string[] = [];
+  if ((rule.resources ?? []).length > 0 || (rule.apiGroups ?? []).length > 0) {
+    const groups = (rule.apiGroups ?? []).map((g) => (g === '' ? 'core' : g)).join(',');
+    parts.push(`${groups}: ${(rule.resources ?? []).join(',')}`);
+  }
+  if ((rule.resourceNames ?? []).length > 0) parts.push(`names=${(rule.resourceNames ?? []).join(',')}`);
+  if (urls.length > 0) parts.push(`urls=${urls.join(',')}`);
+  parts.push(verbs);
+  return parts.join(' ');
+}
+
+/** `source →[0] mid →[1] explained`: each arrow carries the selector index that matched. */
+export function formatChain(p: RuleProvenance, target: string): string {
+  if (p.chain.length === 0) return p.source === null ? '(unknown)' : `${target} (own rule)`;
+  const parts = [p.source === null ? `↻ ${p.chain[0]?.role ?? ''}` : (p.chain[0]?.role ?? '')];
+  p.chain.forEach((hop, i) => {
+    const next = p.chain[i + 1]?.role ?? target;
+    parts.push(`→[${hop.selector}] ${next}`);
+  });
+  return parts.join(' ');
+}
+
+function nodeLabel(node: AggregationTreeNode, pal: Palette): string {
+  const sel = node.selector === null ? '' : pal.dim(`[${node.selector}] `);
+  const kind = node.aggregated ? 'aggregated, ' : '';
+  let text = `${sel}${node.selector === null ? pal.bold(node.role) : node.role} ${pal.dim(`(${kind}${plural(node.ruleCount, 'rule')})`)}`;
+  if (node.cycle) text += ` ${pal.yellow('↻ cycle')}`;
+  if (node.repeated) text += ` ${pal.dim('(expanded above)')}`;
+  if (node.truncated) text += ` ${pal.dim('(deeper levels not shown)')}`;
+  if (!node.cycle && !node.repeated && node.unmatchedSelectors.length > 0) {
+    text += ` ${pal.yellow(`selector ${node.unmatchedSelectors.map((i) => `[${i}]`).join(', ')} matches nothing`)}`;
+  }
+  return text;
+}
+
+function treeLines(
+  node: AggregationTreeNode,
+  prefix: string,
+  last: boolean,
+  root: boolean,
+  pal: Palette,
+  out: string[],
+): void {
+  out.push(root ? nodeLabel(node, pal) : `${prefix}${last ? '└─ ' : '├─ '}${nodeLabel(node, pal)}`);
+  const childPrefix = root ? '' : `${prefix}${last ? '   ' : '│  '}`;
+  node.children.forEach((child, i) => {
+    treeLines(child, childPrefix, i === node.children.length - 1, false, pal, out);
+  });
+}
+
+const DRIFT_LINES = 10;
+
+/** The default `-o tree`: the aggregation tree with rule counts, then selectors, cycles, drift, feeds and bindings. */
+export function formatExplainTree(expl: Explanation, pal: Palette = plain): string {
+  const out: string[] = [];
+  treeLines(expl.tree, '', true, true, pal, out);
+  if (expl.role.aggregated) {
+    out.push('', 'selectors:');
+    for (const s of expl.selectors) {
+      const what = s.selector === '' ? '{} (every ClusterRole)' : s.selector;
+      const matched =
+        s.matched.length === 0 ? pal.yellow('matches nothing') : plural(s.matched.length, 'role');
+      out.push(`  [${s.index}] ${what} → ${matched}`);
+    }
+  } else {
+    out.push('', pal.dim('not aggregated: these are its own rules'));
+  }
+  if (expl.cycles.length > 0) {
+    out.push('', pal.yellow('cycles (legal; rules that enter a cycle can stay after their source is gone):'));
+    for (const c of expl.cycles) out.push(`  ${c.join(' ⇄ ')}`);
+    if (!expl.converged)
+      out.push(`  ${pal.red('a cycle does not settle: the stored rules depend on sync order')}`);
+  }
+  const d = expl.drift;
+  if (d !== null) {
+    const what = d.reordered
+      ? 'same rules in another order'
+      : `${plural(d.missing.length, 'rule')} missing, ${plural(d.extra.length, 'extra rule')}`;
+    out.push(
+      '',
+      pal.red(`drift: stored ${plural(d.stored, 'rule')}, computed ${d.computed}: ${what}`),
+      pal.dim('  (the aggregation controller is absent or has not caught up)'),
+    );
+    const diff = [
+      ...d.missing.map((r) => `  ${pal.green('+')} ${formatRuleShort(r)}`),
+      ...d.extra.map((r) => `  ${pal.red('-')} ${formatRuleShort(r)}`),
+    ];
+    out.push(...diff.slice(0, DRIFT_LINES));
+    if (diff.length > DRIFT_LINES)
+      out.push(pal.dim(`  … and ${diff.length - DRIFT_LINES} more (-o yaml lists them all)`));
+  } else if (expl.role.aggregated) {
+    out.push('', pal.green('no drift: the stored rules are what the controller computes'));
+  }
+  if (expl.feedsInto.length > 0) {
+    out.push('', 'feeds into:');
+    for (const f of expl.feedsInto) {
+      const via = f.path.length > 2 ? pal.dim(` (via ${f.path.slice(1, -1).join(' → ')})`) : '';
+      out.push(`  ${f.role}${via}`);
+    }
+  }
+  if (expl.boundBy.length > 0) {
+    out.push('', 'bound by:');
+    for (const b of expl.boundBy) {
+      const where = b.namespace !== undefined ? `${b.namespace}/` : '';
+      const subjects = b.subjects.map(
+        (s) => `${s.kind}:${s.namespace !== undefined ? `${s.namespace}/` : ''}${s.name}`,
+      );
+      out.push(`  ${b.kind} ${where}${b.name}${subjects.length > 0 ? ` → ${subjects.join(', ')}` : ''}`);
+    }
+  }
+  if (expl.access !== null) out.push('', ...accessLines(expl, pal));
+  return `${out.join('\n')}\n`;
+}
+
+function describeRequest(expl: Explanation): string {
+  const r = expl.access?.request;
+  if (r === undefined) return '';
+  if (r.path !== undefined) return `${r.verb} ${r.path}`;
+  const group = r.apiGroup === undefined || r.apiGroup === '' ? 'core' : r.apiGroup;
+  const res = r.subresource !== undefined ? `${r.resource ?? ''}/${r.subresource}` : (r.resource ?? '');
+  return `${r.verb} ${group}/${res}${r.name !== undefined ? ` ${r.name}` : ''}`;
+}
+
+function accessLines(expl: Explanation, pal: Palette): string[] {
+  const a = expl.access;
+  if (a === null) return [];
+  const head = a.allowed
+    ? pal.green(`${describeRequest(expl)}: allowed by ${plural(a.matchingRules.length, 'rule')}`)
+    : pal.red(`${describeRequest(expl)}: not allowed by ${expl.role.name}`);
+  return [
+    head,
+    ...a.provenance.map(
+      (p) => `  ${formatRuleShort(p.rule)}  ${pal.dim(`from ${formatChain(p, expl.role.name)}`)}`,
+    ),
+  ];
+}
+
+const PLAIN_CHARS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '   ',
+};
+
+/** `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from. */
+export function formatExplainTable(expl: Explanation, wide: boolean): string {
+  const head = wide
+    ? ['#', 'API GROUPS', 'RESOURCES', 'RESOURCE NAMES', 'NON-RESOURCE URLS', 'VERBS', 'SOURCE', 'CHAIN']
+    : ['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE'];
+  const table = new Table({
+    head,
+    chars: PLAIN_CHARS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+  });
+  const rows = expl.access !== null ? expl.access.provenance : expl.provenance;
+  for (const p of rows) {
+    const groups = (p.rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
+    const resources = (p.rule.resources ?? []).join(',');
+    const verbs = p.rule.verbs.join(',');
+    const source = p.source ?? '(cycle)';
+    const row = wide
+      ? [
+          String(p.index),
+          groups,
+          resources,
+          (p.rule.resourceNames ?? []).join(','),
+          (p.rule.nonResourceURLs ?? []).join(','),
+          verbs,
+          source,
+          formatChain(p, expl.role.name),
+        ]
+      : [String(p.index), groups, resources, verbs, source];
+    table.push(row);
+  }
+  const lines = table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '');
+  if (rows.length === 0) {
+    lines.push(
+      expl.access !== null
+        ? `no rule of ${expl.role.name} grants ${describeRequest(expl)}`
+        : `${expl.role.name} has no rules`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+interface GraphEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly selector: number;
+  readonly cycle: boolean;
+}
+
+function graphOf(expl: Explanation): { nodes: Map<string, AggregationTreeNode>; edges: GraphEdge[] } {
+  const nodes = new Map<string, AggregationTreeNode>();
+  const edges: GraphEdge[] = [];
+  const seen = new Set<string>();
+  const walk = (node: AggregationTreeNode): void => {
+    if (!nodes.has(node.role) || (!node.cycle && !node.repeated)) nodes.set(node.role, node);
+    for (const child of node.children) {
+      const key = `${child.role}\u0000${node.role}\u0000${child.selector ?? -1}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        edges.push({ from: child.role, to: node.role, selector: child.selector ?? 0, cycle: child.cycle });
+      }
+      walk(child);
+    }
+  };
+  walk(expl.tree);
+  return { nodes, edges };
+}
+
+const dotQuote = (s: string): string =>
+  `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+/** A Graphviz digraph: edges point from a selected role to the role that aggregates it. */
+export function formatExplainDot(expl: Explanation): string {
+  const { nodes, edges } = graphOf(expl);
+  const lines = ['digraph aggregation {', '  rankdir=BT;', '  node [shape=box];'];
+  for (const [name, node] of nodes) {
+    const attrs = [`label=${dotQuote(`${name}\n${plural(node.ruleCount, 'rule')}`)}`];
+    if (node.aggregated) attrs.push('style=rounded');
+    if (name === expl.role.name) attrs.push('penwidth=2');
+    lines.push(`  ${dotQuote(name)} [${attrs.join(', ')}];`);
+  }
+  for (const e of edges) {
+    const attrs = [`label=${dotQuote(`[${e.selector}]`)}`];
+    if (e.cycle) attrs.push('style=dashed', 'color=orange');
+    lines.push(`  ${dotQuote(e.from)} -> ${dotQuote(e.to)} [${attrs.join(', ')}];`);
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+const mermaidText = (s: string): string => s.replace(/"/g, '#quot;');
+
+/** A Mermaid flowchart of the same graph. */
+export function formatExplainMermaid(expl: Explanation): string {
+  const { nodes, edges } = graphOf(expl);
+  const ids = new Map<string, string>();
+  [...nodes.keys()].forEach((name, i) => ids.set(name, `n${i}`));
+  const lines = ['flowchart BT'];
+  for (const [name, node] of nodes) {
+    const label = mermaidText(`${name}<br/>${plural(node.ruleCount, 'rule')}`);
+    const nodeId = ids.get(name) ?? '';
+    lines.push(node.aggregated ? `  ${nodeId}("${label}")` : `  ${nodeId}["${label}"]`);
+  }
+  for (const e of edges) {
+    const arrow = e.cycle ? '-.->' : '-->';
+    lines.push(`  ${ids.get(e.from) ?? ''} ${arrow}|"[${e.selector}]"| ${ids.get(e.to) ?? ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

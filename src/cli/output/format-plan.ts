@@ -1,0 +1,110 @@
+import { createTwoFilesPatch } from 'diff';
+import type { PlanEntry } from '../../diff/plan.js';
+import { asList, formatJson, formatYaml } from './format-data.js';
+import { formatTable } from './table.js';
+
+export type WriteResult = 'failed' | 'done' | 'skipped';
+
+const RESOURCE: Readonly<Record<string, string>> = {
+  ClusterRole: 'clusterrole.rbac.authorization.k8s.io',
+  Role: 'role.rbac.authorization.k8s.io',
+  ClusterRoleBinding: 'clusterrolebinding.rbac.authorization.k8s.io',
+  RoleBinding: 'rolebinding.rbac.authorization.k8s.io',
+  Namespace: 'namespace',
+};
+
+const WRITES = new Set(['create', 'update', 'delete']);
+
+export function isWrite(e: PlanEntry): boolean {
+  return WRITES.has(e.action);
+}
+
+/** The objects the plan would write (creates and updates), without server-set fields, as a `kind: List`. */
+export function objectsToWrite(entries: readonly PlanEntry[]): unknown[] {
+  return entries
+    .filter((e) => (e.action === 'create' || e.action === 'update') && e.object !== undefined)
+    .map((e) => {
+      const obj = e.object as unknown as { metadata: Record<string, unknown> };
+      const { resourceVersion: _rv, uid: _uid, ...metadata } = obj.metadata;
+      return { ...obj, metadata };
+    });
+}
+
+export function formatPlanObjects(entries: readonly PlanEntry[], format: 'yaml' | 'json'): string {
+  const list = asList(objectsToWrite(entries));
+  return format === 'yaml' ? formatYaml(list) : formatJson(list);
+}
+
+/** `-o name`: one `resource/name` per object written, kubectl style, with the action. */
+export function formatPlanNames(entries: readonly PlanEntry[], dryRun: boolean): string {
+  const suffix = dryRun ? ' (dry run)' : '';
+  const past: Record<string, string> = { create: 'created', update: 'configured', delete: 'deleted' };
+  return entries
+    .filter(isWrite)
+    .map((e) => `${RESOURCE[e.kind] ?? e.kind}/${e.name} ${past[e.action] ?? e.action}${suffix}\n`)
+    .join('');
+}
+
+/** `-o diff`: a unified diff of each changed object, live against desired. */
+export function formatPlanDiff(entries: readonly PlanEntry[]): string {
+  return entries
+    .filter(isWrite)
+    .map((e) => {
+      const path = `${RESOURCE[e.kind] ?? e.kind}/${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}`;
+      const before = e.live !== undefined && e.action !== 'create' ? formatYaml(comparable(e.live)) : '';
+      const after = e.action === 'delete' || e.object === undefined ? '' : formatYaml(comparable(e.object));
+      return createTwoFilesPatch(`live/${path}`, `desired/${path}`, before, after, undefined, undefined, {
+        context: 3,
+      }).replace(/^=+\n/m, '');
+    })
+    .join('');
+}
+
+/** Drops what the server sets, so the diff shows only what sync decides. */
+function comparable(obj: object): object {
+  const o = obj as { metadata?: Record<string, unknown> };
+  if (o.metadata === undefined) return obj;
+  const {
+    resourceVersion: _rv,
+    uid: _uid,
+    creationTimestamp: _ct,
+    managedFields: _mf,
+    generation: _g,
+    ...metadata
+  } = o.metadata;
+  return { ...obj, metadata };
+}
+
+/** The summary table: per kind, how many objects were created, updated, unchanged, deleted, refused, failed. */
+export function formatPlanSummary(
+  entries: readonly PlanEntry[],
+  failedKeys: ReadonlySet<string>,
+  opts: { color: boolean; dryRun: boolean },
+): string {
+  const cols = ['create', 'update', 'unchanged', 'delete', 'refused'] as const;
+  const byKind = new Map<string, Record<(typeof cols)[number] | 'failed', number>>();
+  for (const e of entries) {
+    const row = byKind.get(e.kind) ?? {
+      create: 0,
+      update: 0,
+      unchanged: 0,
+      delete: 0,
+      refused: 0,
+      failed: 0,
+    };
+    if (failedKeys.has(e.key)) row.failed++;
+    else row[e.action]++;
+    byKind.set(e.kind, row);
+  }
+  const order = ['Namespace', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding'];
+  const kinds = [...byKind.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const head = opts.dryRun
+    ? ['KIND', 'TO CREATE', 'TO UPDATE', 'UNCHANGED', 'TO DELETE', 'REFUSED', 'FAILED']
+    : ['KIND', 'CREATED', 'UPDATED', 'UNCHANGED', 'DELETED', 'REFUSED', 'FAILED'];
+  const rows = kinds.map((k) => {
+    const r = byKind.get(k) ?? { create: 0, update: 0, unchanged: 0, delete: 0, refused: 0, failed: 0 };
+    return [k, ...cols.map((c) => String(r[c])), String(r.failed)];
+  });
+  if (rows.length === 0) return 'nothing to do: no objects in scope\n';
+  return `${formatTable(head, rows, opts.color)}\n`;
+}

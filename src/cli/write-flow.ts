@@ -1,0 +1,196 @@
+import type { Plan, PlanEntry } from '../diff/plan.js';
+import { ExitCode, ExitSignal, UsageError, UserError } from '../errors.js';
+import type { Operation, OperationResult } from '../k8s/apply-operations.js';
+import type { KubeObject } from '../rbac/types.js';
+import type { Deps } from './context.js';
+import type { Input } from './read-input.js';
+import { confirmWrite } from './output/prompt.js';
+import { startProgress } from './output/spinner.js';
+import { useColor } from './output/terminal.js';
+
+export type DryRun = 'none' | 'client' | 'server';
+export const DRY_RUN_CHOICES: readonly DryRun[] = ['none', 'client', 'server'];
+export const WRITE_OUTPUTS = ['table', 'yaml', 'json', 'name', 'diff'] as const;
+export type WriteOutput = (typeof WRITE_OUTPUTS)[number];
+
+export interface WriteFlowOptions {
+  readonly output: string | undefined;
+  readonly dryRun: DryRun;
+  readonly check: boolean;
+  readonly yes: boolean;
+  readonly concurrency: number;
+  readonly color: boolean;
+  /** What the command does, for the prompt and messages ("apply the Crossplane RBAC"). */
+  readonly what: string;
+  /** Writes that are not RBAC objects and go first (enable-xrd's namespace annotation patches). */
+  readonly preWrites?: readonly Operation[];
+  /** Re-plans one update after a conflict; see applyOperations. */
+  readonly replan?: (live: KubeObject, desired: KubeObject) => KubeObject | undefined;
+}
+
+/** `--dry-run` as kubectl spells it: a bare `--dry-run` means client. */
+export function parseDryRun(value: string | boolean | undefined): DryRun {
+  if (value === undefined || value === false || value === 'none') return 'none';
+  if (value === true || value === '' || value === 'client') return 'client';
+  if (value === 'server') return 'server';
+  throw new UsageError(`invalid --dry-run "${value}"`, {
+    hint: 'use --dry-run=none, client or server',
+  });
+}
+
+export function parseWriteOutput(value: string | undefined): WriteOutput {
+  const out = value ?? 'table';
+  if (!(WRITE_OUTPUTS as readonly string[]).includes(out)) {
+    throw new UsageError(`unknown output format "${out}"`, {
+      hint: `use one of: ${WRITE_OUTPUTS.join(', ')}`,
+    });
+  }
+  return out as WriteOutput;
+}
+
+/**
+ * Shows a plan and, when allowed, applies it: checks permissions before the first write, asks on a terminal,
+ * writes in phases (creates and updates, then recreates, then deletes), reports every failure, and exits 1 for
+ * drift under --check.
+ */
+export async function presentAndApply(
+  deps: Deps,
+  input: Input,
+  plan: Plan,
+  opts: WriteFlowOptions,
+): Promise<void> {
+  const fmt = await import('./output/format-plan.js');
+  const output = parseWriteOutput(opts.output);
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !opts.color);
+  const writes = plan.entries.filter(fmt.isWrite);
+  const preWrites = opts.preWrites ?? [];
+  const hasChanges = writes.length + preWrites.length > 0;
+  const cluster = input.cluster;
+  const willWrite = cluster !== undefined && opts.dryRun !== 'client' && !opts.check;
+
+  const print = (failed: ReadonlySet<string>, dryRun: boolean): void => {
+    const text = {
+      table: () => fmt.formatPlanSummary(plan.entries, failed, { color, dryRun }),
+      yaml: () => fmt.formatPlanObjects(plan.entries, 'yaml'),
+      json: () => fmt.formatPlanObjects(plan.entries, 'json'),
+      name: () => fmt.formatPlanNames(plan.entries, dryRun),
+      diff: () => fmt.formatPlanDiff(plan.entries),
+    }[output]();
+    deps.io.stdout.write(text);
+  };
+  for (const e of plan.entries) {
+    if (e.action === 'refused') deps.io.stderr.write(`warning: refused ${e.key}: ${e.reason ?? ''}\n`);
+  }
+
+  if (!willWrite) {
+    print(new Set(), true);
+    if (cluster === undefined) {
+      deps.io.stderr.write(`read from ${input.source}: nothing was written (-f never writes to a cluster)\n`);
+    }
+    if (opts.check && hasChanges) throw new ExitSignal(ExitCode.drift);
+    return;
+  }
+
+  if (hasChanges) {
+    const { checkWritePermissions } = await import('../k8s/preflight.js');
+    const missing = await checkWritePermissions(
+      cluster,
+      writes.map((e) => ({
+        action: e.action as 'create' | 'update' | 'delete',
+        object: (e.object ?? e.live) as never,
+      })),
+    );
+    if (missing.length > 0) {
+      throw new UserError(
+        `not allowed to ${opts.what}, nothing was written; missing: ${missing.join('; ')}`,
+        {
+          hint: 'ask a cluster admin for these permissions (sync --print-required-role prints a ClusterRole with them)',
+        },
+      );
+    }
+    if (opts.dryRun === 'none') {
+      const ok = await confirmWrite(deps.io, deps.prompter, {
+        yes: opts.yes,
+        message: `${opts.what}: ${writes.length + preWrites.length} writes on ${cluster.describe}. Continue?`,
+        what: opts.what,
+      });
+      if (!ok) throw new UserError('aborted: nothing was written');
+    }
+  }
+
+  const results = await applyPhases(deps, cluster, writes, preWrites, opts);
+  const failed = results.filter((r) => r.error !== undefined);
+  const failedKeys = new Set(failed.map((r) => keyOf(r.operation.object)));
+  print(failedKeys, opts.dryRun === 'server');
+  if (failed.length > 0) {
+    for (const f of failed) deps.io.stderr.write(`error: ${f.error ?? ''}\n`);
+    throw new UserError(`${failed.length} of ${results.length} writes failed; everything else was written`, {
+      hint: 're-run the command to finish: it converges',
+    });
+  }
+}
+
+async function applyPhases(
+  deps: Deps,
+  cluster: NonNullable<Input['cluster']>,
+  writes: readonly PlanEntry[],
+  preWrites: readonly Operation[],
+  opts: WriteFlowOptions,
+): Promise<OperationResult[]> {
+  const { applyOperations } = await import('../k8s/apply-operations.js');
+  const objectOf = (e: PlanEntry): KubeObject => (e.object ?? e.live) as unknown as KubeObject;
+  const upserts: Operation[] = writes
+    .filter((e) => (e.action === 'create' || e.action === 'update') && e.recreate !== true)
+    .map((e) => ({ action: e.action as 'create' | 'update', object: objectOf(e) }));
+  const recreates = writes.filter((e) => e.action === 'update' && e.recreate === true);
+  const deletes: Operation[] = writes
+    .filter((e) => e.action === 'delete')
+    .map((e) => {
+      const live = objectOf(e);
+      return {
+        action: 'delete',
+        object: { ...live, metadata: { ...live.metadata, ...(e.uid !== undefined ? { uid: e.uid } : {}) } },
+      };
+    });
+  const total = preWrites.length + upserts.length + recreates.length * 2 + deletes.length;
+  const progress = startProgress(deps.io, `applying 0/${total}`);
+  let base = 0;
+  const run = async (ops: readonly Operation[]): Promise<OperationResult[]> => {
+    const r = await applyOperations(cluster, ops, {
+      concurrency: opts.concurrency,
+      dryRun: opts.dryRun === 'server',
+      onProgress: (done) => {
+        progress.update(`applied ${base + done}/${total}`);
+      },
+      ...(opts.replan !== undefined ? { replan: opts.replan } : {}),
+    });
+    base += ops.length;
+    return r;
+  };
+  try {
+    const results = [...(await run(preWrites)), ...(await run(upserts))];
+    // A binding's roleRef cannot change: delete it (with a uid precondition) and create it again.
+    for (const e of recreates) {
+      const live = e.live as unknown as KubeObject;
+      const del = await run([{ action: 'delete', object: live }]);
+      results.push(...del);
+      if (del[0]?.error === undefined) {
+        const { resourceVersion: _rv, uid: _uid, ...metadata } = objectOf(e).metadata;
+        results.push(...(await run([{ action: 'create', object: { ...objectOf(e), metadata } }])));
+      }
+    }
+    results.push(...(await run(deletes)));
+    progress.stop(`applied ${total} writes`);
+    return results;
+  } catch (err) {
+    progress.stop();
+    throw err;
+  }
+}
+
+function keyOf(o: KubeObject): string {
+  const ns = o.metadata.namespace;
+  return ns !== undefined && ns !== ''
+    ? `${o.kind}/${ns}/${o.metadata.name}`
+    : `${o.kind}/${o.metadata.name}`;
+}

@@ -1,0 +1,273 @@
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  Labels,
+  OwnerReference,
+  PolicyRule,
+  RbacObject,
+  Role,
+  RoleBinding,
+  Subject,
+} from '../rbac/types.js';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE, RBAC_API_GROUP } from '../rbac/names.js';
+import { compareStrings } from '../rbac/object-builders.js';
+import { isInPruneScope, objectKey, type PruneScope } from '../rbac/render-sync.js';
+
+export type PlanAction = 'create' | 'update' | 'unchanged' | 'delete' | 'refused';
+
+export interface PlanEntry {
+  readonly action: PlanAction;
+  /** objectKey(): `Kind/name` or `Kind/namespace/name`. */
+  readonly key: string;
+  readonly kind: RbacObject['kind'];
+  readonly name: string;
+  readonly namespace?: string;
+  /** create and update: the object to write; for an update it carries the live resourceVersion. */
+  readonly object?: RbacObject;
+  /** The live object, when there is one. */
+  readonly live?: RbacObject;
+  /** update: the compared fields that differ (labels, rules, aggregationRule, subjects, roleRef, ownerReferences). */
+  readonly changed?: readonly string[];
+  /** update: the roleRef differs; it is immutable, so the binding must be deleted and created again. */
+  readonly recreate?: boolean;
+  /** delete: preconditions for the DELETE (uid, resourceVersion of the live object). */
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+  /** refused: why the object is left alone. */
+  readonly reason?: string;
+}
+
+export interface Plan {
+  readonly entries: readonly PlanEntry[];
+  readonly counts: Readonly<Record<PlanAction, number>>;
+}
+
+export interface LiveRbac {
+  readonly clusterRoles: readonly ClusterRole[];
+  readonly clusterRoleBindings: readonly ClusterRoleBinding[];
+  readonly roleBindings: readonly RoleBinding[];
+  readonly roles?: readonly Role[];
+}
+
+export interface PlanOptions {
+  /** Delete plugin-owned live objects that are not desired. */
+  readonly prune: boolean;
+  /** Only plugin-owned objects in this scope may be pruned; undefined: every plugin-owned object. */
+  readonly pruneScope?: PruneScope;
+}
+
+const KIND_RANK: Record<RbacObject['kind'], number> = {
+  ClusterRole: 0,
+  Role: 1,
+  ClusterRoleBinding: 2,
+  RoleBinding: 3,
+};
+
+function isOwned(o: RbacObject): boolean {
+  return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
+}
+
+function controllerOf(o: RbacObject): OwnerReference | undefined {
+  return (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function normLabels(l: Labels | undefined): [string, string][] {
+  return Object.entries(l ?? {}).sort(([a], [b]) => compareStrings(a, b));
+}
+
+function normRules(rules: readonly PolicyRule[] | undefined): unknown {
+  return (rules ?? []).map((r) => [
+    r.verbs,
+    r.apiGroups ?? [],
+    r.resources ?? [],
+    r.resourceNames ?? [],
+    r.nonResourceURLs ?? [],
+  ]);
+}
+
+function normAggregation(role: ClusterRole): unknown {
+  if (role.aggregationRule === undefined) return null;
+  return (role.aggregationRule.clusterRoleSelectors ?? []).map((s) => [
+    normLabels(s.matchLabels),
+    (s.matchExpressions ?? []).map((e) => [e.key, e.operator, e.values ?? []]),
+  ]);
+}
+
+function normSubjects(subjects: readonly Subject[] | undefined): unknown {
+  // The API server defaults apiGroup: "" for ServiceAccount, rbac.authorization.k8s.io for User and Group.
+  return (subjects ?? []).map((s) => [
+    s.kind,
+    s.apiGroup ?? (s.kind === 'ServiceAccount' ? '' : RBAC_API_GROUP),
+    s.name,
+    s.namespace ?? '',
+  ]);
+}
+
+function normOwners(refs: readonly OwnerReference[] | undefined): unknown {
+  return (refs ?? []).map((r) => [
+    r.apiVersion,
+    r.kind,
+    r.name,
+    r.uid,
+    r.controller ?? false,
+    r.blockOwnerDeletion ?? false,
+  ]);
+}
+
+/**
+ * The fields that differ, compared as Crossplane's differs compare them: ClusterRoles by labels and rules
+ * (aggregating roles by labels and aggregationRule, since the controller fills their rules); bindings by subjects,
+ * roleRef and owner references (and labels, for plugin-owned bindings).
+ */
+export function changedFields(desired: RbacObject, live: RbacObject): string[] {
+  const changed: string[] = [];
+  if (desired.kind === 'ClusterRole' || desired.kind === 'Role') {
+    if (!sameJson(normLabels(desired.metadata.labels), normLabels(live.metadata.labels)))
+      changed.push('labels');
+    const d = desired as ClusterRole;
+    const l = live as ClusterRole;
+    if (!sameJson(normAggregation(d), normAggregation(l))) changed.push('aggregationRule');
+    if (d.aggregationRule === undefined && !sameJson(normRules(d.rules), normRules(l.rules)))
+      changed.push('rules');
+    return changed;
+  }
+  const d = desired;
+  const l = live as ClusterRoleBinding | RoleBinding;
+  if (isOwned(desired) && !sameJson(normLabels(d.metadata.labels), normLabels(l.metadata.labels)))
+    changed.push('labels');
+  if (!sameJson(normSubjects(d.subjects), normSubjects(l.subjects))) changed.push('subjects');
+  if (
+    !sameJson(
+      [d.roleRef.apiGroup, d.roleRef.kind, d.roleRef.name],
+      [l.roleRef.apiGroup, l.roleRef.kind, l.roleRef.name],
+    )
+  ) {
+    changed.push('roleRef');
+  }
+  if (!sameJson(normOwners(d.metadata.ownerReferences), normOwners(l.metadata.ownerReferences))) {
+    changed.push('ownerReferences');
+  }
+  return changed;
+}
+
+/** Why sync must not touch the live object, or undefined when it may. */
+function refusal(desired: RbacObject, live: RbacObject): string | undefined {
+  const liveCtrl = controllerOf(live);
+  const wantCtrl = controllerOf(desired);
+  if (liveCtrl !== undefined && liveCtrl.uid !== wantCtrl?.uid) {
+    const want =
+      wantCtrl !== undefined ? `${wantCtrl.kind} "${wantCtrl.name}" (uid ${wantCtrl.uid})` : 'nothing';
+    return `controlled by ${liveCtrl.kind} "${liveCtrl.name}" (uid ${liveCtrl.uid}), sync would set ${want}`;
+  }
+  if (isOwned(desired) && !isOwned(live) && liveCtrl === undefined) {
+    return `exists and is not labelled ${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE}`;
+  }
+  return undefined;
+}
+
+/** The object an update writes: the desired object (Crossplane replaces, it does not merge) at the live version. */
+function updateBody(desired: RbacObject, live: RbacObject): RbacObject {
+  const metadata = {
+    ...desired.metadata,
+    ...(live.metadata.resourceVersion !== undefined
+      ? { resourceVersion: live.metadata.resourceVersion }
+      : {}),
+  };
+  if (desired.kind === 'ClusterRole' && desired.aggregationRule !== undefined) {
+    // Keep the rules the aggregation controller filled in, so the role never goes empty between writes.
+    const liveRules = (live as ClusterRole).rules;
+    return {
+      ...desired,
+      metadata,
+      ...(liveRules !== undefined ? { rules: liveRules } : {}),
+    };
+  }
+  return { ...desired, metadata };
+}
+
+function entryBase(o: RbacObject): Pick<PlanEntry, 'key' | 'kind' | 'name' | 'namespace'> {
+  return {
+    key: objectKey(o),
+    kind: o.kind,
+    name: o.metadata.name,
+    ...(o.metadata.namespace !== undefined ? { namespace: o.metadata.namespace } : {}),
+  };
+}
+
+function sortKey(a: PlanEntry, b: PlanEntry): number {
+  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareStrings(a.key, b.key);
+}
+
+/**
+ * Plans the writes that make the live RBAC objects match the desired ones: per object create, update, unchanged or
+ * refused (a live controller owner with another UID, or an unlabelled object where sync wants its own), and, with
+ * `prune`, delete of plugin-owned objects no longer desired. Roles come before bindings; deletes come last,
+ * bindings first.
+ */
+export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts: PlanOptions): Plan {
+  const liveByKey = new Map<string, RbacObject>();
+  for (const o of [
+    ...live.clusterRoles,
+    ...(live.roles ?? []),
+    ...live.clusterRoleBindings,
+    ...live.roleBindings,
+  ]) {
+    liveByKey.set(objectKey(o), o);
+  }
+  const desiredKeys = new Set<string>();
+  const entries: PlanEntry[] = [];
+  for (const d of desired) {
+    const key = objectKey(d);
+    if (desiredKeys.has(key)) throw new Error(`internal error: ${key} rendered twice`);
+    desiredKeys.add(key);
+    const l = liveByKey.get(key);
+    if (l === undefined) {
+      entries.push({ action: 'create', ...entryBase(d), object: d });
+      continue;
+    }
+    const reason = refusal(d, l);
+    if (reason !== undefined) {
+      entries.push({ action: 'refused', ...entryBase(d), live: l, reason });
+      continue;
+    }
+    const changed = changedFields(d, l);
+    if (changed.length === 0) {
+      entries.push({ action: 'unchanged', ...entryBase(d), live: l });
+      continue;
+    }
+    entries.push({
+      action: 'update',
+      ...entryBase(d),
+      object: updateBody(d, l),
+      live: l,
+      changed,
+      ...(changed.includes('roleRef') ? { recreate: true } : {}),
+    });
+  }
+  entries.sort(sortKey);
+
+  const deletes: PlanEntry[] = [];
+  if (opts.prune) {
+    for (const [key, l] of liveByKey) {
+      if (desiredKeys.has(key) || !isOwned(l)) continue;
+      if (opts.pruneScope !== undefined && !isInPruneScope(l, opts.pruneScope)) continue;
+      deletes.push({
+        action: 'delete',
+        ...entryBase(l),
+        live: l,
+        ...(l.metadata.uid !== undefined ? { uid: l.metadata.uid } : {}),
+        ...(l.metadata.resourceVersion !== undefined ? { resourceVersion: l.metadata.resourceVersion } : {}),
+      });
+    }
+  }
+  deletes.sort((a, b) => -(KIND_RANK[a.kind] - KIND_RANK[b.kind]) || compareStrings(a.key, b.key));
+
+  const all = [...entries, ...deletes];
+  const counts: Record<PlanAction, number> = { create: 0, update: 0, unchanged: 0, delete: 0, refused: 0 };
+  for (const e of all) counts[e.action] += 1;
+  return { entries: all, counts };
+}
