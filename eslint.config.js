@@ -8,7 +8,10 @@ export default defineConfig(
   tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
@@ -28,9 +31,15 @@ export default defineConfig(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process'], message: 'pure core: no I/O' },
+            {
+              group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process'],
+              message: 'pure core: no I/O',
+            },
             { group: ['@kubernetes/client-node'], message: 'only src/k8s may import the client' },
-            { group: ['**/k8s/*', '**/cli/*', '**/cli/**'], message: 'pure core must not depend on I/O layers' },
+            {
+              group: ['**/k8s/*', '**/cli/*', '**/cli/**'],
+              message: 'pure core must not depend on I/O layers',
+            },
           ],
         },
       ],

@@ -85,7 +85,7 @@ export function loadKubeconfig(
   const effective: RawKubeconfig = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: merged.clusters ?? [],
+    clusters: (merged.clusters ?? []).map(allowPlainHttp),
     users:
       userName === undefined || userName === ''
         ? [{ name: '', user: {} }, ...(merged.users ?? [])]
@@ -198,6 +198,17 @@ function mergeFirstWins(into: RawKubeconfig, from: RawKubeconfig): void {
   ) {
     into['current-context'] = current;
   }
+}
+
+/**
+ * kubectl talks to an http:// server (without TLS, so nothing to verify); client-node refuses one unless
+ * insecure-skip-tls-verify is set, which means nothing for plain http. Set it for http:// servers only.
+ */
+function allowPlainHttp(entry: RawNamed): RawNamed {
+  const cluster = entry.cluster as Record<string, unknown> | undefined;
+  if (cluster === undefined || typeof cluster.server !== 'string' || !cluster.server.startsWith('http://'))
+    return entry;
+  return { ...entry, cluster: { ...cluster, 'insecure-skip-tls-verify': true } };
 }
 
 function findNamed(list: readonly RawNamed[] | undefined, name: string): RawNamed | undefined {

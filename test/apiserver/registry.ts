@@ -1,0 +1,307 @@
+/**
+ * The resources the server serves: the built-in kinds the plugin touches, plus every resource a stored
+ * CustomResourceDefinition defines. Also renders the legacy discovery documents from them.
+ */
+
+export interface ResourceInfo {
+  readonly group: string;
+  readonly version: string;
+  /** Every version served for this group/resource; all share one storage. */
+  readonly versions: readonly string[];
+  readonly resource: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly status: boolean;
+  /** Create-only review resources that persist nothing. */
+  readonly review: boolean;
+  readonly custom: boolean;
+}
+
+const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+function builtin(
+  group: string,
+  version: string,
+  resource: string,
+  kind: string,
+  namespaced: boolean,
+  extra: {
+    shortNames?: string[];
+    status?: boolean;
+    verbs?: readonly string[];
+    categories?: string[];
+    review?: boolean;
+  } = {},
+): ResourceInfo {
+  return {
+    group,
+    version,
+    versions: [version],
+    resource,
+    singular: kind.toLowerCase(),
+    kind,
+    listKind: `${kind}List`,
+    namespaced,
+    verbs: extra.verbs ?? CRUD,
+    shortNames: extra.shortNames ?? [],
+    categories: extra.categories ?? [],
+    status: extra.status ?? false,
+    review: extra.review ?? false,
+    custom: false,
+  };
+}
+
+const RBAC = 'rbac.authorization.k8s.io';
+const AUTHZ = 'authorization.k8s.io';
+
+export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
+  builtin('', 'v1', 'namespaces', 'Namespace', false, {
+    shortNames: ['ns'],
+    status: true,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  }),
+  builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
+  builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
+  builtin('', 'v1', 'secrets', 'Secret', true),
+  builtin('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
+  builtin('apps', 'v1', 'deployments', 'Deployment', true, {
+    shortNames: ['deploy'],
+    status: true,
+    categories: ['all'],
+  }),
+  builtin(RBAC, 'v1', 'clusterroles', 'ClusterRole', false),
+  builtin(RBAC, 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
+  builtin(RBAC, 'v1', 'roles', 'Role', true),
+  builtin(RBAC, 'v1', 'rolebindings', 'RoleBinding', true),
+  builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
+    shortNames: ['crd', 'crds'],
+    status: true,
+    categories: ['api-extensions'],
+  }),
+  builtin(AUTHZ, 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, {
+    verbs: ['create'],
+    review: true,
+  }),
+  builtin(AUTHZ, 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, {
+    verbs: ['create'],
+    review: true,
+  }),
+  builtin(AUTHZ, 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, {
+    verbs: ['create'],
+    review: true,
+  }),
+  builtin(AUTHZ, 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview', true, {
+    verbs: ['create'],
+    review: true,
+  }),
+];
+
+type Obj = Record<string, any>;
+
+/** The resources one CRD object defines (one entry per served version), or none if it is malformed. */
+export function resourcesOfCrd(crd: Obj): ResourceInfo[] {
+  const spec = crd.spec as Obj | undefined;
+  const names = spec?.names as Obj | undefined;
+  if (
+    typeof spec?.group !== 'string' ||
+    typeof names?.plural !== 'string' ||
+    typeof names.kind !== 'string'
+  ) {
+    return [];
+  }
+  const versions = Array.isArray(spec.versions) ? (spec.versions as Obj[]) : [];
+  const served = versions.filter((v) => v.served !== false && typeof v.name === 'string');
+  const servedNames = served.map((v) => v.name as string);
+  return served.map((v) => ({
+    group: spec.group as string,
+    version: v.name as string,
+    versions: servedNames,
+    resource: names.plural as string,
+    singular: typeof names.singular === 'string' ? names.singular : (names.kind as string).toLowerCase(),
+    kind: names.kind as string,
+    listKind: typeof names.listKind === 'string' ? names.listKind : `${names.kind as string}List`,
+    namespaced: spec.scope !== 'Cluster',
+    verbs: CRUD,
+    shortNames: Array.isArray(names.shortNames) ? (names.shortNames as string[]) : [],
+    categories: Array.isArray(names.categories) ? (names.categories as string[]) : [],
+    status: v.subresources?.status !== undefined && v.subresources.status !== null,
+    review: false,
+    custom: true,
+  }));
+}
+
+/** Kubernetes' version priority: GA > beta > alpha, higher numbers first, then others alphabetically. */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string): [number, number, number] | undefined => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (m === null) return undefined;
+    const level = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1;
+    return [level, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (pa === undefined && pb === undefined) return a < b ? -1 : a > b ? 1 : 0;
+  if (pa === undefined) return 1;
+  if (pb === undefined) return -1;
+  for (let i = 0; i < 3; i++) {
+    const d = (pb[i] ?? 0) - (pa[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export class Registry {
+  private resources: ResourceInfo[] = [...BUILTIN_RESOURCES];
+
+  /** Rebuilds the served set from the stored CRDs. */
+  setCrds(crds: readonly Obj[]): void {
+    const custom = crds.flatMap(resourcesOfCrd);
+    const builtinKeys = new Set(BUILTIN_RESOURCES.map((r) => `${r.group}/${r.version}/${r.resource}`));
+    this.resources = [
+      ...BUILTIN_RESOURCES,
+      ...custom.filter((r) => !builtinKeys.has(`${r.group}/${r.version}/${r.resource}`)),
+    ];
+  }
+
+  find(group: string, version: string, resource: string): ResourceInfo | undefined {
+    return this.resources.find((r) => r.group === group && r.version === version && r.resource === resource);
+  }
+
+  /** Any version of a group/resource (for assertions and storage lookups). */
+  findAnyVersion(group: string, resource: string): ResourceInfo | undefined {
+    return this.resources.find((r) => r.group === group && r.resource === resource);
+  }
+
+  byResource(resource: string): ResourceInfo | undefined {
+    return (
+      this.resources.find((r) => r.resource === resource) ??
+      this.resources.find((r) => `${r.resource}.${r.group}` === resource)
+    );
+  }
+
+  byKind(apiVersion: string, kind: string): ResourceInfo | undefined {
+    const slash = apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    return this.resources.find((r) => r.group === group && r.version === version && r.kind === kind);
+  }
+
+  /** Group names with their versions, preferred version first. */
+  groups(): { name: string; versions: string[] }[] {
+    const byGroup = new Map<string, Set<string>>();
+    for (const r of this.resources) {
+      if (r.group === '') continue;
+      const set = byGroup.get(r.group) ?? new Set<string>();
+      set.add(r.version);
+      byGroup.set(r.group, set);
+    }
+    return [...byGroup.entries()].map(([name, versions]) => ({
+      name,
+      versions: [...versions].sort(compareVersions),
+    }));
+  }
+
+  apiResourceList(group: string, version: string): Obj | undefined {
+    const list = this.resources.filter((r) => r.group === group && r.version === version);
+    if (list.length === 0) return undefined;
+    const resources: Obj[] = [];
+    for (const r of list) {
+      resources.push({
+        name: r.resource,
+        singularName: r.singular,
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: r.verbs,
+        ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
+        ...(r.categories.length > 0 ? { categories: r.categories } : {}),
+      });
+      if (r.status) {
+        resources.push({
+          name: `${r.resource}/status`,
+          singularName: '',
+          namespaced: r.namespaced,
+          kind: r.kind,
+          verbs: ['get', 'patch', 'update'],
+        });
+      }
+    }
+    return {
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
+      groupVersion: group === '' ? version : `${group}/${version}`,
+      resources,
+    };
+  }
+
+  /** /openapi/v3: one entry per group/version; the hash changes whenever its document does. */
+  openApiIndex(hashOf: (doc: Obj) => string): Obj {
+    const paths: Obj = {};
+    const gvs = new Set(
+      this.resources.map((r) => (r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`)),
+    );
+    for (const gv of [...gvs].sort()) {
+      const doc = this.openApiDocument(gv);
+      if (doc !== undefined) paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hashOf(doc)}` };
+    }
+    return { paths };
+  }
+
+  /**
+   * A minimal OpenAPI v3 document of one group/version: for each resource, its item path with a PATCH
+   * operation that declares the fieldValidation parameter, which is what kubectl checks before it leaves
+   * field validation to the server. No schemas: kubectl then falls back to its built-in types.
+   */
+  openApiDocument(gvPath: string): Obj | undefined {
+    const parts = gvPath.split('/');
+    const [group, version] = parts[0] === 'api' ? ['', parts[1] ?? ''] : [parts[1] ?? '', parts[2] ?? ''];
+    const list = this.resources.filter((r) => r.group === group && r.version === version);
+    if (list.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return undefined;
+    const paths: Obj = {};
+    const param = (name: string): Obj => ({
+      name,
+      in: 'query',
+      schema: { type: 'string', uniqueItems: true },
+    });
+    for (const r of list) {
+      if (!r.verbs.includes('patch')) continue;
+      const base = `/${gvPath}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}/{name}`;
+      paths[base] = {
+        patch: {
+          operationId: `patch${r.kind}`,
+          parameters: [
+            param('dryRun'),
+            param('fieldManager'),
+            param('fieldValidation'),
+            { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } },
+          ],
+          responses: { '200': { description: 'OK' } },
+          'x-kubernetes-action': 'patch',
+          'x-kubernetes-group-version-kind': { group, version, kind: r.kind },
+        },
+      };
+    }
+    return {
+      openapi: '3.0.0',
+      info: { title: 'Kubernetes', version: 'v1.32.0' },
+      paths,
+      components: { schemas: {} },
+    };
+  }
+
+  apiGroup(name: string): Obj | undefined {
+    const g = this.groups().find((x) => x.name === name);
+    if (g === undefined) return undefined;
+    const versions = g.versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+    return { kind: 'APIGroup', apiVersion: 'v1', name, versions, preferredVersion: versions[0] };
+  }
+
+  apiGroupList(): Obj {
+    const groups = this.groups().map((g) => this.apiGroup(g.name));
+    return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+  }
+}
