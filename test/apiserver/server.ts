@@ -387,6 +387,7 @@ class Server implements TestApiServer {
   }
 
   get(resource: string, name: string, namespace?: string): unknown {
+    this.flushAggregation();
     const info = this.registry.byResource(resource);
     if (info === undefined) return undefined;
     const o = this.store.get(storeKeyOf(info), info.namespaced ? (namespace ?? 'default') : '', name);
@@ -394,6 +395,7 @@ class Server implements TestApiServer {
   }
 
   list(resource: string, namespace?: string): unknown[] {
+    this.flushAggregation();
     const info = this.registry.byResource(resource);
     if (info === undefined) return [];
     return this.store.list(storeKeyOf(info), info.namespaced ? namespace : undefined).map((o) => clone(o));
@@ -409,7 +411,9 @@ class Server implements TestApiServer {
   private scheduleAggregation(): void {
     if (!this.aggregation) return;
     if (this.aggregationDelayMs <= 0) {
-      this.aggregateNow();
+      // Computed before the next read (see flushAggregation): every read sees converged rules, and a burst of
+      // writes costs one aggregation instead of one per write.
+      this.aggregationDirty = true;
       return;
     }
     if (this.aggregationTimer !== undefined) return;
@@ -417,6 +421,15 @@ class Server implements TestApiServer {
       this.aggregationTimer = undefined;
       this.aggregateNow();
     }, this.aggregationDelayMs);
+  }
+
+  private aggregationDirty = false;
+
+  /** Runs a pending immediate aggregation; called before anything reads ClusterRoles. */
+  private flushAggregation(): void {
+    if (!this.aggregationDirty) return;
+    this.aggregationDirty = false;
+    this.aggregateNow();
   }
 
   /** Stores, for every aggregated ClusterRole, the rules the controller converges to (changed ones only). */
@@ -444,9 +457,14 @@ class Server implements TestApiServer {
   }
 
   private readonly policy: PolicySource = {
-    list: (resource, namespace) => this.store.list(`rbac.authorization.k8s.io/${resource}`, namespace),
-    get: (resource, name, namespace) =>
-      this.store.get(`rbac.authorization.k8s.io/${resource}`, namespace ?? '', name),
+    list: (resource, namespace) => {
+      this.flushAggregation();
+      return this.store.list(`rbac.authorization.k8s.io/${resource}`, namespace);
+    },
+    get: (resource, name, namespace) => {
+      this.flushAggregation();
+      return this.store.get(`rbac.authorization.k8s.io/${resource}`, namespace ?? '', name);
+    },
   };
 
   // ---- request pipeline -----------------------------------------------------------------------------------
@@ -460,6 +478,7 @@ class Server implements TestApiServer {
     if (ri.resourceRequest)
       this.counters.record(ri.verb, ri.subresource !== '' ? `${ri.resource}/${ri.subresource}` : ri.resource);
     await sleep(this.faults.latencyMs);
+    if (method === 'GET') this.flushAggregation();
     if (ri.resourceRequest) {
       const fault = this.pickFault(ri);
       if (fault === 'drop') {

@@ -1,13 +1,263 @@
 import type { CommandModule } from 'yargs';
-import { NotAvailableError } from '../../errors.js';
+import { UsageError, UserError } from '../../errors.js';
+import type { Binding, BindTarget, RoleRefSpec } from '../../rbac/render-bind.js';
+import type { ClusterSnapshot, KubeObject } from '../../rbac/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { fromOption, readInput, type Input } from '../read-input.js';
+import { DRY_RUN_CHOICES, parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
 
-export function bindCommand(_deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
+interface BindArgs extends GlobalArgs {
+  readonly from: string | undefined;
+  readonly 'root-sync': string | undefined;
+  readonly 'service-account': string | undefined;
+  readonly 'role-ref': string[] | undefined;
+  readonly 'role-refs-file': string | undefined;
+  readonly 'base-role': string | undefined;
+  readonly prune: boolean;
+  readonly 'dry-run': string | undefined;
+  readonly yes: boolean;
+}
+
+type RenderBind = typeof import('../../rbac/render-bind.js');
+
+/** The target named by exactly one of --root-sync and --service-account. */
+function parseTarget(args: BindArgs, rb: RenderBind): BindTarget {
+  const rootSync = args['root-sync'];
+  const sa = args['service-account'];
+  if ((rootSync === undefined) === (sa === undefined)) {
+    throw new UsageError(
+      rootSync === undefined
+        ? 'bind needs --root-sync NAME or --service-account NAMESPACE/NAME'
+        : 'give either --root-sync or --service-account, not both',
+      { hint: 'e.g. bind --root-sync root-sync, or bind --service-account flux-system/kustomize-controller' },
+    );
+  }
+  if (rootSync !== undefined) {
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(rootSync) || rootSync.length > 253) {
+      throw new rb.BindInputError(`invalid --root-sync "${rootSync}": not a valid RootSync name`);
+    }
+    return rb.rootSyncTarget(rootSync);
+  }
+  return { kind: 'ServiceAccount', serviceAccount: rb.parseServiceAccountFlag(sa ?? '') };
+}
+
+/** The roleRefs given on the command line: every --role-ref, then the entries of --role-refs-file. */
+async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefSpec[]> {
+  const refs = (args['role-ref'] ?? []).map((s) => rb.parseRoleRefFlag(s));
+  const file = args['role-refs-file'];
+  if (file === undefined) return refs;
+  const [{ readFile }, YAML] = await Promise.all([import('node:fs/promises'), import('yaml')]);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new rb.BindInputError(`cannot read --role-refs-file ${file} (${code})`);
+  }
+  let doc: unknown;
+  try {
+    doc = YAML.parse(text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new rb.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
+      hint: 'the file holds a YAML list of {kind, name, namespace}',
+    });
+  }
+  return [...refs, ...rb.parseRoleRefsDocument(doc, file)];
+}
+
+/** The RootSync of the target, from the cluster's RootSync list or the -f objects. */
+function findRootSync(snapshot: ClusterSnapshot, target: BindTarget, input: Input): KubeObject | undefined {
+  if (target.kind !== 'RootSync') return undefined;
+  const all = snapshot.others.filter(
+    (o) => o.kind === 'RootSync' && o.apiVersion.startsWith('configsync.gke.io/'),
+  );
+  const found = all.find(
+    (o) =>
+      o.metadata.name === target.name &&
+      (o.metadata.namespace === undefined || o.metadata.namespace === target.namespace),
+  );
+  if (found !== undefined) return found;
+  const names = all.map((o) => o.metadata.name).sort();
+  throw new UserError(`RootSync ${target.namespace}/${target.name} not found in ${input.source}`, {
+    hint:
+      names.length > 0
+        ? `RootSyncs there: ${names.join(', ')}`
+        : 'no RootSyncs there; for another sync account use --service-account NAMESPACE/NAME',
+  });
+}
+
+function resolveBaseRole(value: string | undefined, target: BindTarget, rb: RenderBind): string | undefined {
+  if (value === undefined || value !== '') return value;
+  if (target.kind === 'RootSync') return rb.ROOT_RECONCILER_BASE_ROLE;
+  throw new UsageError('--base-role needs a ClusterRole name with --service-account', {
+    hint: 'e.g. --base-role crossplane-view',
+  });
+}
+
+/** Warnings about the bindings as they are: cluster-admin still bound, roles that do not exist. */
+function warnings(target: BindTarget, desired: readonly Binding[], input: Input, rb: RenderBind): string[] {
+  const sa = target.serviceAccount;
+  const out = rb.findClusterAdminBindings(sa, input.snapshot).map((ref) => {
+    const id =
+      ref.namespace !== undefined ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
+    return `ServiceAccount ${sa.namespace}/${sa.name} is still bound to cluster-admin by ${id}: least privilege is moot until that binding is gone`;
+  });
+  const clusterRoles = new Set(input.snapshot.clusterRoles.map((r) => r.metadata.name));
+  const roles = new Set(
+    input.snapshot.others
+      .filter((o) => o.kind === 'Role')
+      .map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`),
+  );
+  const missing = new Set<string>();
+  for (const b of desired) {
+    if (b.roleRef.kind === 'ClusterRole' && !clusterRoles.has(b.roleRef.name)) {
+      missing.add(`ClusterRole ${b.roleRef.name}`);
+    } else if (b.roleRef.kind === 'Role' && input.cluster === undefined) {
+      const ns = b.metadata.namespace ?? '';
+      if (!roles.has(`${ns}/${b.roleRef.name}`)) missing.add(`Role ${ns}/${b.roleRef.name}`);
+    }
+  }
+  for (const m of missing) out.push(`${m} does not exist: its binding grants nothing until it does`);
+  return out;
+}
+
+export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
   return {
     command: 'bind',
-    describe: '(bind is not available in this build)',
-    handler: () => {
-      throw new NotAvailableError('bind');
+    describe:
+      'Bind a list of roles to the service account a GitOps sync runs as (least privilege instead of cluster-admin)',
+    builder: (y) =>
+      y
+        .option('root-sync', {
+          type: 'string',
+          describe:
+            'Config Sync RootSync whose reconciler to bind (roleRefs default to its spec.override.roleRefs)',
+        })
+        .option('service-account', { type: 'string', describe: 'Any service account, as NAMESPACE/NAME' })
+        .option('role-ref', {
+          type: 'string',
+          array: true,
+          describe: 'A role to bind: ClusterRole/NAME, ClusterRole/NAME@NS or Role/NAME@NS (repeatable)',
+        })
+        .option('role-refs-file', {
+          type: 'string',
+          describe: 'A YAML list of roleRefs {kind, name, namespace}',
+        })
+        .option('base-role', {
+          type: 'string',
+          describe: `Also bind this ClusterRole (bare, for a RootSync: configsync.gke.io:root-reconciler)`,
+        })
+        .option('prune', {
+          type: 'boolean',
+          default: true,
+          describe: 'Delete our bindings of this account that are no longer declared (--no-prune keeps them)',
+        })
+        .option('dry-run', {
+          type: 'string',
+          describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
+        })
+        .option('from', fromOption)
+        .option('yes', {
+          alias: 'y',
+          type: 'boolean',
+          default: false,
+          describe: 'Write without asking on a terminal',
+        })
+        .example(
+          '$0 bind --root-sync root-sync -f examples/cluster',
+          "The bindings for the example RootSync's roleRefs, without a cluster",
+        )
+        .example(
+          '$0 bind --root-sync root-sync --base-role --yes',
+          'Bind the RootSync roleRefs and the Config Sync base role',
+        )
+        .example(
+          '$0 bind --service-account flux-system/kustomize-controller --role-ref ClusterRole/crossplane-edit --role-ref Role/deployer@team-a',
+          'Bind two roles to a Flux controller',
+        )
+        .example(
+          '$0 bind --root-sync root-sync --role-refs-file roles.yaml -o diff --dry-run=server',
+          'Diff, validated by the API server',
+        )
+        .epilogue(
+          `-o: ${WRITE_OUTPUTS.join(', ')}. The plugin never binds cluster-admin by default: an empty roleRef list is an error.`,
+        ),
+    handler: async (args) => {
+      const rb = await import('../../rbac/render-bind.js');
+      const dryRun = parseDryRun(args['dry-run']);
+      const target = parseTarget(args, rb);
+      const baseRole = resolveBaseRole(args['base-role'], target, rb);
+      const argRefs = await readRoleRefArgs(args, rb);
+      const parts = ['clusterRoles', 'clusterRoleBindings', 'roleBindings'] as const;
+      const input = await readInput(args, deps, target.kind === 'RootSync' ? [...parts, 'rootSyncs'] : parts);
+      const rootSync = findRootSync(input.snapshot, target, input);
+      const refs = argRefs.length > 0 || rootSync === undefined ? argRefs : rb.roleRefsOfRootSync(rootSync);
+      if (refs.length === 0) {
+        throw new rb.BindInputError(
+          rootSync !== undefined
+            ? `RootSync ${target.kind === 'RootSync' ? target.name : ''} declares no spec.override.roleRefs and none were given: nothing to bind`
+            : 'no roleRefs given: nothing to bind',
+          { hint: 'give --role-ref or --role-refs-file; the plugin never binds cluster-admin by default' },
+        );
+      }
+      const desired = rb.renderBindings(target, refs, baseRole !== undefined ? { baseRole } : {});
+      const bindPlan = rb.planBind(desired, input.snapshot, { prune: args.prune, target });
+      for (const w of warnings(target, desired, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
+      for (const r of bindPlan.notPruned) {
+        deps.io.stderr.write(
+          `kept (--no-prune): ${r.kind} ${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name}\n`,
+        );
+      }
+      await preflightBind(
+        input,
+        dryRun,
+        [...bindPlan.creates, ...bindPlan.updates.map((u) => u.object)],
+        deps,
+      );
+      const { planFromBind } = await import('../../diff/plan-from-bind.js');
+      const sa = target.serviceAccount;
+      await presentAndApply(deps, input, planFromBind(bindPlan), {
+        output: args.output,
+        dryRun,
+        check: false,
+        yes: args.yes,
+        concurrency: 8,
+        color: args.color,
+        what: `bind roles to ServiceAccount ${sa.namespace}/${sa.name}`,
+        replan: (liveObj, want) => {
+          const one = liveObj.kind === 'ClusterRoleBinding' ? 'clusterRoleBindings' : 'roleBindings';
+          const again = rb.planBind(
+            [want as unknown as Binding],
+            { clusterRoleBindings: [], roleBindings: [], [one]: [liveObj] },
+            { prune: false, target },
+          );
+          return again.updates[0]?.object as KubeObject | undefined;
+        },
+      });
     },
   };
+}
+
+/** Before any write: every binding the API server would refuse for want of `bind` or of the role's rules. */
+async function preflightBind(
+  input: Input,
+  dryRun: string,
+  writes: readonly Binding[],
+  deps: Deps,
+): Promise<void> {
+  if (input.cluster === undefined || dryRun === 'client' || writes.length === 0) return;
+  const [{ checkBindPermissions }, { formatBindDenials }] = await Promise.all([
+    import('../../k8s/bind-preflight.js'),
+    import('../../rbac/bind-permission.js'),
+  ]);
+  const denials = await checkBindPermissions(input.cluster, writes, input.snapshot.clusterRoles);
+  if (denials.length === 0) return;
+  for (const line of formatBindDenials(denials)) deps.io.stderr.write(`forbidden: ${line}\n`);
+  throw new UserError(
+    `not allowed to bind ${denials.length} of ${writes.length} roles, nothing was written: ${denials.map((d) => d.role).join(', ')}`,
+    {
+      hint: 'ask for the bind verb on these roles (or for the rules they grant), or drop them from the roleRefs',
+    },
+  );
 }

@@ -1,13 +1,356 @@
 import type { CommandModule } from 'yargs';
-import { NotAvailableError } from '../../errors.js';
+import { UsageError, UserError } from '../../errors.js';
+import type { PlanEntry } from '../../diff/plan.js';
+import type { Operation } from '../../k8s/apply-operations.js';
+import type { EnableXrdPlan } from '../../rbac/enable-xrd-plan.js';
+import { parseLabelSelector } from '../../rbac/enable-xrd-selector.js';
+import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../rbac/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { fromOption, readInput, type Input } from '../read-input.js';
+import { useColor } from '../output/terminal.js';
+import { DRY_RUN_CHOICES, parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
 
-export function enableXrdCommand(_deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
+interface EnableXrdArgs extends GlobalArgs {
+  readonly xrds: string[] | undefined;
+  readonly selector: string | undefined;
+  readonly disable: boolean;
+  readonly sync: boolean;
+  readonly 'dry-run': string | undefined;
+  readonly interactive: boolean;
+  readonly from: string | undefined;
+  readonly yes: boolean;
+  readonly concurrency: number;
+}
+
+/** `-n a -n b,c` arrives as a string or an array of strings: a flat list of names. */
+export function splitNames(value: unknown): string[] {
+  const raw = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return raw
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXrdArgs> {
   return {
-    command: 'enable-xrd',
-    describe: '(enable-xrd is not available in this build)',
-    handler: () => {
-      throw new NotAvailableError('enable-xrd');
+    command: 'enable-xrd [xrds..]',
+    describe:
+      'Let namespaces use XRDs (claims or namespaced XRs): annotate them and sync their crossplane-ns-<ns>-edit/view roles',
+    builder: (y) =>
+      y
+        .positional('xrds', {
+          type: 'string',
+          array: true,
+          describe: 'CompositeResourceDefinition names (or comma-separated lists)',
+        })
+        .option('selector', {
+          alias: 'l',
+          type: 'string',
+          describe: 'Select the namespaces by label (kubectl syntax), instead of -n',
+        })
+        .option('disable', {
+          type: 'boolean',
+          default: false,
+          describe: 'Remove the XRDs from the namespaces instead',
+        })
+        .option('sync', {
+          type: 'boolean',
+          default: true,
+          describe: 'Sync the namespace roles of the namespaces (--no-sync: only annotate)',
+        })
+        .option('dry-run', {
+          type: 'string',
+          describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
+        })
+        .option('interactive', {
+          alias: 'i',
+          type: 'boolean',
+          default: false,
+          describe: 'Choose XRDs and namespaces from lists, preview, confirm (terminal only)',
+        })
+        .option('from', fromOption)
+        .option('yes', {
+          alias: 'y',
+          type: 'boolean',
+          default: false,
+          describe: 'Write without asking on a terminal',
+        })
+        .option('concurrency', { type: 'number', default: 16, describe: 'Writes in flight at once' })
+        .example(
+          '$0 enable-xrd xpostgresqlinstances.database.platform.acme.io -n team-b --yes',
+          'Let team-b claim PostgreSQL instances; sync crossplane-ns-team-b-edit and -view',
+        )
+        .example(
+          '$0 enable-xrd apps.platform.acme.io -n staging,production --dry-run=client -o yaml',
+          'Print the annotated Namespaces and the roles it would write',
+        )
+        .example(
+          "$0 enable-xrd buckets.storage.acme.io -l 'acme.io/team in (a,b)' --yes",
+          'Enable a namespaced XR in every namespace of teams a and b',
+        )
+        .example(
+          '$0 enable-xrd apps.platform.acme.io -n team-a --disable --yes',
+          'Take it away again (the roles drop it; a namespace left with none loses its roles)',
+        )
+        .example('$0 enable-xrd -i', 'Pick XRDs and namespaces from lists, preview, confirm')
+        .example(
+          '$0 enable-xrd apps.platform.acme.io -n team-a -f examples/cluster',
+          'What it would do to a cluster stored in files, without a cluster',
+        ),
+    handler: async (args) => {
+      const opts = checkFlags(args, deps);
+      const input = await readInput({ ...args, namespace: undefined }, deps, [
+        'xrds',
+        'namespaces',
+        'deployments',
+        'clusterRoles',
+        'clusterRoleBindings',
+        'roleBindings',
+        'configMaps',
+      ]);
+      const { planEnableXrd } = await import('../../rbac/enable-xrd-plan.js');
+      const chosen = args.interactive ? await choose(deps, input.snapshot, opts) : opts;
+      const nsPlan = planEnableXrd(input.snapshot, {
+        xrds: chosen.xrds,
+        enable: !args.disable,
+        ...(chosen.selector !== undefined
+          ? { selector: chosen.selector, selectorText: args.selector ?? '' }
+          : { namespaces: chosen.namespaces }),
+      });
+      await run(deps, args, input, nsPlan);
     },
   };
+}
+
+interface Selection {
+  readonly xrds: string[];
+  readonly namespaces: string[];
+  readonly selector: LabelSelector | undefined;
+}
+
+/** Everything that can be checked from the flags alone, before reading anything. */
+function checkFlags(args: EnableXrdArgs, deps: Deps): Selection {
+  parseDryRun(args['dry-run']);
+  parseWriteOutput(args.output);
+  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) {
+    throw new UsageError(`invalid --concurrency ${String(args.concurrency)}`, {
+      hint: 'use a whole number ≥ 1',
+    });
+  }
+  const xrds = splitNames(args.xrds);
+  const namespaces = splitNames(args.namespace);
+  const hasSelector = args.selector !== undefined;
+  if (namespaces.length > 0 && hasSelector) {
+    throw new UsageError('use either -n/--namespace or -l/--selector, not both');
+  }
+  if (args.interactive) {
+    if (!deps.io.stdinIsTTY || !deps.io.stderrIsTTY) {
+      throw new UsageError('-i/--interactive needs a terminal: nothing was written', {
+        hint: 'name the XRDs and pass -n NAMESPACE or -l SELECTOR instead',
+      });
+    }
+  } else {
+    if (xrds.length === 0) {
+      throw new UsageError('no CompositeResourceDefinition given', {
+        hint: 'kubectl crossplane-rbac enable-xrd XRD... -n NAMESPACE (or -i to choose on a terminal)',
+      });
+    }
+    if (namespaces.length === 0 && !hasSelector) {
+      throw new UsageError('no namespace given: pass -n NAMESPACE... or -l SELECTOR', {
+        hint: 'kubectl crossplane-rbac enable-xrd XRD... -n NAMESPACE (or -i to choose on a terminal)',
+      });
+    }
+  }
+  return { xrds, namespaces, selector: hasSelector ? parseLabelSelector(args.selector ?? '') : undefined };
+}
+
+/** -i: asks for what the flags did not say (TTY only; checkFlags made sure). */
+async function choose(deps: Deps, snapshot: ClusterSnapshot, given: Selection): Promise<Selection> {
+  const { eligibleXrds } = await import('../../rbac/enable-xrd-plan.js');
+  const { enabledXrdsOf } = await import('../../rbac/render-namespace-roles.js');
+  let xrds = given.xrds;
+  if (xrds.length === 0) {
+    const names = eligibleXrds(snapshot.xrds);
+    if (names.length === 0) throw new UserError('no CompositeResourceDefinition offers claims or namespaced XRs');
+    xrds = await deps.prompter.checkbox(
+      'CompositeResourceDefinitions',
+      names.map((n) => ({ name: n, value: n })),
+    );
+  }
+  if (given.namespaces.length > 0 || given.selector !== undefined) return { ...given, xrds };
+  const choices = snapshot.namespaces
+    .filter((n) => n.metadata.deletionTimestamp === undefined)
+    .map((n) => {
+      const on = enabledXrdsOf(n).filter((x) => xrds.includes(x));
+      const note = on.length > 0 ? ` (enables ${on.join(', ')})` : '';
+      return { name: `${n.metadata.name}${note}`, value: n.metadata.name };
+    });
+  if (choices.length === 0) throw new UserError('there are no namespaces');
+  const namespaces = await deps.prompter.checkbox('Namespaces', choices);
+  return { xrds, namespaces, selector: undefined };
+}
+
+async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: EnableXrdPlan): Promise<void> {
+  const dryRun = parseDryRun(args['dry-run']);
+  const output = parseWriteOutput(args.output);
+  const verb = args.disable ? 'disabled' : 'enabled';
+  for (const c of nsPlan.changes) {
+    for (const x of c.alreadyInState) {
+      deps.io.stderr.write(`namespace/${c.namespace.metadata.name}: ${x} is already ${verb}\n`);
+    }
+  }
+
+  const [{ renderSync }, { planChanges }, fmt, { formatYaml, formatJson, asList }] = await Promise.all([
+    import('../../rbac/render-sync.js'),
+    import('../../diff/plan.js'),
+    import('../output/format-plan.js'),
+    import('../output/format-data.js'),
+  ]);
+  let plan = planChanges([], input.snapshot, { prune: false });
+  if (args.sync) {
+    const desired = renderSync(nsPlan.snapshot, { only: ['namespaces'], namespaces: nsPlan.namespaces });
+    for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
+    if (desired.settings.manage !== 'all') {
+      deps.io.stderr.write(
+        `warning: management level is "${desired.settings.manage}": namespace roles are not synced\n`,
+      );
+    }
+    plan = planChanges(desired.objects, input.snapshot, { prune: true, pruneScope: desired.scope });
+  }
+
+  const patches = nsPlan.changes.filter((c) => c.patch !== null);
+  const preWrites: Operation[] = patches.map((c) => ({
+    action: 'patch',
+    object: namespaceRef(c.namespace),
+    patch: c.patch ?? {},
+  }));
+  const nsEntries = nsPlan.changes.map(namespaceEntry);
+  const entries = [...nsEntries, ...plan.entries];
+  const willWrite = input.cluster !== undefined && dryRun !== 'client';
+  const showDryRun = !willWrite || dryRun === 'server';
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+
+  if (willWrite && input.cluster !== undefined && patches.length > 0) {
+    await checkNamespacePatch(input, patches.map((c) => c.namespace.metadata.name), plan.entries);
+  }
+  let yes = args.yes;
+  if (args.interactive && willWrite) {
+    deps.io.stderr.write(fmt.formatPlanSummary(entries, new Set(), { color, dryRun: true }));
+    const writes = preWrites.length + plan.entries.filter(fmt.isWrite).length;
+    if (writes > 0) {
+      const ok = await deps.prompter.confirm(`${writes} writes on ${input.cluster?.describe ?? ''}. Continue?`);
+      if (!ok) throw new UserError('aborted: nothing was written');
+    }
+    yes = true;
+  }
+
+  // presentAndApply prints only RBAC objects; capture its output and print the Namespaces with them.
+  let captured = '';
+  const quiet: Deps = {
+    ...deps,
+    io: {
+      ...deps.io,
+      stdout: {
+        write: (t: string) => {
+          captured += t;
+          return true;
+        },
+      },
+    },
+  };
+  try {
+    await presentAndApply(quiet, input, plan, {
+      output: args.output,
+      dryRun,
+      check: false,
+      yes,
+      concurrency: args.concurrency,
+      color: args.color,
+      what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,
+      preWrites,
+    });
+  } catch (err) {
+    deps.io.stdout.write(captured);
+    throw err;
+  }
+  const text = {
+    table: () => fmt.formatPlanSummary(entries, new Set(), { color, dryRun: showDryRun }),
+    yaml: () => formatYaml(asList(listItems(nsPlan, fmt.objectsToWrite(plan.entries)))),
+    json: () => formatJson(asList(listItems(nsPlan, fmt.objectsToWrite(plan.entries)))),
+    name: () => fmt.formatPlanNames(entries, showDryRun),
+    diff: () => fmt.formatPlanDiff(entries),
+  }[output]();
+  deps.io.stdout.write(text);
+}
+
+function namespaceRef(ns: Namespace): KubeObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.metadata.name } };
+}
+
+/** A Namespace shaped like a plan entry, so the plan formatters show it with the roles. */
+function namespaceEntry(c: EnableXrdPlan['changes'][number]): PlanEntry {
+  const name = c.namespace.metadata.name;
+  const entry = {
+    action: c.patch === null ? 'unchanged' : 'update',
+    key: `Namespace/${name}`,
+    kind: 'Namespace',
+    name,
+    live: c.namespace,
+    ...(c.patch !== null ? { object: c.after, changed: ['annotations'] } : {}),
+  };
+  return entry as unknown as PlanEntry;
+}
+
+/** The Namespaces that change, as written by the patch (name, labels, annotations), then the roles. */
+function listItems(nsPlan: EnableXrdPlan, roles: readonly unknown[]): unknown[] {
+  const namespaces = nsPlan.changes
+    .filter((c) => c.patch !== null)
+    .map((c) => {
+      const { name, labels, annotations } = c.after.metadata;
+      return {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: {
+          name,
+          ...(labels !== undefined ? { labels } : {}),
+          ...(annotations !== undefined ? { annotations } : {}),
+        },
+      };
+    });
+  return [...namespaces, ...roles];
+}
+
+/** The annotation patch is not an RBAC write, so presentAndApply does not check it: check it here. */
+async function checkNamespacePatch(
+  input: Input,
+  names: readonly string[],
+  entries: readonly PlanEntry[],
+): Promise<void> {
+  const cluster = input.cluster;
+  if (cluster === undefined) return;
+  const [{ translateError }, { checkWritePermissions }] = await Promise.all([
+    import('../../k8s/translate-error.js'),
+    import('../../k8s/preflight.js'),
+  ]);
+  let allowed: boolean[];
+  try {
+    allowed = await Promise.all(
+      names.map((name) => cluster.canI({ verb: 'patch', group: '', resource: 'namespaces', name })),
+    );
+  } catch (err) {
+    throw translateError(err, 'checking permissions', cluster.describe);
+  }
+  const missing = names.filter((_, i) => allowed[i] !== true).map((n) => `patch namespaces/${n}`);
+  if (missing.length === 0) return;
+  const writes = entries
+    .filter((e) => e.action === 'create' || e.action === 'update' || e.action === 'delete')
+    .map((e) => ({
+      action: e.action as 'create' | 'update' | 'delete',
+      object: (e.object ?? e.live) as never,
+    }));
+  const more = await checkWritePermissions(cluster, writes);
+  throw new UserError(
+    `not allowed to change the namespaces, nothing was written; missing: ${[...missing, ...more].join('; ')}`,
+    { hint: 'ask a cluster admin for these permissions' },
+  );
 }

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { TestApiServer } from '../apiserver/server.js';
+import { runPlugin, startSeeded, userKubeconfig } from './harness.js';
+
+type Obj = Record<string, any>;
+
+describe('sync against the test API server', () => {
+  let server: TestApiServer;
+  let kubeconfig: string;
+  let dir: string;
+  let desiredCount = 0;
+
+  beforeAll(async () => {
+    ({ server, kubeconfig, dir } = await startSeeded());
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('stops a user without permissions before any write, listing what is missing', async () => {
+    const limited = userKubeconfig(server, dir, 'limited');
+    // Reading is allowed, writing RBAC is not.
+    server.seed([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'test-read-all' },
+        rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'test-read-all' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'test-read-all' },
+        subjects: [{ kind: 'User', name: 'limited', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+    ]);
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', limited, '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: not allowed to apply the Crossplane RBAC, nothing was written; missing: /,
+    );
+    expect(r.stderr).toContain('create clusterroles.rbac.authorization.k8s.io');
+    expect(r.stderr).toContain('create clusterrolebindings.rbac.authorization.k8s.io');
+    expect(r.stderr).toContain('update compositeresourcedefinitions/finalizers.apiextensions.crossplane.io');
+    expect(server.counters.writes()).toBe(0);
+  });
+
+  it('writes nothing with --dry-run=server, and the server validates every write', async () => {
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--dry-run=server']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ClusterRole\s+212\s+0\s+0\s+0\s+0\s+0/);
+    expect(
+      server
+        .list('clusterroles')
+        .some((o: any) => String(o.metadata.name).startsWith('crossplane:composite:')),
+    ).toBe(false);
+    expect(server.counters.get('create', 'clusterroles')).toBe(212);
+  });
+
+  it('creates everything on a cold sync with LISTs plus one write per object', async () => {
+    const plan = await runPlugin(['sync', '--kubeconfig', kubeconfig, '-o', 'json', '--dry-run=client']);
+    desiredCount = (JSON.parse(plan.stdout) as { items: unknown[] }).items.length;
+    expect(desiredCount).toBeGreaterThan(200);
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(server.counters.get('list', 'clusterroles')).toBe(1);
+    expect(
+      server.counters.get('create', 'clusterroles') + server.counters.get('create', 'clusterrolebindings'),
+    ).toBe(desiredCount);
+    expect(server.counters.writes()).toBe(desiredCount);
+    const edit = server.get(
+      'clusterroles',
+      'crossplane:composite:xnopresources.nop.example.org:aggregate-to-edit',
+    ) as Obj;
+    expect(edit.metadata.ownerReferences[0]).toMatchObject({
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      kind: 'CompositeResourceDefinition',
+      controller: true,
+      blockOwnerDeletion: true,
+    });
+  });
+
+  it('writes nothing on a second sync: only its LISTs', async () => {
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    expect(r.code).toBe(0);
+    expect(server.counters.writes()).toBe(0);
+    expect(server.counters.total('get')).toBe(0);
+    expect(server.counters.total('list')).toBe(8);
+    const check = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check']);
+    expect(check.code).toBe(0);
+  });
+
+  it('reports drift with --check (exit 1) and rewrites only the changed XRD roles', async () => {
+    const xrd = server.get('compositeresourcedefinitions', 'xnopresources.nop.example.org') as Obj;
+    server.seed([{ ...xrd, spec: { ...xrd.spec, claimNames: { kind: 'NopClaim', plural: 'nopclaims' } } }]);
+    const check = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check', '-o', 'name']);
+    expect(check.code).toBe(1);
+    expect(check.stdout.trim().split('\n').sort()).toEqual([
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-crossplane configured (dry run)',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-edit configured (dry run)',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-view configured (dry run)',
+    ]);
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    expect(r.code).toBe(0);
+    expect(server.counters.writes()).toBe(3);
+    expect(server.counters.get('update', 'clusterroles')).toBe(3);
+  });
+
+  it('refuses a role controlled by another owner and never touches it', async () => {
+    const name = 'crossplane:composite:xnopresources.nop.example.org:aggregate-to-browse';
+    const live = server.get('clusterroles', name) as Obj;
+    const foreign = {
+      ...live,
+      metadata: {
+        ...live.metadata,
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: 'other-uid', controller: true },
+        ],
+      },
+      rules: [],
+    };
+    server.seed([foreign]);
+    const before = JSON.stringify(server.get('clusterroles', name));
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`warning: refused ClusterRole/${name}: controlled by ConfigMap "other"`);
+    expect(r.stdout).toMatch(/ClusterRole\s+0\s+0\s+\d+\s+0\s+1\s+0/);
+    expect(JSON.stringify(server.get('clusterroles', name))).toBe(before);
+    expect(server.counters.writes()).toBe(0);
+    server.seed([live]);
+  });
+
+  it('retries an update on conflict and converges', async () => {
+    const xrd = server.get('compositeresourcedefinitions', 'xnopresources.nop.example.org') as Obj;
+    const { claimNames: _c, ...spec } = xrd.spec;
+    server.seed([{ ...xrd, spec }]);
+    server.faults.failNext = { count: 2, code: 409, verbs: ['update'] };
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    server.faults.failNext = undefined;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const again = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check']);
+    expect(again.code).toBe(0);
+  });
+
+  it('lists every failed write, writes the rest, and a re-run converges', async () => {
+    const xrd = server.get('compositeresourcedefinitions', 'xnopresources.nop.example.org') as Obj;
+    server.seed([{ ...xrd, spec: { ...xrd.spec, group: 'nop2.example.org' } }]);
+    server.faults.failNext = { count: 1, code: 422, verbs: ['update'] };
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    server.faults.failNext = undefined;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: 1 of 4 writes failed; everything else was written/);
+    const again = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    expect(again.code).toBe(0);
+    const check = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check']);
+    expect(check.code).toBe(0);
+  });
+
+  it('prints the objects it would write as a kind: List', async () => {
+    const r = await runPlugin([
+      'sync',
+      '--kubeconfig',
+      kubeconfig,
+      '-o',
+      'yaml',
+      '--dry-run=client',
+      '--xrd',
+      'xnopresources.nop.example.org',
+    ]);
+    expect(r.code).toBe(0);
+    const list = parse(r.stdout) as { kind: string; items: unknown[] };
+    expect(list.kind).toBe('List');
+    expect(list.items, JSON.stringify(list.items)).toEqual([]);
+  });
+
+  it('names unknown --xrd values in one error line', async () => {
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--xrd', 'nope.example.org']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*nope\.example\.org/);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+  });
+});
