@@ -46,7 +46,7 @@ export function parseManifests(text: string, source: string): KubeObject[] {
   for (const doc of list) {
     const err = doc.errors[0];
     if (err !== undefined) {
-      const line = err.linePos?.[0].line;
+      const line = err.linePos?.[0].line ?? lineNumberAt(text, err.pos[0]);
       throw new UserError(
         `malformed YAML/JSON in ${source}${line !== undefined ? ` at line ${line}` : ''}: ${err.message.split('\n')[0] ?? ''}`,
         {
@@ -85,6 +85,10 @@ function collect(value: unknown, where: string, out: KubeObject[]): void {
     throw new UserError(`${where}: ${obj.kind} without metadata.name`);
   }
   out.push(obj as unknown as KubeObject);
+}
+
+function lineNumberAt(text: string, offset: number): number {
+  return text.slice(0, offset).split('\n').length;
 }
 
 /** Line numbers of offsets, for offsets asked in increasing order (documents come in file order). */
