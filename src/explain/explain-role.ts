@@ -222,6 +222,24 @@ export function explainRole(
     return set;
   };
 
+  /** Per aggregated role: for each rule key, the first (selector, matched role) holding it, as the controller meets it. */
+  const firstHolderIndex = new Map<string, Map<string, ProvenanceHop>>();
+  const firstHolders = (
+    holder: string,
+    perSelector: readonly (readonly string[])[],
+  ): Map<string, ProvenanceHop> => {
+    let index = firstHolderIndex.get(holder);
+    if (index !== undefined) return index;
+    index = new Map();
+    for (let i = 0; i < perSelector.length; i++) {
+      for (const m of perSelector[i] ?? []) {
+        for (const k of keysOf(m)) if (!index.has(k)) index.set(k, { role: m, selector: i });
+      }
+    }
+    firstHolderIndex.set(holder, index);
+    return index;
+  };
+
   /** Follows a rule from the explained role back to the role that wrote it, first occurrence at each hop. */
   const trace = (target: string, key: string): { source: string | null; chain: ProvenanceHop[] } => {
     const hops: ProvenanceHop[] = [];
@@ -230,11 +248,7 @@ export function explainRole(
     for (;;) {
       const perSelector = graph.matches.get(holder);
       if (perSelector === undefined) return { source: holder, chain: hops.reverse() };
-      let found: { role: string; selector: number } | undefined;
-      for (let i = 0; i < perSelector.length && found === undefined; i++) {
-        const role = perSelector[i]?.find((m) => keysOf(m).has(key));
-        if (role !== undefined) found = { role, selector: i };
-      }
+      const found = firstHolders(holder, perSelector).get(key);
       if (found === undefined) return { source: null, chain: hops.reverse() };
       hops.push(found);
       if (!graph.matches.has(found.role)) return { source: found.role, chain: hops.reverse() };
