@@ -171,7 +171,8 @@ async function choose(deps: Deps, snapshot: ClusterSnapshot, given: Selection): 
   let xrds = given.xrds;
   if (xrds.length === 0) {
     const names = eligibleXrds(snapshot.xrds);
-    if (names.length === 0) throw new UserError('no CompositeResourceDefinition offers claims or namespaced XRs');
+    if (names.length === 0)
+      throw new UserError('no CompositeResourceDefinition offers claims or namespaced XRs');
     xrds = await deps.prompter.checkbox(
       'CompositeResourceDefinitions',
       names.map((n) => ({ name: n, value: n })),
@@ -231,14 +232,20 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
 
   if (willWrite && input.cluster !== undefined && patches.length > 0) {
-    await checkNamespacePatch(input, patches.map((c) => c.namespace.metadata.name), plan.entries);
+    await checkNamespacePatch(
+      input,
+      patches.map((c) => c.namespace.metadata.name),
+      plan.entries,
+    );
   }
   let yes = args.yes;
   if (args.interactive && willWrite) {
     deps.io.stderr.write(fmt.formatPlanSummary(entries, new Set(), { color, dryRun: true }));
     const writes = preWrites.length + plan.entries.filter(fmt.isWrite).length;
     if (writes > 0) {
-      const ok = await deps.prompter.confirm(`${writes} writes on ${input.cluster?.describe ?? ''}. Continue?`);
+      const ok = await deps.prompter.confirm(
+        `${writes} writes on ${input.cluster?.describe ?? ''}. Continue?`,
+      );
       if (!ok) throw new UserError('aborted: nothing was written');
     }
     yes = true;

@@ -44,7 +44,11 @@ export class FakeCluster implements Cluster {
   private put(o: KubeObject): KubeObject {
     const stored = {
       ...o,
-      metadata: { ...o.metadata, uid: o.metadata.uid ?? `uid-${++this.uid}`, resourceVersion: String(++this.uid) },
+      metadata: {
+        ...o.metadata,
+        uid: o.metadata.uid ?? `uid-${++this.uid}`,
+        resourceVersion: String(++this.uid),
+      },
     };
     this.objects.set(key(o.kind, o.metadata.name, o.metadata.namespace), stored);
     return stored;
@@ -61,14 +65,24 @@ export class FakeCluster implements Cluster {
     return Promise.resolve(this.objects.get(key(kind.kind, name, namespace)));
   }
   create(kind: ResourceKind, obj: KubeObject): Promise<KubeObject> {
-    this.writes.push({ verb: 'create', kind: kind.kind, name: obj.metadata.name, namespace: obj.metadata.namespace });
+    this.writes.push({
+      verb: 'create',
+      kind: kind.kind,
+      name: obj.metadata.name,
+      namespace: obj.metadata.namespace,
+    });
     if (this.objects.has(key(kind.kind, obj.metadata.name, obj.metadata.namespace))) {
       return Promise.reject(new ApiError(409, { message: 'already exists' }, undefined));
     }
     return Promise.resolve(this.put(obj));
   }
   replace(kind: ResourceKind, obj: KubeObject): Promise<KubeObject> {
-    this.writes.push({ verb: 'update', kind: kind.kind, name: obj.metadata.name, namespace: obj.metadata.namespace });
+    this.writes.push({
+      verb: 'update',
+      kind: kind.kind,
+      name: obj.metadata.name,
+      namespace: obj.metadata.namespace,
+    });
     return Promise.resolve(this.put(obj));
   }
   mergePatch(kind: ResourceKind, name: string, namespace: string | undefined): Promise<KubeObject> {
@@ -85,7 +99,11 @@ export class FakeCluster implements Cluster {
     return Promise.resolve(this.access.canI?.(check) ?? true);
   }
   rulesReview(): Promise<RulesReview> {
-    return Promise.resolve({ resourceRules: this.access.rules ?? [], nonResourceRules: [], incomplete: false });
+    return Promise.resolve({
+      resourceRules: this.access.rules ?? [],
+      nonResourceRules: [],
+      incomplete: false,
+    });
   }
 }
 

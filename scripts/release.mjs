@@ -1,0 +1,368 @@
+// Builds the release: the bundle, one archive per platform, their sha256s, the krew manifest and a custom krew
+// index layout, all under dist/release/ (or --out).
+//
+//   node scripts/release.mjs [--platforms linux-amd64,...] [--standalone linux-amd64,...] [--out DIR]
+//                            [--skip-build] [--write-manifest]
+//
+// Standalone executables are made with `bun build --compile`. The compiler is the `bun` devDependency; the runtime
+// embedded in each executable is the matching `@oven/bun-<os>-<arch>` package, fetched with `npm pack` and passed
+// to bun with --compile-executable-path, so bun never downloads anything itself. A platform that is not in the
+// standalone set ships the JavaScript bundle instead (it needs Node.js on PATH), and the manifest's caveats say so.
+// The root plugin.yaml is rewritten only for a release of every platform, or with --write-manifest.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = 'kubectl-crossplane_rbac';
+const HOMEPAGE = 'https://github.com/kubectl-crossplane-rbac/kubectl-crossplane-rbac';
+const ARCHIVE_MTIME = 315532800; // 1980-01-01T00:00:00Z: the earliest time a zip can hold; keeps archives reproducible.
+
+/**
+ * Every platform krew users get. `bunTarget`/`runtime`: the bun compile target and the registry package holding
+ * that runtime. x64 uses bun's baseline build so the executable also runs on CPUs without AVX2.
+ */
+export const PLATFORMS = {
+  'linux-amd64': {
+    os: 'linux',
+    arch: 'amd64',
+    bunTarget: 'bun-linux-x64-baseline',
+    runtime: '@oven/bun-linux-x64-baseline',
+  },
+  'linux-arm64': {
+    os: 'linux',
+    arch: 'arm64',
+    bunTarget: 'bun-linux-arm64',
+    runtime: '@oven/bun-linux-aarch64',
+  },
+  'darwin-amd64': {
+    os: 'darwin',
+    arch: 'amd64',
+    bunTarget: 'bun-darwin-x64-baseline',
+    runtime: '@oven/bun-darwin-x64-baseline',
+  },
+  'darwin-arm64': {
+    os: 'darwin',
+    arch: 'arm64',
+    bunTarget: 'bun-darwin-arm64',
+    runtime: '@oven/bun-darwin-aarch64',
+  },
+  'windows-amd64': {
+    os: 'windows',
+    arch: 'amd64',
+    bunTarget: 'bun-windows-x64-baseline',
+    runtime: '@oven/bun-windows-x64-baseline',
+  },
+};
+
+/**
+ * Platforms whose standalone executable is run before release: linux-amd64 natively (the whole e2e suite through
+ * kubectl) and linux-arm64 under qemu-user (test/e2e/packaging.test.ts). Nothing here can run a macOS executable
+ * or check its signature, and wine 8 cannot start bun's Windows executable, so by default macOS ships the bundle
+ * with a Node requirement and Windows is left out of the manifest (Windows users install with npm). Either can be
+ * built standalone with --platforms/--standalone; the caveats then say it was not run before release.
+ */
+export const VERIFIED_STANDALONE = ['linux-amd64', 'linux-arm64'];
+export const DEFAULT_PLATFORMS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64'];
+
+function parseArgs(argv) {
+  const opts = {
+    platforms: DEFAULT_PLATFORMS,
+    standalone: VERIFIED_STANDALONE,
+    out: join(root, 'dist', 'release'),
+    skipBuild: false,
+    writeManifest: undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value`);
+    const list = () =>
+      value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+    if (flag === '--platforms') opts.platforms = list();
+    else if (flag === '--standalone') opts.standalone = list();
+    else if (flag === '--out') opts.out = resolve(value());
+    else if (flag === '--skip-build') opts.skipBuild = true;
+    else if (flag === '--write-manifest') opts.writeManifest = true;
+    else if (flag === '--no-write-manifest') opts.writeManifest = false;
+    else fail(`unknown flag ${arg}`);
+  }
+  for (const p of [...opts.platforms, ...opts.standalone]) {
+    if (!(p in PLATFORMS)) fail(`unknown platform ${p} (known: ${Object.keys(PLATFORMS).join(', ')})`);
+  }
+  opts.writeManifest ??= DEFAULT_PLATFORMS.every((p) => opts.platforms.includes(p));
+  return opts;
+}
+
+function fail(message) {
+  console.error(`release: ${message}`);
+  process.exit(1);
+}
+
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+
+// ---- archives: written here, byte for byte, so they hold exactly the files we say, with fixed owners and times.
+
+/** A ustar tar.gz of regular files. */
+export function tarGz(files) {
+  const blocks = [];
+  for (const f of files) {
+    const header = Buffer.alloc(512);
+    const field = (offset, length, text) => header.write(text, offset, length, 'ascii');
+    const octal = (offset, length, n) =>
+      field(offset, length, `${n.toString(8).padStart(length - 1, '0')}\0`);
+    field(0, 100, f.name);
+    octal(100, 8, f.mode);
+    octal(108, 8, 0);
+    octal(116, 8, 0);
+    octal(124, 12, f.data.length);
+    octal(136, 12, ARCHIVE_MTIME);
+    header.fill(' ', 148, 156);
+    field(156, 1, '0');
+    field(257, 6, 'ustar\0');
+    field(263, 2, '00');
+    let sum = 0;
+    for (const b of header) sum += b;
+    field(148, 8, `${sum.toString(8).padStart(6, '0')}\0 `);
+    blocks.push(header, f.data, Buffer.alloc((512 - (f.data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks), { level: 9 });
+}
+
+/** A zip of regular files, deflated, with unix modes in the external attributes. */
+export function zip(files) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  const dosTime = 0; // 00:00:00
+  const dosDate = (0 << 9) | (1 << 5) | 1; // 1980-01-01
+  for (const f of files) {
+    const name = Buffer.from(f.name, 'utf8');
+    const body = deflateRawSync(f.data, { level: 9 });
+    const crc = crc32(f.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(dosTime, 10);
+    local.writeUInt16LE(dosDate, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(f.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | 20, 4); // made by unix
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(dosTime, 12);
+    central.writeUInt16LE(dosDate, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(f.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((0o100000 | f.mode) << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    centrals.push(central, name);
+    offset += local.length + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+// ---- standalone executables
+
+function bunCompiler() {
+  if (process.env.BUN)
+    return { bin: process.env.BUN, version: execFileSync(process.env.BUN, ['--version']).toString().trim() };
+  const require = createRequire(join(root, 'package.json'));
+  let pkgJson;
+  try {
+    pkgJson = require.resolve('bun/package.json');
+  } catch {
+    fail('the bun compiler is not installed: run "npm install -D bun" (or set BUN=/path/to/bun)');
+  }
+  const version = JSON.parse(readFileSync(pkgJson, 'utf8')).version;
+  const bin = join(dirname(pkgJson), 'bin', 'bun.exe'); // the package's name for its executable on every OS
+  return { bin, version };
+}
+
+/** The bun runtime for a target, from the registry package of the same version as the compiler; cached. */
+function bunRuntime(platform, version) {
+  const cache = join(root, 'node_modules', '.cache', 'kubectl-crossplane-rbac-release');
+  const dir = join(cache, `${platform.runtime.replace('/', '+')}@${version}`);
+  const exe = join(dir, 'package', 'bin', platform.os === 'windows' ? 'bun.exe' : 'bun');
+  if (existsSync(exe)) return exe;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('npm', ['pack', `${platform.runtime}@${version}`, '--pack-destination', dir, '--silent'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  if (tgz === undefined) fail(`npm pack ${platform.runtime}@${version} wrote no archive`);
+  execFileSync('tar', ['-xzf', join(dir, tgz), '-C', dir]);
+  if (!existsSync(exe)) fail(`${platform.runtime}@${version} holds no ${exe}`);
+  return exe;
+}
+
+function compile(bun, platform, entry, outfile) {
+  const runtime = bunRuntime(platform, bun.version);
+  execFileSync(
+    bun.bin,
+    [
+      'build',
+      '--compile',
+      `--target=${platform.bunTarget}`,
+      `--compile-executable-path=${runtime}`,
+      // A kubectl plugin must not pick up a .env or bunfig.toml from the user's working directory.
+      '--no-compile-autoload-dotenv',
+      '--no-compile-autoload-bunfig',
+      // Relative to the entry's directory: bun's output depends on the entry's path, so this keeps it reproducible.
+      `./${basename(entry)}`,
+      '--outfile',
+      `./${basename(outfile)}`,
+    ],
+    { cwd: dirname(entry), stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } },
+  );
+  const built = join(dirname(entry), basename(outfile));
+  if (!existsSync(built)) fail(`bun wrote no ${built}`);
+  renameSync(built, outfile);
+}
+
+// ---- manifest
+
+function caveats(platforms, standalone) {
+  const names = (list) => list.map((p) => `${PLATFORMS[p].os}/${PLATFORMS[p].arch}`).join(', ');
+  const bundled = platforms.filter((p) => !standalone.includes(p));
+  const unverified = platforms.filter((p) => standalone.includes(p) && !VERIFIED_STANDALONE.includes(p));
+  const lines = [];
+  if (bundled.length > 0) {
+    lines.push(
+      `On ${names(bundled)} this plugin is a JavaScript bundle, not a`,
+      'standalone executable: it needs Node.js 20.19 or newer on PATH.',
+    );
+  }
+  if (unverified.length > 0) {
+    lines.push(`The ${names(unverified)} executable was cross-compiled and not run`, 'before this release.');
+  }
+  return lines.map((l) => `    ${l}`).join('\n');
+}
+
+export function renderManifest({ version, entries, caveatText }) {
+  const tmpl = readFileSync(join(root, 'scripts', 'plugin.yaml.tmpl'), 'utf8');
+  const platforms = entries
+    .map((e) =>
+      [
+        '    - selector:',
+        '        matchLabels:',
+        `          os: ${e.os}`,
+        `          arch: ${e.arch}`,
+        `      uri: ${HOMEPAGE}/releases/download/${version}/${e.archive}`,
+        `      sha256: '${e.sha256}'`,
+        `      bin: ${e.bin}`,
+      ].join('\n'),
+    )
+    .join('\n');
+  return tmpl
+    .replaceAll('{{version}}', version)
+    .replaceAll('{{homepage}}', HOMEPAGE)
+    .replace('{{caveats}}\n', caveatText === '' ? '' : `${caveatText}\n`)
+    .replace('{{platforms}}', platforms);
+}
+
+// ---- main
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const version = `v${pkg.version}`;
+  if (!opts.skipBuild)
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  const bundle = join(root, 'dist', 'bin', BIN);
+  if (!existsSync(bundle)) fail(`no bundle at ${bundle}: run "npm run build"`);
+  const license = readFileSync(join(root, 'LICENSE'));
+
+  rmSync(opts.out, { recursive: true, force: true });
+  mkdirSync(opts.out, { recursive: true });
+  // bun picks its loader by extension; the bundle has none, so compile a .mjs copy of it.
+  const work = join(opts.out, '.work');
+  mkdirSync(work, { recursive: true });
+  const entry = join(work, `${BIN}.mjs`);
+  copyFileSync(bundle, entry);
+
+  const needsBun = opts.platforms.some((p) => opts.standalone.includes(p));
+  const bun = needsBun ? bunCompiler() : undefined;
+  const entries = [];
+  for (const name of opts.platforms) {
+    const platform = PLATFORMS[name];
+    const standalone = opts.standalone.includes(name);
+    const exeName = platform.os === 'windows' ? `${BIN}.exe` : BIN;
+    const dir = join(opts.out, name);
+    mkdirSync(dir, { recursive: true });
+    const exe = join(dir, exeName);
+    if (standalone) compile(bun, platform, entry, exe);
+    else if (platform.os === 'windows')
+      fail('windows needs a standalone executable: krew installs only .exe files');
+    else copyFileSync(bundle, exe);
+    chmodSync(exe, 0o755);
+    const files = [
+      { name: exeName, mode: 0o755, data: readFileSync(exe) },
+      { name: 'LICENSE', mode: 0o644, data: license },
+    ];
+    const ext = platform.os === 'windows' ? 'zip' : 'tar.gz';
+    const archive = `kubectl-crossplane-rbac_${version}_${platform.os}_${platform.arch}.${ext}`;
+    const data = ext === 'zip' ? zip(files) : tarGz(files);
+    writeFileSync(join(opts.out, archive), data);
+    const sum = sha256(data);
+    entries.push({ ...platform, name, archive, sha256: sum, bin: exeName, standalone });
+    const mb = (statSync(exe).size / 1024 / 1024).toFixed(1);
+    console.log(`${archive}  ${sum}  (${standalone ? 'standalone' : 'bundle, needs Node'}, ${mb} MiB)`);
+  }
+  rmSync(work, { recursive: true, force: true });
+
+  writeFileSync(join(opts.out, 'SHA256SUMS'), entries.map((e) => `${e.sha256}  ${e.archive}\n`).join(''));
+  const manifest = renderManifest({ version, entries, caveatText: caveats(opts.platforms, opts.standalone) });
+  writeFileSync(join(opts.out, 'plugin.yaml'), manifest);
+  const index = join(opts.out, 'krew-index', 'plugins');
+  mkdirSync(index, { recursive: true });
+  writeFileSync(join(index, 'crossplane-rbac.yaml'), manifest);
+  writeFileSync(
+    join(opts.out, 'release.json'),
+    `${JSON.stringify({ version, platforms: entries.map(({ name, archive, sha256: s, bin, standalone: st }) => ({ name, archive, sha256: s, bin, standalone: st })) }, null, 2)}\n`,
+  );
+  if (opts.writeManifest) {
+    writeFileSync(join(root, 'plugin.yaml'), manifest);
+    console.log(`wrote ${join(root, 'plugin.yaml')}`);
+  }
+  console.log(`release ${version} in ${opts.out}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

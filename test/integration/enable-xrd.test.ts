@@ -1,0 +1,239 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/app.js';
+import type { Deps } from '../../src/cli/context.js';
+import { describeError } from '../../src/errors.js';
+import { connect } from '../../src/k8s/connect.js';
+import { loadSeedFiles } from '../apiserver/seed.js';
+import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SQL = 'xsqlinstances.aws.platform.upbound.io'; // v1, claim sqlinstances.aws.platform.upbound.io
+const APPS = 'apps.platform.acme.io'; // v2 Namespaced, XR apps.platform.acme.io
+
+let server: TestApiServer;
+let dir: string;
+let admin: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function plugin(args: string[], kubeconfig = admin): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const deps: Deps = {
+    io: {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+      readStdin: () => Promise.resolve(''),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      env: {},
+    },
+    connect: (flags) => Promise.resolve(connect(flags, {})),
+    prompter: {
+      confirm: () => Promise.reject(new Error('no prompts without a TTY')),
+      checkbox: () => Promise.reject(new Error('no prompts without a TTY')),
+    },
+    version: 'v0.0.0-test',
+  };
+  try {
+    await runCli(['enable-xrd', ...args, '--kubeconfig', kubeconfig], deps);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const { lines, exitCode } = describeError(err, true);
+    return { code: exitCode, stdout, stderr: stderr + lines.join('\n') };
+  }
+}
+
+/** `kubectl auth can-i VERB RESOURCE -n NS --as USER` with the admin kubeconfig: true for "yes". */
+function canI(verb: string, resource: string, namespace: string, user: string): Promise<boolean> {
+  return new Promise((done) => {
+    execFile(
+      'kubectl',
+      ['auth', 'can-i', verb, resource, '-n', namespace, '--as', user, '--kubeconfig', admin],
+      { timeout: 30_000, env: { ...process.env, HOME: dir } },
+      (_err, stdout) => {
+        done(stdout.trim() === 'yes');
+      },
+    );
+  });
+}
+
+/** The aggregation controller runs asynchronously: poll until the answer is the expected one (or give up). */
+async function eventually(check: () => Promise<boolean>, want: boolean): Promise<boolean> {
+  let got = await check();
+  for (let i = 0; i < 20 && got !== want; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    got = await check();
+  }
+  return got;
+}
+
+function annotations(ns: string): Record<string, string> {
+  const o = server.get('namespaces', ns) as { metadata: { annotations?: Record<string, string> } };
+  return o.metadata.annotations ?? {};
+}
+
+function binding(namespace: string, user: string): object {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: `${user}-edit`, namespace },
+    roleRef: {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: `crossplane-ns-${namespace}-edit`,
+    },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+  };
+}
+
+/** The CRD Crossplane creates for a claim or a namespaced XR: without it kubectl cannot resolve the resource. */
+function crd(plural: string, group: string, kind: string): object {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+      versions: [
+        {
+          name: 'v1alpha1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'enable-xrd-int-'));
+  server = await startApiServer({
+    aggregation: true,
+    seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]),
+  });
+  admin = join(dir, 'admin.kubeconfig');
+  server.writeKubeconfig(admin);
+  server.seed([
+    crd('sqlinstances', 'aws.platform.upbound.io', 'SQLInstance'),
+    crd('apps', 'platform.acme.io', 'App'),
+    binding('production', 'dev'),
+    binding('sandbox', 'dev'),
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'reader' },
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'reader' }],
+    },
+  ]);
+});
+
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('enable-xrd against the test API server', () => {
+  it('validates before writing: unknown XRD, cluster-scoped XRD, missing namespace write nothing', async () => {
+    server.counters.reset();
+    for (const args of [
+      ['xsqlinstance.aws.platform.upbound.io', '-n', 'production'],
+      ['tenants.platform.acme.io', '-n', 'production'],
+      [SQL, '-n', 'nowhere'],
+      [SQL, '-l', 'acme.io/team=nobody'],
+    ]) {
+      const r = await plugin([...args, '--yes']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: /);
+    }
+    expect(server.counters.writes()).toBe(0);
+  });
+
+  it('refuses a forbidden patch before the first write', async () => {
+    server.addUser('reader-token', 'reader');
+    const kc = join(dir, 'reader.kubeconfig');
+    server.writeKubeconfig(kc, { token: 'reader-token', context: 'reader' });
+    server.counters.reset();
+    const r = await plugin([SQL, '-n', 'production', '--yes'], kc);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: not allowed to change the namespaces, nothing was written; missing: patch namespaces\/production/m,
+    );
+    expect(server.counters.writes()).toBe(0);
+    expect(annotations('production')).toStrictEqual({});
+  });
+
+  it('--dry-run=server sends the writes as dry runs and persists nothing', async () => {
+    const r = await plugin([SQL, '-n', 'production', '--dry-run=server', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Namespace\s+0\s+1/);
+    expect(annotations('production')).toStrictEqual({});
+    expect(server.get('clusterroles', 'crossplane-ns-production-edit')).toBeUndefined();
+  });
+
+  it('lets a user bound to crossplane-ns-<ns>-edit create the claim in that namespace only', async () => {
+    const claim = 'sqlinstances.aws.platform.upbound.io';
+    expect(await canI('create', claim, 'production', 'dev')).toBe(false);
+    const r = await plugin([SQL, '-n', 'production', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(annotations('production')).toStrictEqual({ [`rbac.crossplane.io/${SQL}`]: 'xrd-claim-accepted' });
+    expect(await eventually(() => canI('create', claim, 'production', 'dev'), true)).toBe(true);
+    expect(await canI('create', claim, 'sandbox', 'dev')).toBe(false);
+    expect(await canI('create', claim, 'team-b', 'dev')).toBe(false);
+  });
+
+  it('a second run is a no-op with zero writes', async () => {
+    server.counters.reset();
+    const r = await plugin([SQL, '-n', 'production', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`namespace/production: ${SQL} is already enabled`);
+    expect(server.counters.writes()).toBe(0);
+  });
+
+  it('an XRD enabled later reaches the existing binding; --disable takes one away', async () => {
+    const app = 'apps.platform.acme.io';
+    expect(await canI('create', app, 'production', 'dev')).toBe(false);
+    const r = await plugin([APPS, '-n', 'production', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await eventually(() => canI('create', app, 'production', 'dev'), true)).toBe(true);
+
+    const d = await plugin([SQL, '-n', 'production', '--disable', '--yes']);
+    expect(d.code, d.stderr).toBe(0);
+    expect(annotations('production')).toStrictEqual({ [`rbac.crossplane.io/${APPS}`]: 'xrd-claim-accepted' });
+    expect(
+      await eventually(
+        () => canI('create', 'sqlinstances.aws.platform.upbound.io', 'production', 'dev'),
+        false,
+      ),
+    ).toBe(false);
+    expect(await canI('create', app, 'production', 'dev')).toBe(true);
+  });
+
+  it('--disable of the last XRD removes the namespace roles', async () => {
+    const r = await plugin([APPS, '-n', 'production', '--disable', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.get('clusterroles', 'crossplane-ns-production-edit')).toBeUndefined();
+    expect(server.get('clusterroles', 'crossplane-ns-production-view')).toBeUndefined();
+    expect(await canI('create', 'apps.platform.acme.io', 'production', 'dev')).toBe(false);
+  });
+});
