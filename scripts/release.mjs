@@ -16,6 +16,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   readdirSync,
   renameSync,
@@ -75,7 +76,8 @@ export const PLATFORMS = {
  * kubectl) and linux-arm64 under qemu-user (test/e2e/packaging.test.ts). Nothing here can run a macOS executable
  * or check its signature, and wine 8 cannot start bun's Windows executable, so by default macOS ships the bundle
  * with a Node requirement and Windows is left out of the manifest (Windows users install with npm). Either can be
- * built standalone with --platforms/--standalone; the caveats then say it was not run before release.
+ * built standalone with --platforms/--standalone. Every standalone build is run (smokeRun) where this machine can
+ * run it; the caveats name each one that was not run before release.
  */
 export const VERIFIED_STANDALONE = ['linux-amd64', 'linux-arm64'];
 export const DEFAULT_PLATFORMS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64'];
@@ -215,21 +217,36 @@ function bunCompiler() {
   return { bin, version };
 }
 
-/** The bun runtime for a target, from the registry package of the same version as the compiler; cached. */
+/**
+ * The bun runtime for a target, from the registry package of the same version as the compiler; cached. Fetched
+ * into a private directory and renamed into place, so releases running at the same time (tests) never see a
+ * half-extracted runtime.
+ */
 function bunRuntime(platform, version) {
   const cache = join(root, 'node_modules', '.cache', 'kubectl-crossplane-rbac-release');
   const dir = join(cache, `${platform.runtime.replace('/', '+')}@${version}`);
-  const exe = join(dir, 'package', 'bin', platform.os === 'windows' ? 'bun.exe' : 'bun');
+  const inPackage = join('package', 'bin', platform.os === 'windows' ? 'bun.exe' : 'bun');
+  const exe = join(dir, inPackage);
   if (existsSync(exe)) return exe;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  execFileSync('npm', ['pack', `${platform.runtime}@${version}`, '--pack-destination', dir, '--silent'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-  if (tgz === undefined) fail(`npm pack ${platform.runtime}@${version} wrote no archive`);
-  execFileSync('tar', ['-xzf', join(dir, tgz), '-C', dir]);
-  if (!existsSync(exe)) fail(`${platform.runtime}@${version} holds no ${exe}`);
+  mkdirSync(cache, { recursive: true });
+  const tmp = mkdtempSync(`${dir}.tmp-`);
+  try {
+    execFileSync('npm', ['pack', `${platform.runtime}@${version}`, '--pack-destination', tmp, '--silent'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const tgz = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
+    if (tgz === undefined) fail(`npm pack ${platform.runtime}@${version} wrote no archive`);
+    execFileSync('tar', ['-xzf', join(tmp, tgz), '-C', tmp]);
+    if (!existsSync(join(tmp, inPackage))) fail(`${platform.runtime}@${version} holds no ${inPackage}`);
+    try {
+      renameSync(tmp, dir);
+    } catch (err) {
+      // Another release put it in place first: use that one.
+      if (!existsSync(exe)) throw err;
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   return exe;
 }
 
@@ -257,12 +274,55 @@ function compile(bun, platform, entry, outfile) {
   renameSync(built, outfile);
 }
 
+/** The first of CANDIDATES that is an executable file, or undefined. */
+function findExecutable(candidates) {
+  for (const c of candidates) {
+    try {
+      if (statSync(c).isFile()) return c;
+    } catch {
+      // not there
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs a freshly built executable's `version` where this machine can run it: linux-amd64 natively on an x64
+ * Linux, linux-arm64 under qemu-user with Debian's arm64 libc. Returns true when it ran and answered its version,
+ * false when this machine cannot run it; a build that runs and answers wrongly stops the release.
+ */
+function smokeRun(name, exe, version) {
+  let cmd;
+  let args;
+  if (name === 'linux-amd64' && process.platform === 'linux' && process.arch === 'x64') {
+    cmd = exe;
+    args = ['version'];
+  } else if (name === 'linux-arm64') {
+    const qemu = findExecutable(['/usr/bin/qemu-aarch64-static', '/usr/bin/qemu-aarch64']);
+    if (qemu === undefined || !existsSync('/usr/aarch64-linux-gnu')) return false;
+    cmd = qemu;
+    args = ['-L', '/usr/aarch64-linux-gnu', exe, 'version'];
+  } else {
+    return false;
+  }
+  const want = `kubectl-crossplane-rbac ${version}\n`;
+  let got;
+  try {
+    got = execFileSync(cmd, args, { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: 120_000 });
+  } catch (err) {
+    fail(`the ${name} executable does not run: ${err.message}`);
+  }
+  if (got !== want)
+    fail(`the ${name} executable answered ${JSON.stringify(got)}, not ${JSON.stringify(want)}`);
+  return true;
+}
+
 // ---- manifest
 
-function caveats(platforms, standalone) {
+function caveats(platforms, standalone, ran) {
   const names = (list) => list.map((p) => `${PLATFORMS[p].os}/${PLATFORMS[p].arch}`).join(', ');
   const bundled = platforms.filter((p) => !standalone.includes(p));
-  const unverified = platforms.filter((p) => standalone.includes(p) && !VERIFIED_STANDALONE.includes(p));
+  const unverified = platforms.filter((p) => standalone.includes(p) && !ran.includes(p));
   const lines = [];
   if (bundled.length > 0) {
     lines.push(
@@ -321,6 +381,7 @@ function main() {
   const needsBun = opts.platforms.some((p) => opts.standalone.includes(p));
   const bun = needsBun ? bunCompiler() : undefined;
   const entries = [];
+  const ran = [];
   for (const name of opts.platforms) {
     const platform = PLATFORMS[name];
     const standalone = opts.standalone.includes(name);
@@ -328,8 +389,10 @@ function main() {
     const dir = join(opts.out, name);
     mkdirSync(dir, { recursive: true });
     const exe = join(dir, exeName);
-    if (standalone) compile(bun, platform, entry, exe);
-    else if (platform.os === 'windows')
+    if (standalone) {
+      compile(bun, platform, entry, exe);
+      if (smokeRun(name, exe, version)) ran.push(name);
+    } else if (platform.os === 'windows')
       fail('windows needs a standalone executable: krew installs only .exe files');
     else copyFileSync(bundle, exe);
     chmodSync(exe, 0o755);
@@ -344,12 +407,19 @@ function main() {
     const sum = sha256(data);
     entries.push({ ...platform, name, archive, sha256: sum, bin: exeName, standalone });
     const mb = (statSync(exe).size / 1024 / 1024).toFixed(1);
-    console.log(`${archive}  ${sum}  (${standalone ? 'standalone' : 'bundle, needs Node'}, ${mb} MiB)`);
+    const kind = standalone
+      ? `standalone, ${ran.includes(name) ? 'ran here' : 'not run here'}`
+      : 'bundle, needs Node';
+    console.log(`${archive}  ${sum}  (${kind}, ${mb} MiB)`);
   }
   rmSync(work, { recursive: true, force: true });
 
   writeFileSync(join(opts.out, 'SHA256SUMS'), entries.map((e) => `${e.sha256}  ${e.archive}\n`).join(''));
-  const manifest = renderManifest({ version, entries, caveatText: caveats(opts.platforms, opts.standalone) });
+  const manifest = renderManifest({
+    version,
+    entries,
+    caveatText: caveats(opts.platforms, opts.standalone, ran),
+  });
   writeFileSync(join(opts.out, 'plugin.yaml'), manifest);
   const index = join(opts.out, 'krew-index', 'plugins');
   mkdirSync(index, { recursive: true });

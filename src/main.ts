@@ -40,6 +40,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+// Deprecation warnings come from bundled libraries (node-fetch's url.parse, printed by the standalone runtime);
+// users cannot act on them, so they are shown only with -v.
+if (!process.argv.includes('-v') && !process.argv.includes('--verbose')) process.noDeprecation = true;
+
 // Piped output closed early (e.g. `| head`): stop quietly, as kubectl does.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
