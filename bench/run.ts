@@ -3,7 +3,7 @@
  * (builds first). Nothing here is a pass/fail test; it prints figures and the targets next to them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,6 @@ import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer } from '../test/apiserver/server.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..');
-const bin = join(root, 'dist', 'bin', 'kubectl-crossplane_rbac');
 const binDir = join(root, 'dist', 'bin');
 const env = { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
 const only = process.argv.slice(2);
@@ -48,20 +47,22 @@ function run(
   return { ms, out };
 }
 
-function benchHelp(): void {
+/** `kubectl crossplane-rbac --help` with the plugin from DIR first on PATH, against `kubectl version --client`. */
+function benchHelp(dir: string, label: string): void {
   const rounds = 15;
   const help: number[] = [];
   const kubectlVersion: number[] = [];
+  const onPath = { PATH: `${dir}:${process.env.PATH ?? ''}` };
   run('kubectl', ['version', '--client']);
-  run(bin, ['--help']);
+  run('kubectl', ['crossplane-rbac', '--help'], onPath);
   for (let i = 0; i < rounds; i++) {
     kubectlVersion.push(run('kubectl', ['version', '--client']).ms);
-    help.push(run('kubectl', ['crossplane-rbac', '--help']).ms);
+    help.push(run('kubectl', ['crossplane-rbac', '--help'], onPath).ms);
   }
   const a = median(help);
   const b = median(kubectlVersion);
   console.log(
-    `help: kubectl crossplane-rbac --help ${a.toFixed(0)} ms vs kubectl version --client ${b.toFixed(0)} ms (median of ${rounds}): ratio ${(a / b).toFixed(2)}x (target <= 1.5x)`,
+    `help (${label}): kubectl crossplane-rbac --help ${a.toFixed(0)} ms vs kubectl version --client ${b.toFixed(0)} ms (median of ${rounds}): ratio ${(a / b).toFixed(2)}x (target <= 1.5x)`,
   );
 }
 
@@ -197,6 +198,12 @@ function benchExplain(): void {
   );
 }
 
-if (want('help')) benchHelp();
+if (want('help')) {
+  benchHelp(binDir, 'Node bundle');
+  // The standalone executable npm test builds (npm run test:e2e:standalone), when it is there.
+  const standalone = join(root, 'dist', 'release-e2e', 'linux-amd64');
+  if (existsSync(join(standalone, 'kubectl-crossplane_rbac'))) benchHelp(standalone, 'standalone executable');
+  else console.log('help (standalone executable): skipped, run npm run test:e2e:standalone first');
+}
 if (want('explain')) benchExplain();
 if (want('sync')) await benchSync();
