@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -277,7 +277,8 @@ class TerminalSession {
 
   /** Runs `kubectl ARGS` in the environment the harness uses (plugin dir first on PATH, empty HOME, NO_COLOR). */
   async start(workDir: string, args: readonly string[]): Promise<void> {
-    const home = tempDir('xrbac-home-');
+    const home = join(workDir, 'home');
+    mkdirSync(home, { recursive: true });
     const script = join(workDir, 'run.sh');
     const env = [
       `PATH=${shq(`${binDir}:${process.env.PATH ?? ''}`)}`,

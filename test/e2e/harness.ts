@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The directory holding the executable under test: the built bundle, or $E2E_BIN_DIR (e.g. a standalone binary). */
@@ -20,9 +21,17 @@ export function assertBuilt(): void {
   }
 }
 
-/** A fresh temporary directory with an empty HOME, so no user kubeconfig leaks into a test. */
+const made: string[] = [];
+// Registered while the importing test file is collected: its temporary directories go when the file is done.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory (e.g. an empty HOME, so no user kubeconfig leaks into a test), removed at exit. */
 export function tempDir(prefix = 'xrbac-e2e-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Runs `kubectl ARGS` with the plugin on PATH and a controlled environment. */
@@ -47,6 +56,7 @@ export function kubectl(
       { env, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+        rmSync(home, { recursive: true, force: true });
         resolvePromise({ code, stdout, stderr });
       },
     );

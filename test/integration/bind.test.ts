@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/app.js';
-import type { Deps } from '../../src/cli/context.js';
-import { describeError } from '../../src/errors.js';
 import { Kinds } from '../../src/k8s/cluster.js';
 import { connect } from '../../src/k8s/connect.js';
 import { ApiError } from '../../src/k8s/translate-error.js';
 import type { KubeObject } from '../../src/rbac/types.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
+import { runPlugin } from './harness.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examples = loadSeedFiles([path.join(repoRoot, 'examples', 'cluster')]);
@@ -36,32 +34,8 @@ let adminKubeconfig: string;
 
 /** Runs the CLI in-process with the real client, as main.ts wires it, against the test API server. */
 async function run(argv: readonly string[], kubeconfig = adminKubeconfig): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const deps: Deps = {
-    io: {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      readStdin: () => Promise.resolve(''),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env: {},
-    },
-    connect: (flags) => Promise.resolve(connect(flags, {})),
-    prompter: {
-      confirm: () => Promise.reject(new Error('no prompt expected')),
-      checkbox: () => Promise.reject(new Error('no prompt expected')),
-    },
-    version: 'v0.0.0-test',
-  };
-  try {
-    await runCli(['--kubeconfig', kubeconfig, ...argv], deps);
-    return { stdout, stderr, exitCode: 0 };
-  } catch (err) {
-    const d = describeError(err, false);
-    return { stdout, stderr: stderr + d.lines.map((l) => `${l}\n`).join(''), exitCode: d.exitCode };
-  }
+  const r = await runPlugin(['--kubeconfig', kubeconfig, ...argv]);
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code };
 }
 
 function ours(syncName = 'root-sync'): BindingObj[] {

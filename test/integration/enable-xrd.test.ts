@@ -4,12 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/app.js';
-import type { Deps } from '../../src/cli/context.js';
-import { describeError } from '../../src/errors.js';
-import { connect } from '../../src/k8s/connect.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import { runPlugin, type CliResult } from './harness.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SQL = 'xsqlinstances.aws.platform.upbound.io'; // v1, claim sqlinstances.aws.platform.upbound.io
@@ -19,39 +16,8 @@ let server: TestApiServer;
 let dir: string;
 let admin: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function plugin(args: string[], kubeconfig = admin): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const deps: Deps = {
-    io: {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: { write: (t: string) => (stderr += t) },
-      readStdin: () => Promise.resolve(''),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env: {},
-    },
-    connect: (flags) => Promise.resolve(connect(flags, {})),
-    prompter: {
-      confirm: () => Promise.reject(new Error('no prompts without a TTY')),
-      checkbox: () => Promise.reject(new Error('no prompts without a TTY')),
-    },
-    version: 'v0.0.0-test',
-  };
-  try {
-    await runCli(['enable-xrd', ...args, '--kubeconfig', kubeconfig], deps);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const { lines, exitCode } = describeError(err, true);
-    return { code: exitCode, stdout, stderr: stderr + lines.join('\n') };
-  }
+function plugin(args: string[], kubeconfig = admin): Promise<CliResult> {
+  return runPlugin(['enable-xrd', ...args, '--kubeconfig', kubeconfig]);
 }
 
 /** `kubectl auth can-i VERB RESOURCE -n NS --as USER` with the admin kubeconfig: true for "yes". */

@@ -2,12 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../../../src/cli/app.js';
-import type { Deps } from '../../../src/cli/context.js';
-import { describeError } from '../../../src/errors.js';
 import type { AccessCheck, Cluster, ResourceKind, RulesReview } from '../../../src/k8s/cluster.js';
 import { ApiError } from '../../../src/k8s/translate-error.js';
 import type { KubeObject, PolicyRule } from '../../../src/rbac/types.js';
+import { runCaptured } from '../../support/run-cli.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const exampleCluster = path.join(repoRoot, 'examples', 'cluster');
@@ -107,7 +105,7 @@ export class FakeCluster implements Cluster {
   }
 }
 
-export interface CliResult {
+export interface FakeRunResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
@@ -115,40 +113,16 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process with fake streams and, when given, a fake cluster (no TTY: --yes is needed to write). */
-export async function runWithFakes(argv: readonly string[], cluster?: FakeCluster): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
+export async function runWithFakes(argv: readonly string[], cluster?: FakeCluster): Promise<FakeRunResult> {
   let connected = 0;
-  const deps: Deps = {
-    io: {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      readStdin: () => Promise.resolve(''),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env: {},
-    },
+  const r = await runCaptured(argv, {
     connect: () => {
       connected++;
       if (cluster === undefined) return Promise.reject(new Error('the test gave no cluster'));
       return Promise.resolve(cluster);
     },
-    prompter: {
-      confirm: () => Promise.reject(new Error('no prompt expected')),
-      checkbox: () => Promise.reject(new Error('no prompt expected')),
-    },
-    version: 'v0.0.0-test',
-  };
-  let exitCode = 0;
-  try {
-    await runCli(argv, deps);
-  } catch (err) {
-    const d = describeError(err, false);
-    for (const line of d.lines) stderr += `${line}\n`;
-    exitCode = d.exitCode;
-  }
-  return { stdout, stderr, exitCode, connected };
+  });
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code, connected };
 }
 
 /** A temporary file with the given content; returns its path. */

@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { runCli } from '../../../src/cli/app.js';
-import type { Deps } from '../../../src/cli/context.js';
 import type { Prompter } from '../../../src/cli/output/prompt.js';
-import { describeError } from '../../../src/errors.js';
+import { runCaptured, type CliResult } from '../../support/run-cli.js';
 
 const LONG = `x${'verylongname'.repeat(5)}.example.org`;
 
@@ -69,42 +67,8 @@ function writeCluster(): string {
   return dir;
 }
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const noPrompts: Prompter = {
-  confirm: () => Promise.reject(new Error('unexpected confirm')),
-  checkbox: () => Promise.reject(new Error('unexpected checkbox')),
-};
-
-async function cli(args: string[], opts: { tty?: boolean; prompter?: Prompter } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const tty = opts.tty ?? false;
-  const deps: Deps = {
-    io: {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: { write: (t: string) => (stderr += t) },
-      readStdin: () => Promise.resolve(''),
-      stdoutIsTTY: false,
-      stderrIsTTY: tty,
-      stdinIsTTY: tty,
-      env: {},
-    },
-    connect: () => Promise.reject(new Error('unit tests never connect')),
-    prompter: opts.prompter ?? noPrompts,
-    version: 'v0.0.0-test',
-  };
-  try {
-    await runCli(['enable-xrd', ...args], deps);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const { lines, exitCode } = describeError(err, false);
-    return { code: exitCode, stdout, stderr: stderr + lines.map((l) => `${l}\n`).join('') };
-  }
+function cli(args: string[], opts: { tty?: boolean; prompter?: Prompter } = {}): Promise<CliResult> {
+  return runCaptured(['enable-xrd', ...args], opts);
 }
 
 interface ListItem {

@@ -1,9 +1,10 @@
 // Runs scripts/release.mjs into a temporary directory, for the packaging tests.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const bundlePath = join(repoRoot, 'dist', 'bin', 'kubectl-crossplane_rbac');
@@ -20,9 +21,16 @@ export interface ReleaseEntry {
   readonly standalone: boolean;
 }
 
+const releases: string[] = [];
+// Registered while the importing test file is collected: the releases it built go when the file is done.
+afterAll(() => {
+  for (const dir of releases.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Builds the release of PLATFORMS from the existing bundle (no rebuild: other tests run it meanwhile). */
 export function runRelease(platforms: readonly string[], standalone?: readonly string[]): string {
   const out = mkdtempSync(join(tmpdir(), 'xrbac-release-'));
+  releases.push(out);
   const args = [
     join(repoRoot, 'scripts', 'release.mjs'),
     '--skip-build',
