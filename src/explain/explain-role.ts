@@ -159,7 +159,12 @@ export function closeMatches(name: string, names: readonly string[]): string[] {
     }
   }
   scored.sort((a, b) => a.score - b.score || compareNames(a.name, b.name));
-  return scored.slice(0, 3).map((s) => s.name);
+  // Only the names about as close as the closest: one typo should not also suggest every name of similar length.
+  const best = scored[0]?.score ?? 0;
+  return scored
+    .filter((s) => s.score <= best + 2)
+    .slice(0, 3)
+    .map((s) => s.name);
 }
 
 function attrsForJson(attrs: AccessAttributes): AccessAttributes {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { explainRole, UnknownRoleError, type ExplainSnapshot } from '../../../src/explain/explain-role.js';
+import {
+  closeMatches,
+  explainRole,
+  UnknownRoleError,
+  type ExplainSnapshot,
+} from '../../../src/explain/explain-role.js';
 import { InvalidSelectorError } from '../../../src/explain/selector.js';
 import type { ClusterRole, ClusterRoleBinding, RoleBinding } from '../../../src/rbac/types.js';
 import { exists, readClusterRoles, readObjects, role, rule, sharedFixture } from './helpers.js';
@@ -275,5 +280,28 @@ describe('bootstrap provenance', () => {
         expect(p.source?.startsWith('system:aggregate-to-'), `${name} rule ${i}`).toBe(true);
       });
     }
+  });
+});
+
+describe('closeMatches (the "did you mean" of unknown names)', () => {
+  const xrds = [
+    'xsqlinstances.aws.platform.upbound.io',
+    'xnetworks.aws.platform.upbound.io',
+    'eks.aws.platform.upbound.io',
+    'xpostgresqlinstances.database.platform.acme.io',
+  ];
+
+  it('offers the one name a typo away, not every name of similar length', () => {
+    expect(closeMatches('xsqlinstance.aws.platform.upbound.io', xrds)).toStrictEqual([
+      'xsqlinstances.aws.platform.upbound.io',
+    ]);
+  });
+
+  it('offers names that contain what was typed', () => {
+    expect(closeMatches('xnetworks', xrds)).toStrictEqual(['xnetworks.aws.platform.upbound.io']);
+  });
+
+  it('offers nothing when nothing is close', () => {
+    expect(closeMatches('buckets.storage.example.org', xrds)).toStrictEqual([]);
   });
 });
