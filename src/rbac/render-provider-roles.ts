@@ -61,9 +61,21 @@ export function providerSystemRoleName(revisionName: string): string {
  * duplicates within one revision dropped (as crossplane's roles.DefinedResources does).
  */
 export function definedResources(refs: readonly ObjectRef[] | undefined): ApiResource[] {
+  if (refs === undefined) return [];
+  const cached = definedCache.get(refs);
+  if (cached !== undefined) return [...cached];
+  const out = computeDefinedResources(refs);
+  definedCache.set(refs, out);
+  return [...out];
+}
+
+/** definedResources per objectRefs array: a family's members are read once per member, not once per revision. */
+const definedCache = new WeakMap<readonly ObjectRef[], readonly ApiResource[]>();
+
+function computeDefinedResources(refs: readonly ObjectRef[]): ApiResource[] {
   const out: ApiResource[] = [];
   const seen = new Set<string>();
-  for (const ref of refs ?? []) {
+  for (const ref of refs) {
     const group = apiGroupOf(ref.apiVersion ?? '');
     const isCrd = group === CRD_GROUP && ref.kind === CRD_KIND;
     const isMrd = group === MRD_GROUP && ref.kind === MRD_KIND;
@@ -180,7 +192,11 @@ function isSameRevision(a: ProviderRevision, b: ProviderRevision): boolean {
 
 /** Per-group rules: resources sorted by plural+group (stable), one rule per group in order of first appearance. */
 export function resourceRules(resources: readonly ApiResource[]): { groups: string[]; rules: PolicyRule[] } {
-  const sorted = [...resources].sort((a, b) => compareStrings(a.plural + a.group, b.plural + b.group));
+  // The sort key is built once per resource, not once per comparison: families hold tens of thousands.
+  const sorted = resources
+    .map((r) => ({ key: r.plural + r.group, r }))
+    .sort((a, b) => compareStrings(a.key, b.key))
+    .map((k) => k.r);
   const groups: string[] = [];
   const byGroup = new Map<string, string[]>();
   for (const r of sorted) {
