@@ -119,7 +119,7 @@ describe('explain against the test API server', () => {
     const r = await runPlugin(['explain', 'crossplane-edt', '--kubeconfig', kubeconfig]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'error: clusterrole "crossplane-edt" not found\nhint: did you mean "crossplane-edit", "crossplane", "crossplane-admin"?\n',
+      'error: clusterrole "crossplane-edt" not found\nhint: did you mean "crossplane-edit"?\n',
     );
   });
 
