@@ -1,7 +1,7 @@
 /** Pure text renderings of an Explanation: tree (default), table/wide, Graphviz dot and Mermaid. */
-import Table from 'cli-table3';
 import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
 import type { PolicyRule } from '../../rbac/types.js';
+import { formatTable } from './table.js';
 import type { Palette } from './terminal.js';
 
 const plain: Palette = { bold: id, dim: id, red: id, green: id, yellow: id, cyan: id };
@@ -152,36 +152,13 @@ function accessLines(expl: Explanation, pal: Palette): string[] {
   ];
 }
 
-const PLAIN_CHARS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '   ',
-};
-
 /** `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from. */
 export function formatExplainTable(expl: Explanation, wide: boolean): string {
   const head = wide
     ? ['#', 'API GROUPS', 'RESOURCES', 'RESOURCE NAMES', 'NON-RESOURCE URLS', 'VERBS', 'SOURCE', 'CHAIN']
     : ['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE'];
-  const table = new Table({
-    head,
-    chars: PLAIN_CHARS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
   const rows = expl.access !== null ? expl.access.provenance : expl.provenance;
-  for (const p of rows) {
+  const cells = rows.map((p) => {
     const groups = (p.rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
     const resources = (p.rule.resources ?? []).join(',');
     const verbs = p.rule.verbs.join(',');
@@ -198,12 +175,10 @@ export function formatExplainTable(expl: Explanation, wide: boolean): string {
           formatChain(p, expl.role.name),
         ]
       : [String(p.index), groups, resources, verbs, source];
-    table.push(row);
-  }
-  const lines = table
-    .toString()
+    return row;
+  });
+  const lines = formatTable(head, cells, false, 3)
     .split('\n')
-    .map((l) => l.trimEnd())
     .filter((l) => l !== '');
   if (rows.length === 0) {
     lines.push(

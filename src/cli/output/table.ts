@@ -2,12 +2,13 @@ import Table from 'cli-table3';
 
 /**
  * Renders a table. cli-table3 colours headers and borders even when piped and ignores NO_COLOR, so the style is
- * always set explicitly: colour only when the caller decided it may.
+ * always set explicitly: colour only when the caller decided it may. Columns are `gap` spaces apart; no borders.
  */
 export function formatTable(
   head: readonly string[],
   rows: readonly (readonly string[])[],
   color: boolean,
+  gap = 2,
 ): string {
   const table = new Table({
     head: [...head],
@@ -16,7 +17,7 @@ export function formatTable(
       border: color ? ['grey'] : [],
       compact: true,
       'padding-left': 0,
-      'padding-right': 2,
+      'padding-right': gap,
     },
     chars: {
       top: '',
