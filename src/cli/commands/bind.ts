@@ -58,7 +58,7 @@ async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefS
   try {
     doc = YAML.parse(text);
   } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
     throw new rb.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
       hint: 'the file holds a YAML list of {kind, name, namespace}',
     });
