@@ -24,6 +24,11 @@ export interface WriteFlowOptions {
   readonly what: string;
   /** Writes that are not RBAC objects and go first (enable-xrd's namespace annotation patches). */
   readonly preWrites?: readonly Operation[];
+  /**
+   * How preWrites are shown: plan entries listed before the plan's own (table, name, diff) and the objects they
+   * write, listed first with -o yaml|json.
+   */
+  readonly preWritesShown?: { readonly entries: readonly PlanEntry[]; readonly objects: readonly unknown[] };
   /** Re-plans one update after a conflict; see applyOperations. */
   readonly replan?: (live: KubeObject, desired: KubeObject) => KubeObject | undefined;
 }
@@ -68,13 +73,15 @@ export async function presentAndApply(
   const cluster = input.cluster;
   const willWrite = cluster !== undefined && opts.dryRun !== 'client' && !opts.check;
 
+  const shown = [...(opts.preWritesShown?.entries ?? []), ...plan.entries];
+  const leading = opts.preWritesShown?.objects ?? [];
   const print = (failed: ReadonlySet<string>, dryRun: boolean): void => {
     const text = {
-      table: () => fmt.formatPlanSummary(plan.entries, failed, { color, dryRun }),
-      yaml: () => fmt.formatPlanObjects(plan.entries, 'yaml'),
-      json: () => fmt.formatPlanObjects(plan.entries, 'json'),
-      name: () => fmt.formatPlanNames(plan.entries, dryRun),
-      diff: () => fmt.formatPlanDiff(plan.entries),
+      table: () => fmt.formatPlanSummary(shown, failed, { color, dryRun }),
+      yaml: () => fmt.formatPlanObjects(plan.entries, 'yaml', leading),
+      json: () => fmt.formatPlanObjects(plan.entries, 'json', leading),
+      name: () => fmt.formatPlanNames(shown, dryRun),
+      diff: () => fmt.formatPlanDiff(shown),
     }[output]();
     deps.io.stdout.write(text);
   };

@@ -193,7 +193,6 @@ async function choose(deps: Deps, snapshot: ClusterSnapshot, given: Selection): 
 
 async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: EnableXrdPlan): Promise<void> {
   const dryRun = parseDryRun(args['dry-run']);
-  const output = parseWriteOutput(args.output);
   const verb = args.disable ? 'disabled' : 'enabled';
   for (const c of nsPlan.changes) {
     for (const x of c.alreadyInState) {
@@ -201,11 +200,10 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     }
   }
 
-  const [{ renderSync }, { planChanges }, fmt, { formatYaml, formatJson, asList }] = await Promise.all([
+  const [{ renderSync }, { planChanges }, fmt] = await Promise.all([
     import('../../rbac/render-sync.js'),
     import('../../diff/plan.js'),
     import('../output/format-plan.js'),
-    import('../output/format-data.js'),
   ]);
   let plan = planChanges([], input.snapshot, { prune: false });
   if (args.sync) {
@@ -228,7 +226,6 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
   const nsEntries = nsPlan.changes.map(namespaceEntry);
   const entries = [...nsEntries, ...plan.entries];
   const willWrite = input.cluster !== undefined && dryRun !== 'client';
-  const showDryRun = !willWrite || dryRun === 'server';
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
 
   if (willWrite && input.cluster !== undefined && patches.length > 0) {
@@ -251,43 +248,17 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     yes = true;
   }
 
-  // presentAndApply prints only RBAC objects; capture its output and print the Namespaces with them.
-  let captured = '';
-  const quiet: Deps = {
-    ...deps,
-    io: {
-      ...deps.io,
-      stdout: {
-        write: (t: string) => {
-          captured += t;
-          return true;
-        },
-      },
-    },
-  };
-  try {
-    await presentAndApply(quiet, input, plan, {
-      output: args.output,
-      dryRun,
-      check: false,
-      yes,
-      concurrency: args.concurrency,
-      color: args.color,
-      what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,
-      preWrites,
-    });
-  } catch (err) {
-    deps.io.stdout.write(captured);
-    throw err;
-  }
-  const text = {
-    table: () => fmt.formatPlanSummary(entries, new Set(), { color, dryRun: showDryRun }),
-    yaml: () => formatYaml(asList(listItems(nsPlan, fmt.objectsToWrite(plan.entries)))),
-    json: () => formatJson(asList(listItems(nsPlan, fmt.objectsToWrite(plan.entries)))),
-    name: () => fmt.formatPlanNames(entries, showDryRun),
-    diff: () => fmt.formatPlanDiff(entries),
-  }[output]();
-  deps.io.stdout.write(text);
+  await presentAndApply(deps, input, plan, {
+    output: args.output,
+    dryRun,
+    check: false,
+    yes,
+    concurrency: args.concurrency,
+    color: args.color,
+    what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,
+    preWrites,
+    preWritesShown: { entries: nsEntries, objects: patchedNamespaces(nsPlan) },
+  });
 }
 
 function namespaceRef(ns: Namespace): KubeObject {
@@ -308,9 +279,9 @@ function namespaceEntry(c: EnableXrdPlan['changes'][number]): PlanEntry {
   return entry as unknown as PlanEntry;
 }
 
-/** The Namespaces that change, as written by the patch (name, labels, annotations), then the roles. */
-function listItems(nsPlan: EnableXrdPlan, roles: readonly unknown[]): unknown[] {
-  const namespaces = nsPlan.changes
+/** The Namespaces that change, as written by the patch (name, labels, annotations). */
+function patchedNamespaces(nsPlan: EnableXrdPlan): unknown[] {
+  return nsPlan.changes
     .filter((c) => c.patch !== null)
     .map((c) => {
       const { name, labels, annotations } = c.after.metadata;
@@ -324,7 +295,6 @@ function listItems(nsPlan: EnableXrdPlan, roles: readonly unknown[]): unknown[] 
         },
       };
     });
-  return [...namespaces, ...roles];
 }
 
 /** The annotation patch is not an RBAC write, so presentAndApply does not check it: check it here. */

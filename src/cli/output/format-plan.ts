@@ -30,8 +30,13 @@ export function objectsToWrite(entries: readonly PlanEntry[]): unknown[] {
     });
 }
 
-export function formatPlanObjects(entries: readonly PlanEntry[], format: 'yaml' | 'json'): string {
-  const list = asList(objectsToWrite(entries));
+/** `-o yaml|json`: the objects a plan writes as a `kind: List`, after `leading` (objects written another way). */
+export function formatPlanObjects(
+  entries: readonly PlanEntry[],
+  format: 'yaml' | 'json',
+  leading: readonly unknown[] = [],
+): string {
+  const list = asList([...leading, ...objectsToWrite(entries)]);
   return format === 'yaml' ? formatYaml(list) : formatJson(list);
 }
 
