@@ -104,8 +104,6 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         'namespaces',
         'deployments',
         'clusterRoles',
-        'clusterRoleBindings',
-        'roleBindings',
         'configMaps',
       ]);
       const { planEnableXrd } = await import('../../rbac/enable-xrd-plan.js');
