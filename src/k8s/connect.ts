@@ -13,7 +13,7 @@ import {
   type RequestContext,
 } from '@kubernetes/client-node';
 import fetch, { Headers } from 'node-fetch';
-import { UsageError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import type { KubeObject, PolicyRule } from '../rbac/types.js';
 import type {
   AccessCheck,
@@ -104,9 +104,10 @@ class ClientCluster implements Cluster {
 
   async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
     const items: KubeObject[] = [];
+    const seen = new Set<string>();
     let cont: string | undefined;
     do {
-      let page: { items?: unknown[]; metadata?: { continue?: string } };
+      let page: { items?: unknown[]; metadata?: { continue?: string; _continue?: string } };
       try {
         page = (await retrying(() => this.listPage(kind, opts, cont))) as typeof page;
       } catch (err) {
@@ -114,7 +115,19 @@ class ClientCluster implements Cluster {
         throw err;
       }
       for (const item of page.items ?? []) items.push(withKind(kind, plain(item)));
-      cont = page.metadata?.continue;
+      // Typed lists (client-node's models) name the token `_continue`; custom-object lists keep the wire name.
+      cont = page.metadata?._continue ?? page.metadata?.continue;
+      if (cont !== undefined && cont !== '') {
+        if (seen.has(cont)) {
+          throw new UserError(
+            `the API server sent the same continue token twice while listing ${kind.plural}; stopped after ${String(items.length)} items instead of looping`,
+            {
+              hint: 'the server or a proxy in front of it pages incorrectly: run kubectl get --v=6 to see the requests',
+            },
+          );
+        }
+        seen.add(cont);
+      }
     } while (cont !== undefined && cont !== '');
     return items;
   }
