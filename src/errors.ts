@@ -46,18 +46,19 @@ export class ExitSignal extends Error {
 }
 
 /** Turns any thrown value into the lines to print and the exit code. */
-export function describeError(err: unknown, verbose: boolean): { lines: string[]; exitCode: ExitCode } {
+export function describeError(err: unknown, stackTraces: boolean): { lines: string[]; exitCode: ExitCode } {
   if (err instanceof ExitSignal) return { lines: [], exitCode: err.exitCode };
   if (err instanceof UserError) {
     const lines = [`error: ${oneLine(err.message)}`];
     if (err.hint !== undefined) lines.push(`hint: ${oneLine(err.hint)}`);
-    if (verbose && err.cause instanceof Error && err.cause.stack !== undefined) lines.push(err.cause.stack);
+    if (stackTraces && err.cause instanceof Error && err.cause.stack !== undefined)
+      lines.push(err.cause.stack);
     return { lines, exitCode: err.exitCode };
   }
   const message = err instanceof Error ? err.message : String(err);
   const lines = [`error: ${oneLine(message)}`];
-  if (verbose && err instanceof Error && err.stack !== undefined) lines.push(err.stack);
-  else lines.push('hint: this is a bug in kubectl-crossplane-rbac; re-run with -v and report it');
+  if (stackTraces && err instanceof Error && err.stack !== undefined) lines.push(err.stack);
+  else lines.push('hint: this is a bug in kubectl-crossplane-rbac; re-run with --stack-traces and report it');
   return { lines, exitCode: ExitCode.error };
 }
 

@@ -8,6 +8,7 @@ declare const __VERSION__: string | undefined;
 /** The composition root: real dependencies, run, print the error once, exit code. The only user of process.*. */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  const version = typeof __VERSION__ === 'string' ? __VERSION__ : 'v0.0.0-dev';
   const deps: Deps = {
     io: {
       stdout: process.stdout,
@@ -20,18 +21,38 @@ async function main(): Promise<void> {
       columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     },
     // Loaded on first use: the client library is most of the start-up time, and --help never needs it.
-    connect: async (flags) => (await import('./k8s/connect.js')).connect(flags, process.env),
+    connect: async (flags) =>
+      (await import('./k8s/connect.js')).connect(flags, process.env, {
+        env: process.env,
+        userAgent: userAgent(version),
+        log: (line) => process.stderr.write(line),
+        pid: process.pid,
+        execIo: {
+          env: process.env,
+          stdin: process.stdin,
+          stdinIsTTY: process.stdin.isTTY,
+          stderr: process.stderr,
+          now: () => Date.now(),
+        },
+      }),
     prompter: inquirerPrompter,
-    version: typeof __VERSION__ === 'string' ? __VERSION__ : 'v0.0.0-dev',
+    version,
   };
   try {
     await runCli(argv, deps);
   } catch (err) {
-    const verbose = argv.includes('-v') || argv.includes('--verbose');
-    const { lines, exitCode } = describeError(err, verbose);
+    const { lines, exitCode } = describeError(err, argv.includes('--stack-traces'));
     for (const line of lines) process.stderr.write(`${line}\n`);
     process.exitCode = exitCode;
   }
+}
+
+/** kubectl's User-Agent shape: name/version (os/arch), with Go's names for them. */
+function userAgent(version: string): string {
+  const arch =
+    { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' }[process.arch as string] ?? process.arch;
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  return `kubectl-crossplane-rbac/${version} (${os}/${arch})`;
 }
 
 async function readStdin(): Promise<string> {
@@ -41,8 +62,8 @@ async function readStdin(): Promise<string> {
 }
 
 // Deprecation warnings come from bundled libraries (node-fetch's url.parse, printed by the standalone runtime);
-// users cannot act on them, so they are shown only with -v.
-if (!process.argv.includes('-v') && !process.argv.includes('--verbose')) process.noDeprecation = true;
+// users cannot act on them, so they are shown only with --stack-traces.
+if (!process.argv.includes('--stack-traces')) process.noDeprecation = true;
 
 // Piped output closed early (e.g. `| head`): stop quietly, as kubectl does.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,5 +1,6 @@
 import type { Cluster } from '../k8s/cluster.js';
-import type { ConnectionFlags } from '../k8s/kubeconfig.js';
+import { UsageError } from '../errors.js';
+import type { ConnectionFlags } from '../k8s/rest-config.js';
 import type { Prompter } from './output/prompt.js';
 import type { Io } from './output/terminal.js';
 
@@ -11,19 +12,31 @@ export interface Deps {
   readonly version: string;
 }
 
-/** The global flags of SPEC §2, parsed. */
+/** kubectl's global flags, parsed. */
 export interface GlobalArgs {
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
   readonly cluster: string | undefined;
   readonly user: string | undefined;
   readonly namespace: string | undefined;
+  readonly server: string | undefined;
+  readonly token: string | undefined;
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  readonly 'certificate-authority': string | undefined;
+  readonly 'client-certificate': string | undefined;
+  readonly 'client-key': string | undefined;
+  readonly 'insecure-skip-tls-verify': boolean | undefined;
+  readonly 'tls-server-name': string | undefined;
+  readonly 'disable-compression': boolean | undefined;
   readonly as: string | undefined;
   readonly 'as-group': string[] | undefined;
+  readonly 'as-uid': string | undefined;
   readonly 'request-timeout': string | undefined;
+  readonly v: string | undefined;
   readonly output: string | undefined;
   readonly color: boolean;
-  readonly verbose: boolean;
+  readonly 'stack-traces': boolean;
 }
 
 export function connectionFlags(args: GlobalArgs): ConnectionFlags {
@@ -33,8 +46,31 @@ export function connectionFlags(args: GlobalArgs): ConnectionFlags {
     cluster: args.cluster,
     user: args.user,
     namespace: args.namespace,
+    server: args.server,
+    token: args.token,
+    username: args.username,
+    password: args.password,
+    certificateAuthority: args['certificate-authority'],
+    clientCertificate: args['client-certificate'],
+    clientKey: args['client-key'],
+    insecureSkipTlsVerify: args['insecure-skip-tls-verify'],
+    tlsServerName: args['tls-server-name'],
+    disableCompression: args['disable-compression'],
     as: args.as,
     asGroup: args['as-group'],
+    asUid: args['as-uid'],
     requestTimeout: args['request-timeout'],
+    verbosity: parseVerbosity(args.v),
   };
+}
+
+/** kubectl's -v / --v: a log level from 0 to 10. */
+export function parseVerbosity(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 10) {
+    throw new UsageError(`invalid -v "${value}": expected a log level from 0 to 10`, {
+      hint: 'e.g. -v=6 logs every request; --stack-traces prints stack traces with errors',
+    });
+  }
+  return Number(value);
 }

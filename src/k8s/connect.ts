@@ -3,17 +3,12 @@ import {
   AuthorizationV1Api,
   CoreV1Api,
   CustomObjectsApi,
-  ResponseContext,
   ServerConfiguration,
   createConfiguration,
   setHeaderOptions,
   wrapHttpLibrary,
-  type KubeConfig,
-  type PromiseHttpLibrary,
-  type RequestContext,
 } from '@kubernetes/client-node';
-import fetch, { Headers } from 'node-fetch';
-import { UsageError, UserError } from '../errors.js';
+import { UserError } from '../errors.js';
 import type { KubeObject, PolicyRule } from '../rbac/types.js';
 import type {
   AccessCheck,
@@ -24,64 +19,42 @@ import type {
   RulesReview,
   WriteOptions,
 } from './cluster.js';
-import { loadKubeconfig, parseRequestTimeout, type ConnectionFlags } from './kubeconfig.js';
+import { loadKubeconfig, type ConnectionFlags, type RestConfig } from './kubeconfig.js';
+import { Transport, type TransportDeps } from './transport.js';
 import { ApiError, type StatusBody } from './translate-error.js';
 
 const PAGE_SIZE = 500;
-const MAX_RETRIES = 5;
 
-/** Connects to the cluster of the kubeconfig, honouring every global connection flag. */
-export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Cluster {
-  if ((flags.asGroup?.length ?? 0) > 0 && (flags.as === undefined || flags.as === '')) {
-    throw new UsageError('--as-group requires --as: a group can only be impersonated together with a user', {
-      hint: 'add --as USER',
-    });
-  }
-  const loaded = loadKubeconfig(flags, env);
-  const timeoutMs = parseRequestTimeout(flags.requestTimeout);
-  return new ClientCluster(loaded.kubeConfig, loaded.server, loaded.contextName, {
-    impersonateUser: flags.as,
-    impersonateGroups: flags.asGroup ?? [],
-    timeoutMs,
-  });
+/** What a connection needs from the process; main.ts passes the real ones. */
+export type ConnectDeps = TransportDeps;
+
+/**
+ * Connects to the cluster of the kubeconfig and flags, as kubectl would: one transport for the whole run
+ * (connection pool, credentials, proxy, timeouts and retries live there), client-node's API clients on top.
+ */
+export function connect(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  deps: ConnectDeps = defaultDeps(env),
+): Cluster {
+  const config = loadKubeconfig(flags, env);
+  return new ClientCluster(config, new Transport(config, deps, flags.verbosity ?? 0));
 }
 
-interface TransportOptions {
-  readonly impersonateUser: string | undefined;
-  readonly impersonateGroups: readonly string[];
-  readonly timeoutMs: number | undefined;
-}
-
-/** client-node's fetch transport, plus what it lacks: several Impersonate-Group headers and a request timeout. */
-class Transport implements PromiseHttpLibrary {
-  constructor(private readonly opts: TransportOptions) {}
-
-  async send(request: RequestContext): Promise<ResponseContext> {
-    const headers = new Headers(request.getHeaders());
-    if (this.opts.impersonateUser !== undefined && this.opts.impersonateUser !== '') {
-      headers.set('Impersonate-User', this.opts.impersonateUser);
-      headers.delete('Impersonate-Group');
-      for (const group of this.opts.impersonateGroups) headers.append('Impersonate-Group', group);
-    }
-    const signal =
-      this.opts.timeoutMs !== undefined ? AbortSignal.timeout(this.opts.timeoutMs) : request.getSignal();
-    const agent = request.getAgent();
-    const resp = await fetch(request.getUrl(), {
-      method: request.getHttpMethod().toString(),
-      body: request.getBody() as string | undefined,
-      headers,
-      ...(signal !== undefined ? { signal: signal as never } : {}),
-      ...(agent !== undefined ? { agent } : {}),
-    });
-    const responseHeaders: Record<string, string> = {};
-    resp.headers.forEach((value, name) => {
-      responseHeaders[name] = value;
-    });
-    return new ResponseContext(resp.status, responseHeaders, {
-      text: () => resp.text(),
-      binary: () => resp.buffer(),
-    });
-  }
+function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {
+  return {
+    env,
+    userAgent: 'kubectl-crossplane-rbac/v0.0.0-dev',
+    log: (line) => process.stderr.write(line),
+    pid: process.pid,
+    execIo: {
+      env,
+      stdin: process.stdin,
+      stdinIsTTY: false,
+      stderr: process.stderr,
+      now: () => Date.now(),
+    },
+  };
 }
 
 class ClientCluster implements Cluster {
@@ -90,16 +63,23 @@ class ClientCluster implements Cluster {
   private readonly core: CoreV1Api;
   private readonly authz: AuthorizationV1Api;
 
-  constructor(kc: KubeConfig, server: string, context: string, transport: TransportOptions) {
-    this.describe = `${server} (context ${context})`;
-    const config = createConfiguration({
-      baseServer: new ServerConfiguration(server, {}),
-      authMethods: { default: kc },
-      httpApi: wrapHttpLibrary(new Transport(transport)),
+  constructor(
+    config: RestConfig,
+    private readonly transport: Transport,
+  ) {
+    this.describe =
+      config.contextName === '' ? config.server : `${config.server} (context ${config.contextName})`;
+    const api = createConfiguration({
+      baseServer: new ServerConfiguration(config.server, {}),
+      httpApi: wrapHttpLibrary(transport),
     });
-    this.custom = new CustomObjectsApi(config);
-    this.core = new CoreV1Api(config);
-    this.authz = new AuthorizationV1Api(config);
+    this.custom = new CustomObjectsApi(api);
+    this.core = new CoreV1Api(api);
+    this.authz = new AuthorizationV1Api(api);
+  }
+
+  close(): void {
+    this.transport.close();
   }
 
   async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
@@ -302,25 +282,12 @@ class ClientCluster implements Cluster {
   }
 }
 
-/** Runs a request, converting client errors to ApiError and retrying 429/5xx with Retry-After backoff. */
+/** Runs a request, converting client-node's exceptions to ApiError (the transport has already retried). */
 async function retrying<T>(call: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (err) {
-      const apiErr = toApiError(err);
-      if (apiErr === undefined) throw err;
-      const retriable =
-        apiErr.code === 429 ||
-        apiErr.code === 500 ||
-        apiErr.code === 502 ||
-        apiErr.code === 503 ||
-        apiErr.code === 504;
-      if (!retriable || attempt >= MAX_RETRIES) throw apiErr;
-      const waitMs =
-        apiErr.retryAfterSeconds !== undefined ? apiErr.retryAfterSeconds * 1000 : 100 * 2 ** attempt;
-      await new Promise((r) => setTimeout(r, Math.min(waitMs, 10_000)));
-    }
+  try {
+    return await call();
+  } catch (err) {
+    throw toApiError(err) ?? err;
   }
 }
 

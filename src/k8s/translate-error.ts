@@ -20,7 +20,7 @@ export class ApiError extends Error {
 }
 
 const STATUS_HINTS: Readonly<Record<number, string>> = {
-  400: 'the server rejected the request as malformed; re-run with -v and report it',
+  400: 'the server rejected the request as malformed; re-run with -v=8 and report it',
   401: 'your credentials were not accepted: log in again or check the user in your kubeconfig',
   403: 'check what you may do with: kubectl auth can-i --list',
   404: 'the resource type or object does not exist on this cluster: is Crossplane installed?',
@@ -84,7 +84,7 @@ export function translateError(err: unknown, doing: string, server: string): Use
     });
   }
   return new UserError(`failed while ${doing}: ${firstLine(err)}`, {
-    hint: 're-run with -v for details',
+    hint: 're-run with -v=6 to see the requests, or --stack-traces for a bug report',
     cause: err,
   });
 }

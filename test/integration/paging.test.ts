@@ -123,7 +123,7 @@ describe('lists that need more than one page', () => {
       ? 'metadata.name=crossplane-rbac'
       : undefined;
     server.counters.reset();
-    const got = await connect({ kubeconfig }).list(
+    const got = await connect({ kubeconfig }, {}).list(
       kind,
       fieldSelector === undefined ? {} : { fieldSelector },
     );
@@ -190,7 +190,7 @@ describe('a server that repeats its continue token', () => {
 
   it('stops with one error instead of looping', async () => {
     requests = 0;
-    const err = await connect({ kubeconfig })
+    const err = await connect({ kubeconfig }, {})
       .list(Kinds.namespace)
       .then(
         () => undefined,

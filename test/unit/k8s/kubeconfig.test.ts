@@ -70,7 +70,7 @@ describe('loadKubeconfig', () => {
   it('takes names only the later file defines', () => {
     const kc = loadKubeconfig({ context: 'two' }, { KUBECONFIG: `${first}:${second}`, HOME: dir });
     expect(kc.server).toBe('https://other.example:6443');
-    expect(kc.kubeConfig.getCurrentUser()?.name).toBe('bob');
+    expect(kc.userName).toBe('bob');
   });
 
   it('ignores files of KUBECONFIG that do not exist', () => {
@@ -84,7 +84,7 @@ describe('loadKubeconfig', () => {
       { KUBECONFIG: `${first}:${second}`, HOME: dir },
     );
     expect(kc.server).toBe('https://first.example:6443');
-    expect(kc.kubeConfig.getCurrentUser()?.token).toBe('token-alice');
+    expect(kc.credentials).toStrictEqual({ kind: 'token', token: 'token-alice' });
     expect(kc.namespace).toBe('ns-x');
   });
 

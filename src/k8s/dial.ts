@@ -1,0 +1,236 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { Duplex } from 'node:stream';
+import { SocksClient } from 'socks';
+import { hostOf, portOf } from './proxy.js';
+
+/** client-go's dialer and TLS handshake limits. */
+export const CONNECT_TIMEOUT_MS = 30_000;
+export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/** A network error with a code, as Node's own (ETIMEDOUT, ECONNREFUSED, ...), so messages and retries treat it alike. */
+export class DialError extends Error {
+  override readonly name = 'DialError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface DialOptions {
+  readonly proxy: URL | undefined;
+  readonly connectTimeoutMs: number;
+}
+
+/**
+ * Opens a TCP stream to HOST:PORT, directly or through a proxy: HTTP CONNECT through an http:// or https:// proxy
+ * (with Basic credentials from the proxy URL), or SOCKS5 with the name resolved by the proxy, as kubectl does for
+ * socks5:// proxy URLs.
+ */
+export async function dial(
+  host: string,
+  port: number,
+  opts: DialOptions,
+): Promise<net.Socket | tls.TLSSocket> {
+  const proxy = opts.proxy;
+  if (proxy === undefined) return connectTcp(host, port, opts.connectTimeoutMs);
+  if (proxy.protocol === 'socks5:' || proxy.protocol === 'socks5h:') {
+    try {
+      const { socket } = await SocksClient.createConnection({
+        proxy: {
+          host: hostOf(proxy),
+          port: proxy.port === '' ? 1080 : Number(proxy.port),
+          type: 5,
+          ...(proxy.username !== '' ? { userId: decodeURIComponent(proxy.username) } : {}),
+          ...(proxy.password !== '' ? { password: decodeURIComponent(proxy.password) } : {}),
+        },
+        command: 'connect',
+        destination: { host, port },
+        timeout: opts.connectTimeoutMs,
+      });
+      return socket;
+    } catch (err) {
+      throw new DialError(`SOCKS5 proxy ${proxy.host}: ${(err as Error).message}`, 'EPROXY');
+    }
+  }
+  const raw = await connectTcp(hostOf(proxy), portOf(proxy), opts.connectTimeoutMs);
+  const toProxy = proxy.protocol === 'https:' ? await startTls(raw, { servername: hostOf(proxy) }) : raw;
+  await connectTunnel(toProxy, host, port, proxy, opts.connectTimeoutMs);
+  return toProxy;
+}
+
+function connectTcp(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(
+        new DialError(
+          `connecting to ${host}:${String(port)} timed out after ${String(timeoutMs / 1000)}s`,
+          'ETIMEDOUT',
+        ),
+      );
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/** Starts TLS on SOCKET, failing with ETLSTIMEDOUT when the handshake does not finish in time. */
+export function startTls(socket: Duplex, options: tls.ConnectionOptions): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const secure = tls.connect({ ...options, socket });
+    const timer = setTimeout(() => {
+      secure.destroy();
+      reject(
+        new DialError(
+          `TLS handshake timeout after ${String(TLS_HANDSHAKE_TIMEOUT_MS / 1000)}s`,
+          'ETLSTIMEDOUT',
+        ),
+      );
+    }, TLS_HANDSHAKE_TIMEOUT_MS);
+    secure.once('secureConnect', () => {
+      clearTimeout(timer);
+      secure.removeAllListeners('error');
+      resolve(secure);
+    });
+    secure.once('error', (err: Error) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+function connectTunnel(
+  socket: Duplex,
+  host: string,
+  port: number,
+  proxy: URL,
+  timeoutMs: number,
+): Promise<void> {
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
+  const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
+  if (proxy.username !== '') {
+    const basic = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`);
+    lines.push(`Proxy-Authorization: Basic ${basic.toString('base64')}`);
+  }
+  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  return new Promise((resolve, reject) => {
+    let buffered = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      fail(
+        new DialError(
+          `proxy ${proxy.host} did not answer CONNECT in ${String(timeoutMs / 1000)}s`,
+          'ETIMEDOUT',
+        ),
+      );
+    }, timeoutMs);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('error', fail);
+      socket.off('end', onEnd);
+    };
+    function fail(err: Error): void {
+      cleanup();
+      socket.destroy();
+      reject(err);
+    }
+    function onEnd(): void {
+      fail(new DialError(`proxy ${proxy.host} closed the connection during CONNECT`, 'ECONNRESET'));
+    }
+    function onData(chunk: Buffer): void {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (buffered.length > 16_384)
+          fail(new DialError(`proxy ${proxy.host} sent an oversized answer`, 'EPROXY'));
+        return;
+      }
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(buffered.subarray(0, end).toString('latin1'));
+      if (status?.[1] !== '200') {
+        const line = buffered.subarray(0, buffered.indexOf('\r\n')).toString('latin1');
+        fail(new DialError(`proxy ${proxy.host} refused CONNECT ${authority}: ${line}`, 'EPROXY'));
+        return;
+      }
+      cleanup();
+      const rest = buffered.subarray(end + 4);
+      if (rest.length > 0) socket.unshift(rest);
+      resolve();
+    }
+    socket.on('data', onData);
+    socket.once('error', fail);
+    socket.once('end', onEnd);
+  });
+}
+
+type Callback = (err: Error | null, socket?: Duplex) => void;
+
+/**
+ * One keep-alive connection pool for the whole run, whose connections are opened by `dial` (directly or through the
+ * proxy) with client-go's connect and TLS handshake limits.
+ */
+export class DialingHttpsAgent extends https.Agent {
+  constructor(
+    options: https.AgentOptions,
+    private readonly dialOptions: DialOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(
+    options: tls.ConnectionOptions & { host?: string; port?: number },
+    callback: Callback,
+  ): undefined {
+    const host = options.host ?? 'localhost';
+    dial(host, options.port ?? 443, this.dialOptions)
+      .then((raw) =>
+        startTls(raw, {
+          ...options,
+          // Name checks and SNI use tls-server-name when set, else the host; never SNI for an IP address.
+          ...(options.servername === undefined && net.isIP(host) === 0 ? { servername: host } : {}),
+        }),
+      )
+      .then(
+        (socket) => {
+          callback(null, socket);
+        },
+        (err: unknown) => {
+          callback(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    return undefined;
+  }
+}
+
+export class DialingHttpAgent extends http.Agent {
+  constructor(
+    options: http.AgentOptions,
+    private readonly dialOptions: DialOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: { host?: string; port?: number }, callback: Callback): undefined {
+    dial(options.host ?? 'localhost', options.port ?? 80, this.dialOptions).then(
+      (socket) => {
+        callback(null, socket);
+      },
+      (err: unknown) => {
+        callback(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+    return undefined;
+  }
+}
