@@ -3,11 +3,12 @@
  * OIDC helpers hand out credentials. The configuration is validated as clientcmd validates it, and the
  * plugin is run as client-go's exec authenticator runs it: at most one run at a time, its credential shared
  * by every caller until it expires or the server answers 401. Running and decoding are in
- * exec-credential-run.ts.
+ * exec-credential-run.ts and exec-credential-decode.ts.
  */
 import { resolve as resolvePath, isAbsolute, sep } from 'node:path';
 import { UserError } from '../errors.js';
-import { EXEC_API_VERSIONS, runExecPlugin } from './exec-credential-run.js';
+import { EXEC_API_VERSIONS } from './exec-credential-decode.js';
+import { runExecPlugin } from './exec-credential-run.js';
 
 export type InteractiveMode = 'Never' | 'IfAvailable' | 'Always';
 
