@@ -82,7 +82,8 @@ export function execInfo(
   const spec: Record<string, unknown> = {};
   if (config.provideClusterInfo && cluster !== undefined) spec.cluster = execCluster(cluster);
   spec.interactive = interactive;
-  return JSON.stringify({ kind: 'ExecCredential', apiVersion: config.apiVersion, spec });
+  // Byte for byte what client-go sets, down to the newline its JSON encoder ends with.
+  return `${JSON.stringify({ kind: 'ExecCredential', apiVersion: config.apiVersion, spec })}\n`;
 }
 
 /** spec.cluster with client-go's field names, order and omitempty rules (config is always there, null if unset). */

@@ -448,7 +448,7 @@ describe('ExecCredentialProvider', () => {
           },
           interactive: false,
         },
-      }),
+      }) + '\n',
     );
     await provider(plugin, {
       io,
