@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       stdinIsTTY: process.stdin.isTTY,
       env: process.env,
       columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+      stderrColumns: process.stderr.isTTY ? (process.stderr.columns ?? 0) : undefined,
     },
     // Loaded on first use: the client library is most of the start-up time, and --help never needs it.
     connect: async (flags) =>

@@ -1,4 +1,4 @@
-import yargs, { type Argv } from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 import { UsageError } from '../errors.js';
 import { bindCommand } from './commands/bind.js';
 import { completionCommand } from './commands/completion.js';
@@ -35,13 +35,32 @@ const CONNECTION_FLAGS = [
 
 /** Builds the parser: the global flags of SPEC §2 and the explicit list of commands. */
 export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> {
-  const cli = yargs([...argv])
+  const cli = withGlobalFlags(yargs([...argv]))
     .scriptName(PROGRAM)
     .locale('en')
     .detectLocale(false)
     .usage(
       `${PROGRAM}: render, apply and explain the RBAC of Crossplane clusters\n\nUsage: ${PROGRAM} <command> [flags]`,
     )
+    .command(commands(deps) as CommandModule<GlobalArgs, GlobalArgs>[])
+    .demandCommand(1, 'a command is required')
+    .strict()
+    .recommendCommands()
+    .help('help')
+    .alias('help', 'h')
+    .version(false)
+    .wrap(Math.min(120, deps.io.columns ?? 100))
+    .exitProcess(false)
+    .fail((msg, err) => {
+      if (err !== undefined && err !== null) throw err;
+      throw new UsageError(msg, { hint: `see: ${PROGRAM} --help` });
+    });
+  return cli;
+}
+
+/** kubectl's global flags and ours, on every command. */
+export function withGlobalFlags(y: Argv): Argv<GlobalArgs> {
+  return y
     .group(CONNECTION_FLAGS, 'Connection flags (as kubectl):')
     .option('kubeconfig', { type: 'string', describe: 'Path to the kubeconfig file', global: true })
     .option('context', { type: 'string', describe: 'The kubeconfig context to use', global: true })
@@ -123,30 +142,30 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
       default: false,
       describe: 'Print stack traces with errors (for bug reports)',
       global: true,
-    })
-    .command(syncCommand(deps))
-    .command(enableXrdCommand(deps))
-    .command(explainCommand(deps))
-    .command(bindCommand(deps))
-    .command(versionCommand(deps))
-    .command(completionCommand(deps))
-    .demandCommand(1, 'a command is required')
-    .strict()
-    .recommendCommands()
-    .help('help')
-    .alias('help', 'h')
-    .version(false)
-    .wrap(Math.min(120, deps.io.columns ?? 100))
-    .exitProcess(false)
-    .fail((msg, err) => {
-      if (err !== undefined && err !== null) throw err;
-      throw new UsageError(msg, { hint: `see: ${PROGRAM} --help` });
     });
-  return cli;
+}
+
+/** Every command, in the order --help lists them. */
+export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
+  return [
+    syncCommand(deps),
+    enableXrdCommand(deps),
+    explainCommand(deps),
+    bindCommand(deps),
+    versionCommand(deps),
+    completionCommand(deps),
+  ] as CommandModule<GlobalArgs, never>[];
 }
 
 /** Parses and runs a command; every failure becomes a rejection (handled once in main.ts). */
 export async function runCli(argv: readonly string[], deps: Deps): Promise<void> {
+  if (argv[0] === '__complete' || argv[0] === '--get-yargs-completions') {
+    const { completeWords } = await import('./complete.js');
+    const cobra = argv[0] === '__complete';
+    const { words, directive } = completeWords(argv.slice(1), deps);
+    deps.io.stdout.write(words.map((w) => `${w}\n`).join('') + (cobra ? `:${String(directive)}\n` : ''));
+    return;
+  }
   const cli = buildCli(argv, deps);
   let helpText = '';
   await cli.parseAsync([...argv], {}, (err, _parsed, output) => {

@@ -80,7 +80,7 @@ export async function presentAndApply(
       table: () => fmt.formatPlanSummary(shown, failed, { color, dryRun }),
       yaml: () => fmt.formatPlanObjects(plan.entries, 'yaml', leading),
       json: () => fmt.formatPlanObjects(plan.entries, 'json', leading),
-      name: () => fmt.formatPlanNames(shown, dryRun),
+      name: () => fmt.formatPlanNames(shown),
       diff: () => fmt.formatPlanDiff(shown),
     }[output]();
     deps.io.stdout.write(text);
@@ -126,9 +126,21 @@ export async function presentAndApply(
   }
 
   const results = await applyPhases(deps, cluster, writes, preWrites, opts);
-  const failed = results.filter((r) => r.error !== undefined);
+  const failed = results.filter((r) => r.error !== undefined || r.notAttempted === true);
   const failedKeys = new Set(failed.map((r) => keyOf(r.operation.object)));
   print(failedKeys, opts.dryRun === 'server');
+  const gone = results.find((r) => r.serverGone === true);
+  if (gone !== undefined) {
+    // One line for the whole run, not one per write that could not be sent.
+    for (const f of failed) {
+      if (f.error !== undefined && f.serverGone !== true) deps.io.stderr.write(`error: ${f.error}\n`);
+    }
+    const written = results.filter((r) => r.error === undefined && r.notAttempted !== true).length;
+    throw new UserError(
+      `${gone.error ?? 'lost the API server'}; ${String(written)} of ${String(results.length)} writes were done before`,
+      { hint: 're-run the command when the server is back: it continues where this run stopped' },
+    );
+  }
   if (failed.length > 0) {
     for (const f of failed) deps.io.stderr.write(`error: ${f.error ?? ''}\n`);
     throw new UserError(`${failed.length} of ${results.length} writes failed; everything else was written`, {

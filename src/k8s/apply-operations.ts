@@ -1,6 +1,6 @@
 import type { KubeObject } from '../rbac/types.js';
 import { kindOf, type Cluster, type ResourceKind } from './cluster.js';
-import { ApiError, translateError } from './translate-error.js';
+import { ApiError, ServerGoneError, translateError } from './translate-error.js';
 
 /** One write of a plan. Updates carry the live resourceVersion; deletes carry the live uid as a precondition. */
 export type Operation =
@@ -14,6 +14,10 @@ export interface OperationResult {
   readonly operation: Operation;
   /** undefined on success. */
   readonly error: string | undefined;
+  /** The run stopped (the server is gone) before this write was sent. */
+  readonly notAttempted?: boolean;
+  /** This write failed because the server stopped answering. */
+  readonly serverGone?: boolean;
 }
 
 export interface ApplyOptions {
@@ -41,25 +45,39 @@ export async function applyOperations(
   const results: OperationResult[] = new Array<OperationResult>(operations.length);
   let next = 0;
   let done = 0;
+  let stopped = false;
   const worker = async (): Promise<void> => {
     for (;;) {
+      if (stopped) return;
       const index = next++;
       const op = operations[index];
       if (op === undefined) return;
-      results[index] = { operation: op, error: await runOne(cluster, op, opts) };
+      const outcome = await runOne(cluster, op, opts);
+      results[index] = { operation: op, ...outcome };
+      // Once the server is gone, every further write would fail the same way: start no more.
+      if (outcome.serverGone === true) stopped = true;
       done++;
       opts.onProgress?.(done, operations.length);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency, operations.length)) }, worker);
   await Promise.all(workers);
+  for (let i = 0; i < operations.length; i++) {
+    const op = operations[i];
+    if (results[i] === undefined && op !== undefined)
+      results[i] = { operation: op, error: undefined, notAttempted: true };
+  }
   return results;
 }
 
-async function runOne(cluster: Cluster, op: Operation, opts: ApplyOptions): Promise<string | undefined> {
+async function runOne(
+  cluster: Cluster,
+  op: Operation,
+  opts: ApplyOptions,
+): Promise<{ error: string | undefined; serverGone?: boolean }> {
   const kind = kindOf(op.object);
   const meta = op.object.metadata;
-  if (kind === undefined) return `cannot write kind ${op.object.kind}`;
+  if (kind === undefined) return { error: `cannot write kind ${op.object.kind}` };
   const doing = `${verbing(op.action)} ${op.object.kind} ${meta.namespace !== undefined ? `${meta.namespace}/` : ''}${meta.name}`;
   try {
     if (op.action === 'create') await cluster.create(kind, op.object, { dryRun: opts.dryRun });
@@ -71,10 +89,11 @@ async function runOne(cluster: Cluster, op: Operation, opts: ApplyOptions): Prom
         ...(meta.uid !== undefined ? { preconditions: { uid: meta.uid } } : {}),
       });
     } else await updateWithRetry(cluster, kind, op.object, opts);
-    return undefined;
+    return { error: undefined };
   } catch (err) {
-    if (op.action === 'delete' && err instanceof ApiError && err.code === 404) return undefined;
-    return translateError(err, doing, cluster.describe).message;
+    if (op.action === 'delete' && err instanceof ApiError && err.code === 404) return { error: undefined };
+    if (err instanceof ServerGoneError) return { error: err.message, serverGone: true };
+    return { error: translateError(err, doing, cluster.describe).message };
   }
 }
 

@@ -105,6 +105,8 @@ export interface RulesReview {
 export interface Cluster {
   /** The server URL and context, for messages. */
   readonly describe: string;
+  /** The namespace a namespaced command uses when none is given: -n, else the context's, else "default". */
+  readonly defaultNamespace: string;
   list(kind: ResourceKind, opts?: ListOptions): Promise<KubeObject[]>;
   get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined>;
   create(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;

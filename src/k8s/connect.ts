@@ -59,6 +59,7 @@ function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {
 
 class ClientCluster implements Cluster {
   readonly describe: string;
+  readonly defaultNamespace: string;
   private readonly custom: CustomObjectsApi;
   private readonly core: CoreV1Api;
   private readonly authz: AuthorizationV1Api;
@@ -67,6 +68,7 @@ class ClientCluster implements Cluster {
     config: RestConfig,
     private readonly transport: Transport,
   ) {
+    this.defaultNamespace = config.namespace;
     this.describe =
       config.contextName === '' ? config.server : `${config.server} (context ${config.contextName})`;
     const api = createConfiguration({

@@ -19,6 +19,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The API server stopped answering: every request of the run fails at once with this, so the caller can stop. */
+export class ServerGoneError extends UserError {
+  override readonly name = 'ServerGoneError';
+}
+
 const STATUS_HINTS: Readonly<Record<number, string>> = {
   400: 'the server rejected the request as malformed; re-run with -v=8 and report it',
   401: 'your credentials were not accepted: log in again or check the user in your kubeconfig',

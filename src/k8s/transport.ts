@@ -9,6 +9,7 @@ import { ExecCredentialProvider, type ExecCredential, type ExecIo } from './exec
 import { chooseProxy } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
 import { RequestLog } from './request-log.js';
+import { ServerGoneError } from './translate-error.js';
 
 /** With no --request-timeout, a request that receives nothing for this long fails (kubectl would wait forever). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -40,11 +41,6 @@ export interface TransportDeps {
   readonly execIo: ExecIo;
   readonly pid: number;
   readonly sleep?: (ms: number) => Promise<void>;
-}
-
-/** The API server stopped answering: every request of the run fails at once with this, so the caller can stop. */
-export class ServerGoneError extends UserError {
-  override readonly name = 'ServerGoneError';
 }
 
 /** The server (or something in front of it) answered with a body that is not JSON. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -157,6 +157,23 @@ describe('enable-xrd through the real kubectl', () => {
     }
   });
 
+  it('without -n uses the namespace of the kubeconfig context, as kubectl does', async () => {
+    const dir = tempDir();
+    const own = join(dir, 'kubeconfig');
+    writeFileSync(own, readFileSync(kubeconfig));
+    const set = await kubectl(['config', 'set-context', '--current', '--namespace', 'sandbox'], {
+      env: { KUBECONFIG: own },
+    });
+    expect(set.code, set.stderr).toBe(0);
+    server.counters.reset();
+    const r = await kubectl(['crossplane-rbac', 'enable-xrd', SQL, '--dry-run=client', '-o', 'name'], {
+      env: { KUBECONFIG: own },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')[0]).toBe('namespace/sandbox');
+    expect(server.counters.writes()).toBe(0);
+  });
+
   it('--dry-run=client -o yaml prints the annotated Namespace first, then ClusterRoles, and writes nothing', async () => {
     const before = annotations('sandbox');
     server.counters.reset();
@@ -208,9 +225,9 @@ describe('enable-xrd through the real kubectl', () => {
       hint: undefined,
     },
     {
-      name: 'NoNamespaceGiven',
-      reason: 'without -n, -l or -i there is nothing to enable the XRD in',
-      args: [SQL],
+      name: 'NoNamespaceGivenOffline',
+      reason: 'reading files (-f) there is no context namespace to fall back on: -n, -l or -i is needed',
+      args: [SQL, '-f', join(repoRoot, 'examples', 'cluster')],
       message: /^error: no namespace given: /,
       hint: /-n NAMESPACE/,
     },

@@ -104,9 +104,9 @@ describe('sync against the test API server', () => {
     const check = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check', '-o', 'name']);
     expect(check.code).toBe(1);
     expect(check.stdout.trim().split('\n').sort()).toEqual([
-      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-crossplane configured (dry run)',
-      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-edit configured (dry run)',
-      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-view configured (dry run)',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-crossplane',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-edit',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composite:xnopresources.nop.example.org:aggregate-to-view',
     ]);
     server.counters.reset();
     const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);

@@ -35,7 +35,7 @@ compdef _kubectl_crossplane_rbac ${BIN}
       return `#!/usr/bin/env sh
 # Completion for "kubectl crossplane-rbac ..." (kubectl 1.26+): save as an executable named
 # kubectl_complete-crossplane_rbac somewhere on PATH.
-exec ${BIN} --get-yargs-completions "$@"
+exec ${BIN} __complete "$@"
 `;
     default:
       throw new UsageError(`unknown shell "${shell}"`, { hint: 'use one of: bash, zsh, kubectl' });

@@ -107,7 +107,15 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         'configMaps',
       ]);
       const { planEnableXrd } = await import('../../rbac/enable-xrd-plan.js');
-      const chosen = args.interactive ? await choose(deps, input.snapshot, opts) : opts;
+      // As kubectl: with no -n (and no -l), a live cluster's context namespace is the one.
+      const given =
+        opts.namespaces.length === 0 &&
+        opts.selector === undefined &&
+        !args.interactive &&
+        input.cluster !== undefined
+          ? { ...opts, namespaces: [input.cluster.defaultNamespace] }
+          : opts;
+      const chosen = args.interactive ? await choose(deps, input.snapshot, given) : given;
       const nsPlan = planEnableXrd(input.snapshot, {
         xrds: chosen.xrds,
         enable: !args.disable,
@@ -153,7 +161,7 @@ function checkFlags(args: EnableXrdArgs, deps: Deps): Selection {
         hint: 'kubectl crossplane-rbac enable-xrd XRD... -n NAMESPACE (or -i to choose on a terminal)',
       });
     }
-    if (namespaces.length === 0 && !hasSelector) {
+    if (namespaces.length === 0 && !hasSelector && args.from !== undefined) {
       throw new UsageError('no namespace given: pass -n NAMESPACE... or -l SELECTOR', {
         hint: 'kubectl crossplane-rbac enable-xrd XRD... -n NAMESPACE (or -i to choose on a terminal)',
       });

@@ -41,12 +41,11 @@ export function formatPlanObjects(
 }
 
 /** `-o name`: one `resource/name` per object written, kubectl style, with the action. */
-export function formatPlanNames(entries: readonly PlanEntry[], dryRun: boolean): string {
-  const suffix = dryRun ? ' (dry run)' : '';
-  const past: Record<string, string> = { create: 'created', update: 'configured', delete: 'deleted' };
+export function formatPlanNames(entries: readonly PlanEntry[]): string {
+  // Exactly kubectl's -o name: TYPE.GROUP/NAME per line, nothing else, so that it pipes into xargs.
   return entries
     .filter(isWrite)
-    .map((e) => `${RESOURCE[e.kind] ?? e.kind}/${e.name} ${past[e.action] ?? e.action}${suffix}\n`)
+    .map((e) => `${RESOURCE[e.kind] ?? e.kind}/${e.name}\n`)
     .join('');
 }
 

@@ -9,7 +9,9 @@ export interface Progress {
 /** A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr. */
 export function startProgress(io: Io, text: string, enabled = true): Progress {
   const ci = io.env.CI;
-  if (!enabled || !io.stderrIsTTY || (ci !== undefined && ci !== '' && ci !== 'false')) {
+  // A terminal that reports no width (docker run -t, script, some CI wrappers) would make ora wrap forever.
+  const noWidth = io.stderrColumns !== undefined && !(io.stderrColumns > 0);
+  if (!enabled || !io.stderrIsTTY || noWidth || (ci !== undefined && ci !== '' && ci !== 'false')) {
     return { update: () => undefined, stop: () => undefined };
   }
   const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true }).start();

@@ -10,6 +10,8 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Terminal width, when stdout is a terminal. */
   readonly columns?: number | undefined;
+  /** Terminal width of stderr, when it is a terminal (0 when the terminal does not say). */
+  readonly stderrColumns?: number | undefined;
 }
 
 export interface TextSink {

@@ -24,6 +24,7 @@ function key(kind: string, name: string, ns: string | undefined): string {
 /** An in-memory cluster: lists what it holds, records every write, answers access checks as told. */
 export class FakeCluster implements Cluster {
   readonly describe = 'https://fake.example (context fake)';
+  readonly defaultNamespace = 'default';
   readonly writes: Write[] = [];
   readonly checks: AccessCheck[] = [];
   private readonly objects = new Map<string, KubeObject>();

@@ -229,7 +229,7 @@ describe('enable-xrd output', () => {
       dir,
     ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('namespace/alpha configured (dry run)\n');
+    expect(r.stdout).toBe('namespace/alpha\n');
   });
 
   it('uses the list annotation for an XRD name too long for an annotation key', async () => {
@@ -255,9 +255,9 @@ describe('enable-xrd output', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toEqual(
       expect.arrayContaining([
-        'namespace/beta configured (dry run)',
-        'clusterrole.rbac.authorization.k8s.io/crossplane-ns-beta-edit deleted (dry run)',
-        'clusterrole.rbac.authorization.k8s.io/crossplane-ns-beta-view deleted (dry run)',
+        'namespace/beta',
+        'clusterrole.rbac.authorization.k8s.io/crossplane-ns-beta-edit',
+        'clusterrole.rbac.authorization.k8s.io/crossplane-ns-beta-view',
       ]),
     );
     const y = await cli(['apps.example.org', '-n', 'beta', '--disable', '-o', 'yaml', '-f', dir]);
