@@ -392,17 +392,33 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
 }
 
-/** Parses kubectl's --request-timeout: a bare number of seconds, or a duration like 500ms, 30s, 1m, 1h; 0 = none. */
+/**
+ * Parses kubectl's --request-timeout: a bare number of seconds, or a Go duration such as 500ms, 30s, 1m30s, 1h;
+ * 0 = none (undefined).
+ */
 export function parseRequestTimeout(value: string | undefined): number | undefined {
-  if (value === undefined || value === '' || value === '0') return undefined;
-  const parts = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (parts === null) {
-    throw new UserError(`invalid --request-timeout "${value}"`, {
-      hint: 'use a number of seconds or a duration such as 500ms, 30s, 1m',
+  if (value === undefined || value === '') return undefined;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+  else if (/^((\d+(\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/.test(text)) {
+    const factor: Readonly<Record<string, number>> = {
+      ns: 1e-6,
+      us: 1e-3,
+      µs: 1e-3,
+      ms: 1,
+      s: 1000,
+      m: 60_000,
+      h: 3_600_000,
+    };
+    ms = 0;
+    for (const part of text.matchAll(/(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
+      ms += Number(part[1]) * (factor[part[2] ?? 's'] ?? 1000);
+    }
+  } else {
+    throw new UsageError(`invalid --request-timeout "${value}"`, {
+      hint: 'use a number of seconds or a duration such as 500ms, 30s, 1m30s (0 = no limit)',
     });
   }
-  const n = Number(parts[1]);
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[parts[2] ?? 's'] ?? 1000;
-  const ms = n * factor;
   return ms === 0 ? undefined : ms;
 }

@@ -160,6 +160,9 @@ describe('parseRequestTimeout', () => {
     ['2m', 120_000],
     ['1.5s', 1500],
     ['0', undefined],
+    ['1m30s', 90_000],
+    ['1h2m3.5s', 3_723_500],
+    ['0s', undefined],
   ])('%s', (input, want) => {
     expect(parseRequestTimeout(input)).toBe(want);
   });
