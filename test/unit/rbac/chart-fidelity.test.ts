@@ -60,7 +60,12 @@ describe('rbacManager.skipAggregatedClusterRoles', () => {
       reason:
         'Without the RBAC manager (rbacManager.deploy=false) the chart renders none of rbac-manager-managed-clusterroles.yaml: sync makes all nine.',
       chart: 'crossplane-chart-rbac-no-rbac-manager.yaml',
-      want: ['ClusterRole/crossplane:aggregated', 'ClusterRoleBinding/crossplane:aggregated', ...USER_FACING, ...BASE],
+      want: [
+        'ClusterRole/crossplane:aggregated',
+        'ClusterRoleBinding/crossplane:aggregated',
+        ...USER_FACING,
+        ...BASE,
+      ],
     },
     SkipAggregatedKeepsUserFacingRoles: {
       reason:
@@ -98,8 +103,7 @@ describe('rbacManager.skipAggregatedClusterRoles', () => {
         ? { kind: o.kind, name: o.metadata.name, aggregationRule: o.aggregationRule, rules: o.rules }
         : { kind: o.kind, name: o.metadata.name, roleRef: o.roleRef, subjects: o.subjects };
     const chart = loadFixture('crossplane-chart-rbac-skip-aggregated.yaml') as unknown as (
-      | ClusterRole
-      | ClusterRoleBinding
+      ClusterRole | ClusterRoleBinding
     )[];
     const ours = renderBaseRoles({ skipAggregatedClusterRoles: true });
     const byName = (a: { name: string; kind: string }, b: { name: string; kind: string }) =>
@@ -119,34 +123,36 @@ describe('rbacManager.skipAggregatedClusterRoles', () => {
 });
 
 describe('nameOverride: the chart detected by what its roles are, not by name', () => {
-  const cases: Record<string, { reason: string; chart: ChartFixture; userRoles: boolean; aggregates: boolean }> =
-    {
-      DefaultName: {
-        reason: 'The chart with rbacManager.deploy=true: crossplane aggregates, crossplane-admin aggregates.',
-        chart: 'crossplane-chart-rbac.yaml',
-        userRoles: true,
-        aggregates: true,
-      },
-      NameOverride: {
-        reason:
-          'nameOverride renames crossplane to xp and crossplane-admin to xp-admin (_helpers.tpl crossplane.name); their aggregation selectors are the same.',
-        chart: 'crossplane-chart-rbac-name-override.yaml',
-        userRoles: true,
-        aggregates: true,
-      },
-      NoRbacManager: {
-        reason: 'rbacManager.deploy=false: no user-facing roles, and crossplane does not aggregate.',
-        chart: 'crossplane-chart-rbac-no-rbac-manager.yaml',
-        userRoles: false,
-        aggregates: false,
-      },
-      V120Chart: {
-        reason: 'The v1.20 chart has the same roles and selectors.',
-        chart: 'crossplane-chart-v1.20-rbac.yaml',
-        userRoles: true,
-        aggregates: true,
-      },
-    };
+  const cases: Record<
+    string,
+    { reason: string; chart: ChartFixture; userRoles: boolean; aggregates: boolean }
+  > = {
+    DefaultName: {
+      reason: 'The chart with rbacManager.deploy=true: crossplane aggregates, crossplane-admin aggregates.',
+      chart: 'crossplane-chart-rbac.yaml',
+      userRoles: true,
+      aggregates: true,
+    },
+    NameOverride: {
+      reason:
+        'nameOverride renames crossplane to xp and crossplane-admin to xp-admin (_helpers.tpl crossplane.name); their aggregation selectors are the same.',
+      chart: 'crossplane-chart-rbac-name-override.yaml',
+      userRoles: true,
+      aggregates: true,
+    },
+    NoRbacManager: {
+      reason: 'rbacManager.deploy=false: no user-facing roles, and crossplane does not aggregate.',
+      chart: 'crossplane-chart-rbac-no-rbac-manager.yaml',
+      userRoles: false,
+      aggregates: false,
+    },
+    V120Chart: {
+      reason: 'The v1.20 chart has the same roles and selectors.',
+      chart: 'crossplane-chart-v1.20-rbac.yaml',
+      userRoles: true,
+      aggregates: true,
+    },
+  };
   it.each(Object.entries(cases))('%s', (_n, tc) => {
     const roles = chartClusterRoles(tc.chart);
     expect(hasChartUserRoles(roles), tc.reason).toBe(tc.userRoles);
@@ -158,9 +164,12 @@ describe('nameOverride: the chart detected by what its roles are, not by name', 
   });
 
   it("NeverMistakesItsOwnRolesForTheChart's: a second run renders the same", () => {
-    const first = renderSync(snapshot({ clusterRoles: chartClusterRoles('crossplane-chart-rbac-no-rbac-manager.yaml') }), {
-      only: ['base'],
-    }).objects;
+    const first = renderSync(
+      snapshot({ clusterRoles: chartClusterRoles('crossplane-chart-rbac-no-rbac-manager.yaml') }),
+      {
+        only: ['base'],
+      },
+    ).objects;
     const live = [
       ...chartClusterRoles('crossplane-chart-rbac-no-rbac-manager.yaml'),
       ...first.filter((o): o is ClusterRole => o.kind === 'ClusterRole'),

@@ -194,14 +194,16 @@ describe('--crossplane-version v1 (release-1.20)', () => {
       wantRejected: 2,
     },
     NoRequestsNoProviderClusterRole: {
-      reason: 'VerySecureValidator rejects nothing when nothing is requested; v1.20 renders no safe-start rule.',
+      reason:
+        'VerySecureValidator rejects nothing when nothing is requested; v1.20 renders no safe-start rule.',
       rev: base,
       policy: v1(),
       wantSystemTail: [SYSTEM_EXTRA],
       wantRejected: 0,
     },
     V2IgnoresRequests: {
-      reason: 'v2.3.4 roles.go RenderClusterRoles never reads permissionRequests and adds the safe-start rule.',
+      reason:
+        'v2.3.4 roles.go RenderClusterRoles never reads permissionRequests and adds the safe-start rule.',
       rev: requesting(base, [PODS_DELETE]),
       policy: { crossplaneVersion: 'v2' },
       wantSystemTail: [SYSTEM_EXTRA, SAFE_START],
@@ -220,7 +222,11 @@ describe('--crossplane-version v1 (release-1.20)', () => {
     const r = requesting(base, [
       { nonResourceURLs: ['/healthz'], verbs: ['get'], apiGroups: [], resources: [] },
     ]);
-    const out = renderRevisionClusterRoles(r, [r], v1(allowedRole([{ nonResourceURLs: ['*'], verbs: ['get'] }])));
+    const out = renderRevisionClusterRoles(
+      r,
+      [r],
+      v1(allowedRole([{ nonResourceURLs: ['*'], verbs: ['get'] }])),
+    );
     expect(systemOf(out)!.at(-1)).toStrictEqual({ nonResourceURLs: ['/healthz'], verbs: ['get'] });
   });
 
@@ -231,37 +237,39 @@ describe('--crossplane-version v1 (release-1.20)', () => {
   });
 
   describe('family org with the default registry (v1.20 reconciler.go OrgDiffer, TestOrgDiffer)', () => {
-    const orgCases: Record<string, { reason: string; a: string; b: string; registry: string; want: boolean }> =
-      {
-        SameOrg: {
-          reason: 'A reference without a registry is in the default registry.',
-          a: 'xpkg.example.org/cool/provider:v1.0.0',
-          b: 'cool/other-provider:v1.0.0',
-          registry: 'xpkg.example.org',
-          want: true,
-        },
-        DifferentOrgs: {
-          reason: 'Two orgs in the default registry differ.',
-          a: 'cool/provider:v1.0.0',
-          b: 'evil/other-provider:v1.0.0',
-          registry: 'xpkg.example.org',
-          want: false,
-        },
-        DifferentRegistriesWithDefaulting: {
-          reason: 'Docker Hub is not the default registry.',
-          a: 'index.docker.io/cool/provider:v1.0.0',
-          b: 'cool/other-provider:v1.0.0',
-          registry: 'xpkg.example.org',
-          want: false,
-        },
-        NoDefaultRegistry: {
-          reason: 'With no default registry (v2, or v1 without --provider-clusterrole) the two differ.',
-          a: 'xpkg.example.org/cool/provider:v1.0.0',
-          b: 'cool/other-provider:v1.0.0',
-          registry: '',
-          want: false,
-        },
-      };
+    const orgCases: Record<
+      string,
+      { reason: string; a: string; b: string; registry: string; want: boolean }
+    > = {
+      SameOrg: {
+        reason: 'A reference without a registry is in the default registry.',
+        a: 'xpkg.example.org/cool/provider:v1.0.0',
+        b: 'cool/other-provider:v1.0.0',
+        registry: 'xpkg.example.org',
+        want: true,
+      },
+      DifferentOrgs: {
+        reason: 'Two orgs in the default registry differ.',
+        a: 'cool/provider:v1.0.0',
+        b: 'evil/other-provider:v1.0.0',
+        registry: 'xpkg.example.org',
+        want: false,
+      },
+      DifferentRegistriesWithDefaulting: {
+        reason: 'Docker Hub is not the default registry.',
+        a: 'index.docker.io/cool/provider:v1.0.0',
+        b: 'cool/other-provider:v1.0.0',
+        registry: 'xpkg.example.org',
+        want: false,
+      },
+      NoDefaultRegistry: {
+        reason: 'With no default registry (v2, or v1 without --provider-clusterrole) the two differ.',
+        a: 'xpkg.example.org/cool/provider:v1.0.0',
+        b: 'cool/other-provider:v1.0.0',
+        registry: '',
+        want: false,
+      },
+    };
     it.each(Object.entries(orgCases))('%s', (_n, tc) => {
       expect(sameRegistryAndOrg(tc.a, tc.b, tc.registry), tc.reason).toBe(tc.want);
     });
@@ -269,7 +277,10 @@ describe('--crossplane-version v1 (release-1.20)', () => {
     it('merges crossplane-contrib/a with xpkg.crossplane.io/crossplane-contrib/b only with a provider clusterrole', () => {
       // cmd/crossplane/rbac/rbac.go: --registry defaults to xpkg.DefaultRegistry, "xpkg.crossplane.io" in v1.20, and
       // provider/roles/reconciler.go Setup passes it to the OrgDiffer only when --provider-clusterrole is set.
-      const a = rev('provider-a-1', ['as.a.io'], { family: 'f', image: 'crossplane-contrib/provider-a:v1.0.0' });
+      const a = rev('provider-a-1', ['as.a.io'], {
+        family: 'f',
+        image: 'crossplane-contrib/provider-a:v1.0.0',
+      });
       const b = rev('provider-b-1', ['bs.b.io'], {
         family: 'f',
         image: 'xpkg.crossplane.io/crossplane-contrib/provider-b:v1.0.0',
@@ -286,7 +297,9 @@ describe('--crossplane-version v1 (release-1.20)', () => {
 describe('renderSync --crossplane-version v1 and --provider-clusterrole', () => {
   const chartV120 = chartClusterRoles('crossplane-chart-v1.20-rbac.yaml');
   const withAllowed = (rules: PolicyRule[]) =>
-    chartV120.map((r) => (r.metadata.name === 'crossplane:allowed-provider-permissions' ? { ...r, rules } : r));
+    chartV120.map((r) =>
+      r.metadata.name === 'crossplane:allowed-provider-permissions' ? { ...r, rules } : r,
+    );
   const revs = [
     requesting(rev('provider-a-1', ['things.a.io']), [NODES_READ]),
     requesting(rev('provider-b-1', ['others.b.io']), [PODS_DELETE]),
@@ -300,7 +313,10 @@ describe('renderSync --crossplane-version v1 and --provider-clusterrole', () => 
     objects.filter((o) => o.kind === 'ClusterRole' && o.metadata.name.endsWith(':system')).map(objectKey);
 
   it('DetectsTheChartRoleByItsSelector: the chart passes --provider-clusterrole=<name>:allowed-provider-permissions', () => {
-    const out = provider(snap(withAllowed([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }])), {});
+    const out = provider(
+      snap(withAllowed([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }])),
+      {},
+    );
     expect(out.settings.providerClusterRole).toBe('crossplane:allowed-provider-permissions');
     expect(systemRoles(out.objects)).toEqual([
       'ClusterRole/crossplane:provider:provider-a-1:system',
@@ -336,7 +352,11 @@ describe('renderSync --crossplane-version v1 and --provider-clusterrole', () => 
   });
 
   it('V2IgnoresTheFlagWithAWarning', () => {
-    const out = renderSync(snap([]), { only: ['providers'], crossplaneVersion: 'v2', providerClusterRole: 'x' });
+    const out = renderSync(snap([]), {
+      only: ['providers'],
+      crossplaneVersion: 'v2',
+      providerClusterRole: 'x',
+    });
     expect(systemRoles(out.objects)).toHaveLength(3);
     expect(out.settings.providerClusterRole).toBeUndefined();
     expect(out.warnings).toEqual([expect.stringContaining('--provider-clusterrole')]);
