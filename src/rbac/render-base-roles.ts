@@ -144,13 +144,13 @@ function base(name: string, label: string, rules: readonly PolicyRule[]): Cluste
 }
 
 /**
- * The user-facing roles the chart makes when the RBAC manager is deployed: crossplane-admin/edit/view/browse,
- * their base roles (left out with `skipAggregatedClusterRoles`, as the chart's rbacManager value of that name does),
- * and the crossplane-admin binding to the crossplane:masters group. All plugin-owned.
+ * The user-facing roles the chart makes when the RBAC manager is deployed (SPEC §3.3): crossplane-admin/edit/view/
+ * browse, their base roles, and the crossplane-admin binding to the crossplane:masters group. All plugin-owned.
  */
 export function renderBaseRoles(
   opts: {
     readonly crossplaneVersion?: CrossplaneVersion;
+    /** Leave out the four base roles, as the chart's rbacManager.skipAggregatedClusterRoles does. */
     readonly skipAggregatedClusterRoles?: boolean;
   } = {},
 ): (ClusterRole | ClusterRoleBinding)[] {

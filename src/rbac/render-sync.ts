@@ -180,8 +180,9 @@ function providerNameOf(rev: ProviderRevision): string | undefined {
 }
 
 /**
- * Computes everything `sync` wants to exist for a snapshot (SPEC §3, §4): pure, deterministic (inputs are sorted,
- * so shuffled input gives identical output). Throws SyncInputError for unknown filter names and invalid objects.
+ * Computes everything `sync` wants to exist for a snapshot (provider, XRD, base and namespace roles and
+ * bindings): pure, deterministic (inputs are sorted, so shuffled input gives identical output). Throws
+ * SyncInputError for unknown filter names and invalid objects.
  */
 export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): DesiredState {
   const settings = resolveSyncSettings(snapshot, opts);

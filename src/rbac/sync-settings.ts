@@ -19,7 +19,7 @@ export const MANAGE_LEVELS: readonly ManageLevel[] = ['all', 'basic', 'serviceac
 export type SyncFamily = 'providers' | 'composites' | 'namespaces' | 'base';
 export const SYNC_FAMILIES: readonly SyncFamily[] = ['providers', 'composites', 'namespaces', 'base'];
 
-/** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap (SPEC §3.4). */
+/** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap in the Crossplane namespace. */
 export interface SyncConfig {
   readonly manage?: ManageLevel;
   readonly disableAggregateRoles?: boolean;
