@@ -61,9 +61,6 @@ const large = load(path.join(examples, 'large', 'cluster.yaml'));
 
 const ofKind = (objs: any[], kind: string): any[] => objs.filter((o) => o?.kind === kind);
 
-const isHealthy = (r: any): boolean =>
-  (r.status?.conditions ?? []).some((c: any) => c.type === 'Healthy' && c.status === 'True');
-
 /** Registry and organisation of an image, as SPEC §3.2 compares them. */
 function registryOrg(image: string): string {
   const parts = image.split('/');
@@ -119,6 +116,10 @@ function xrdProblem(x: any): string | undefined {
 function offersNamespaced(x: any): boolean {
   return x.spec.claimNames !== undefined || (x.apiVersion.endsWith('/v2') && x.spec.scope === 'Namespaced');
 }
+
+/** Whether Crossplane marked a revision Healthy (its objects established). */
+const isHealthy = (r: any): boolean =>
+  (r.status?.conditions ?? []).some((c: any) => c.type === 'Healthy' && c.status === 'True');
 
 function invariants(name: string, objs: any[]): void {
   describe(`${name} invariants`, () => {
