@@ -67,6 +67,7 @@ const CROSSPLANE_INSTALLED = '2025-11-04T09:15:00Z';
 const PROVIDERS_INSTALLED = '2025-11-04T09:20:00Z';
 const PROVIDERS_UPGRADED = '2026-01-12T14:05:00Z';
 const XRDS_CREATED = '2026-01-20T10:30:00Z';
+const PROVIDER_INSTALLING = '2026-01-21T08:40:00Z';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Inventories
@@ -609,8 +610,20 @@ function omit(obj, keys) {
 /**
  * One installed provider package: the Provider, its revisions (the last one active), and the runtime Deployment
  * and ServiceAccount Crossplane makes for the active revision (named like the revision, owned by it).
+ * `installing`: the active revision is not healthy yet, so Crossplane has established none of its objects (no
+ * status.objectRefs) and made no Deployment or ServiceAccount (it makes them once the revision is healthy).
  */
-function providerPackage({ name, source, images, crds, family, refKind = 'crd', capabilities, created }) {
+function providerPackage({
+  name,
+  source,
+  images,
+  crds,
+  family,
+  refKind = 'crd',
+  capabilities,
+  created,
+  installing = false,
+}) {
   const providerUid = uid('Provider', name);
   const objects = { providers: [], revisions: [], deployments: [], serviceAccounts: [] };
   const revisionNames = images.map((image) => `${name}-${revisionHash(image)}`);
@@ -678,15 +691,19 @@ function providerPackage({ name, source, images, crds, family, refKind = 'crd', 
         conditions: [
           {
             lastTransitionTime: i === 0 ? created : PROVIDERS_UPGRADED,
-            reason: isActive ? 'HealthyPackageRevision' : 'InactivePackageRevision',
-            status: 'True',
+            reason: !isActive
+              ? 'InactivePackageRevision'
+              : installing
+                ? 'UnhealthyPackageRevision'
+                : 'HealthyPackageRevision',
+            status: isActive && installing ? 'False' : 'True',
             type: 'Healthy',
           },
         ],
-        objectRefs: objectRefs(crds, refKind),
+        ...(isActive && installing ? {} : { objectRefs: objectRefs(crds, refKind) }),
       },
     });
-    if (!isActive) return;
+    if (!isActive || installing) return;
     objects.serviceAccounts.push({
       ...serviceAccount(CROSSPLANE_NS, revName, undefined, PROVIDERS_UPGRADED),
       metadata: {
@@ -826,6 +843,18 @@ function smallProviders(inventories) {
       created: PROVIDERS_INSTALLED,
     }),
   ];
+}
+
+/** provider-sql, installed after everything else and not healthy yet: its revision has no objectRefs. */
+function installingProvider() {
+  return providerPackage({
+    name: 'crossplane-contrib-provider-sql',
+    source: 'github.com/crossplane-contrib/provider-sql',
+    images: ['xpkg.crossplane.io/crossplane-contrib/provider-sql:v0.9.0'],
+    crds: [],
+    created: PROVIDER_INSTALLING,
+    installing: true,
+  });
 }
 
 function kindOfSmallCrd(name) {
@@ -1467,6 +1496,7 @@ function main() {
   const packages = mergePackages([
     ...upboundAwsFamily(v123, familyServices, { previous: ['provider-aws-s3'] }),
     ...smallProviders(opts.inventories),
+    installingProvider(),
   ]);
 
   const written = [];
@@ -1513,7 +1543,7 @@ function main() {
         ...packages.serviceAccounts.sort(byName),
         ...packages.deployments.sort(byName),
       ],
-      `Upbound AWS provider family ${UPBOUND_AWS_VERSION} (provider-family-aws + ${familyServices.length} services; provider-aws-s3 also has an inactive ${UPBOUND_AWS_PREVIOUS} revision), provider-kubernetes and provider-helm.`,
+      `Upbound AWS provider family ${UPBOUND_AWS_VERSION} (provider-family-aws + ${familyServices.length} services; provider-aws-s3 also has an inactive ${UPBOUND_AWS_PREVIOUS} revision), provider-kubernetes and provider-helm; provider-sql is still being installed (no objectRefs yet).`,
     ),
   );
   written.push(

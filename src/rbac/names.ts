@@ -47,6 +47,11 @@ export const LABEL_PROVIDER_FAMILY = 'pkg.crossplane.io/provider-family';
 export const LABEL_PARENT_PACKAGE = 'pkg.crossplane.io/package';
 /** apis/pkg/meta/v1 ProviderCapabilitySafeStart (matched with CapabilitiesContainFuzzyMatch). */
 export const CAPABILITY_SAFE_START = 'safe-start';
+/**
+ * Crossplane v1.x internal/xpkg/name.go DefaultRegistry (release-1.20), the default of `crossplane rbac start
+ * --registry`: its OrgDiffer puts references without a registry there, when --provider-clusterrole is set.
+ */
+export const V1_DEFAULT_REGISTRY = 'xpkg.crossplane.io';
 
 // ---- Owner GVKs (meta.TypedReferenceTo in the renderers) ----
 /** definition/roles.go uses v1.CompositeResourceDefinitionGroupVersionKind, also for v2 XRDs. */
@@ -69,7 +74,6 @@ export const MRD_KIND = 'ManagedResourceDefinition';
 export const ANNOTATION_PAUSED = 'crossplane.io/paused';
 
 // ---- Helm chart (cluster/charts/crossplane/templates) ----
-export const CHART_ROLE_CROSSPLANE = 'crossplane';
 export const CHART_ROLE_ADMIN = 'crossplane-admin';
 export const CHART_ROLE_EDIT = 'crossplane-edit';
 export const CHART_ROLE_VIEW = 'crossplane-view';
@@ -78,6 +82,12 @@ export const CHART_BASE_ROLE_ADMIN = 'crossplane:aggregate-to-admin';
 export const CHART_BASE_ROLE_EDIT = 'crossplane:aggregate-to-edit';
 export const CHART_BASE_ROLE_VIEW = 'crossplane:aggregate-to-view';
 export const CHART_BASE_ROLE_BROWSE = 'crossplane:aggregate-to-browse';
+/**
+ * rbac-manager-allowed-provider-permissions.yaml: `<name>:allowed-provider-permissions` aggregates this label; the
+ * chart passes that role to the RBAC manager as --provider-clusterrole.
+ */
+export const LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS =
+  'rbac.crossplane.io/aggregate-to-allowed-provider-permissions';
 /** rbac-manager-managed-clusterroles.yaml: the crossplane-admin ClusterRoleBinding subject. */
 export const CHART_ADMIN_GROUP = 'crossplane:masters';
 export const DEFAULT_CROSSPLANE_NAMESPACE = 'crossplane-system';

@@ -8,10 +8,10 @@ import {
   CHART_BASE_ROLE_VIEW,
   CHART_ROLE_ADMIN,
   CHART_ROLE_BROWSE,
-  CHART_ROLE_CROSSPLANE,
   CHART_ROLE_EDIT,
   CHART_ROLE_VIEW,
   LABEL_AGGREGATE_TO_ADMIN,
+  LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS,
   LABEL_AGGREGATE_TO_BROWSE,
   LABEL_AGGREGATE_TO_CROSSPLANE,
   LABEL_AGGREGATE_TO_EDIT,
@@ -21,7 +21,7 @@ import {
   MANAGED_BY_VALUE,
   RBAC_API_GROUP,
 } from './names.js';
-import { buildClusterRole, buildClusterRoleBinding } from './object-builders.js';
+import { buildClusterRole, buildClusterRoleBinding, compareStrings } from './object-builders.js';
 import type { CrossplaneVersion } from './render-xrd-roles.js';
 
 const GET_LIST_WATCH = ['get', 'list', 'watch'];
@@ -89,31 +89,46 @@ export function isPluginOwned(
   return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
-/** True when someone other than this plugin (normally the Helm chart) made an aggregating `crossplane-admin`. */
-export function hasChartUserRoles(clusterRoles: readonly ClusterRole[]): boolean {
-  return clusterRoles.some(
+/**
+ * The first ClusterRole, in name order, that someone other than this plugin made to aggregate the roles labelled
+ * `<label>: "true"` (a selector with only that label and no expressions). The chart's roles are found this way,
+ * not by name: `nameOverride` renames them (`{{ template "crossplane.name" . }}` in every template).
+ */
+export function findAggregatingRole(
+  clusterRoles: readonly ClusterRole[],
+  label: string,
+): ClusterRole | undefined {
+  const found = clusterRoles.filter(
     (r) =>
-      r.metadata.name === CHART_ROLE_ADMIN &&
       !isPluginOwned(r) &&
-      (r.aggregationRule?.clusterRoleSelectors ?? []).length > 0,
+      (r.aggregationRule?.clusterRoleSelectors ?? []).some((s) => {
+        const labels = Object.entries(s.matchLabels ?? {});
+        return (
+          labels.length === 1 &&
+          (s.matchExpressions ?? []).length === 0 &&
+          labels[0]?.[0] === label &&
+          labels[0][1] === LABEL_VALUE_TRUE
+        );
+      }),
   );
+  return found.sort((a, b) => compareStrings(a.metadata.name, b.metadata.name))[0];
 }
 
-/**
- * True when the chart's `crossplane` ClusterRole aggregates the roles labelled
- * `rbac.crossplane.io/aggregate-to-crossplane: "true"` (a selector with only that label and no expressions).
- */
+/** True when someone other than this plugin (normally the Helm chart) made an aggregating `crossplane-admin`. */
+export function hasChartUserRoles(clusterRoles: readonly ClusterRole[]): boolean {
+  return findAggregatingRole(clusterRoles, LABEL_AGGREGATE_TO_ADMIN) !== undefined;
+}
+
+/** True when the chart's `crossplane` ClusterRole aggregates the `aggregate-to-crossplane` roles. */
 export function crossplaneAggregatesXrs(clusterRoles: readonly ClusterRole[]): boolean {
-  const role = clusterRoles.find((r) => r.metadata.name === CHART_ROLE_CROSSPLANE);
-  if (role === undefined) return false;
-  return (role.aggregationRule?.clusterRoleSelectors ?? []).some((s) => {
-    const labels = Object.entries(s.matchLabels ?? {});
-    return (
-      labels.length > 0 &&
-      (s.matchExpressions ?? []).length === 0 &&
-      labels.every(([k, v]) => k === LABEL_AGGREGATE_TO_CROSSPLANE && v === LABEL_VALUE_TRUE)
-    );
-  });
+  return findAggregatingRole(clusterRoles, LABEL_AGGREGATE_TO_CROSSPLANE) !== undefined;
+}
+
+/** The chart's `crossplane:allowed-provider-permissions`, which it names in the RBAC manager's --provider-clusterrole. */
+export function findAllowedProviderPermissionsRole(
+  clusterRoles: readonly ClusterRole[],
+): ClusterRole | undefined {
+  return findAggregatingRole(clusterRoles, LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS);
 }
 
 function aggregating(name: string, label: string): ClusterRole {
@@ -133,7 +148,11 @@ function base(name: string, label: string, rules: readonly PolicyRule[]): Cluste
  * browse, their base roles, and the crossplane-admin binding to the crossplane:masters group. All plugin-owned.
  */
 export function renderBaseRoles(
-  opts: { readonly crossplaneVersion?: CrossplaneVersion } = {},
+  opts: {
+    readonly crossplaneVersion?: CrossplaneVersion;
+    /** Leave out the four base roles, as the chart's rbacManager.skipAggregatedClusterRoles does. */
+    readonly skipAggregatedClusterRoles?: boolean;
+  } = {},
 ): (ClusterRole | ClusterRoleBinding)[] {
   const v = opts.crossplaneVersion ?? 'v2';
   return [
@@ -141,10 +160,14 @@ export function renderBaseRoles(
     aggregating(CHART_ROLE_EDIT, LABEL_AGGREGATE_TO_EDIT),
     aggregating(CHART_ROLE_VIEW, LABEL_AGGREGATE_TO_VIEW),
     aggregating(CHART_ROLE_BROWSE, LABEL_AGGREGATE_TO_BROWSE),
-    base(CHART_BASE_ROLE_ADMIN, LABEL_AGGREGATE_TO_ADMIN, chartBaseRules('admin', v)),
-    base(CHART_BASE_ROLE_EDIT, LABEL_AGGREGATE_TO_EDIT, chartBaseRules('edit', v)),
-    base(CHART_BASE_ROLE_VIEW, LABEL_AGGREGATE_TO_VIEW, chartBaseRules('view', v)),
-    base(CHART_BASE_ROLE_BROWSE, LABEL_AGGREGATE_TO_BROWSE, chartBaseRules('browse', v)),
+    ...(opts.skipAggregatedClusterRoles === true
+      ? []
+      : [
+          base(CHART_BASE_ROLE_ADMIN, LABEL_AGGREGATE_TO_ADMIN, chartBaseRules('admin', v)),
+          base(CHART_BASE_ROLE_EDIT, LABEL_AGGREGATE_TO_EDIT, chartBaseRules('edit', v)),
+          base(CHART_BASE_ROLE_VIEW, LABEL_AGGREGATE_TO_VIEW, chartBaseRules('view', v)),
+          base(CHART_BASE_ROLE_BROWSE, LABEL_AGGREGATE_TO_BROWSE, chartBaseRules('browse', v)),
+        ]),
     buildClusterRoleBinding({
       name: CHART_ROLE_ADMIN,
       labels: OWNED,

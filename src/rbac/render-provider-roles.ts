@@ -3,11 +3,9 @@ import type {
   ClusterRoleBinding,
   Deployment,
   ObjectRef,
-  OwnerReference,
   PolicyRule,
   ProviderRevision,
   RoleBinding,
-  Subject,
 } from './types.js';
 import {
   CAPABILITY_SAFE_START,
@@ -17,28 +15,29 @@ import {
   LABEL_AGGREGATE_TO_CROSSPLANE,
   LABEL_AGGREGATE_TO_EDIT,
   LABEL_AGGREGATE_TO_VIEW,
-  LABEL_MANAGED_BY,
   LABEL_PROVIDER_FAMILY,
   LABEL_PROVIDER_SYSTEM,
   LABEL_VALUE_TRUE,
-  MANAGED_BY_VALUE,
   MRD_GROUP,
   MRD_KIND,
-  PROVIDER_REVISION_API_VERSION,
-  PROVIDER_REVISION_KIND,
   PROVIDER_ROLE_PREFIX,
   PROVIDER_ROLE_SUFFIX_EDIT,
-  PROVIDER_ROLE_SUFFIX_SYSTEM,
   PROVIDER_ROLE_SUFFIX_VIEW,
+  V1_DEFAULT_REGISTRY,
 } from './names.js';
+import { buildClusterRole, compareStrings } from './object-builders.js';
 import {
-  buildClusterRole,
-  buildClusterRoleBinding,
-  buildRoleBinding,
-  compareStrings,
-  controllerRef,
-} from './object-builders.js';
-import { VERBS_ALL, VERBS_VIEW } from './render-xrd-roles.js';
+  permissionRequestRules,
+  rejectedPermissionRequests,
+  type GranularRule,
+} from './provider-permission-requests.js';
+import {
+  providerSystemRoleName,
+  renderProviderClusterRoleBinding,
+  renderProviderRoleBindings,
+  revisionOwner,
+} from './render-provider-bindings.js';
+import { VERBS_ALL, VERBS_VIEW, type CrossplaneVersion } from './render-xrd-roles.js';
 
 /** A Kubernetes API resource: unversioned group and plural. */
 export interface ApiResource {
@@ -48,47 +47,64 @@ export interface ApiResource {
 
 export type ProviderBindingScope = 'cluster' | 'namespace';
 
-const VERBS_SYSTEM: readonly string[] = ['get', 'list', 'watch', 'update', 'patch', 'create'];
-
-/** The name of a revision's system ClusterRole (and of its binding). */
-export function providerSystemRoleName(revisionName: string): string {
-  return PROVIDER_ROLE_PREFIX + revisionName + PROVIDER_ROLE_SUFFIX_SYSTEM;
+/** How the RBAC manager of a Crossplane version renders a revision's ClusterRoles. */
+export interface ProviderRolePolicy {
+  /** Default v2. */
+  readonly crossplaneVersion?: CrossplaneVersion;
+  /**
+   * v1 only: the ClusterRole the RBAC manager's --provider-clusterrole names. Permission requests must stay within
+   * its rules, and family images are parsed with v1's default registry. Undefined: every request is rejected and
+   * images are parsed with no default registry, as `crossplane rbac start` without the flag does.
+   */
+  readonly providerClusterRole?: ClusterRole | undefined;
 }
 
+function isV1(policy: ProviderRolePolicy): boolean {
+  return policy.crossplaneVersion === 'v1';
+}
+
+/** The registry OrgDiffer puts references without one in: v1's default only when v1 has a provider clusterrole. */
+function familyDefaultRegistry(policy: ProviderRolePolicy): string {
+  return isV1(policy) && policy.providerClusterRole !== undefined ? V1_DEFAULT_REGISTRY : '';
+}
+
+const VERBS_SYSTEM: readonly string[] = ['get', 'list', 'watch', 'update', 'patch', 'create'];
+
 /**
- * The resources a revision's objectRefs define: CRD refs (apiextensions.k8s.io) and MRD refs
- * (apiextensions.crossplane.io), any version; names split at the first dot; names without a dot skipped;
- * duplicates within one revision dropped (as crossplane's roles.DefinedResources does).
+ * The resources a revision's objectRefs define, in ref order and with duplicates kept, as crossplane's
+ * provider/roles DefinedResources returns them: CRD refs (apiextensions.k8s.io) and, since v2, MRD refs
+ * (apiextensions.crossplane.io), any version; names split at the first dot; names without a dot skipped.
  */
-export function definedResources(refs: readonly ObjectRef[] | undefined): ApiResource[] {
+export function definedResources(
+  refs: readonly ObjectRef[] | undefined,
+  version: CrossplaneVersion = 'v2',
+): ApiResource[] {
   if (refs === undefined) return [];
-  const cached = definedCache.get(refs);
+  const cache = definedCache[version];
+  const cached = cache.get(refs);
   if (cached !== undefined) return [...cached];
-  const out = computeDefinedResources(refs);
-  definedCache.set(refs, out);
+  const out = computeDefinedResources(refs, version);
+  cache.set(refs, out);
   return [...out];
 }
 
 /** definedResources per objectRefs array: a family's members are read once per member, not once per revision. */
-const definedCache = new WeakMap<readonly ObjectRef[], readonly ApiResource[]>();
+const definedCache: Record<CrossplaneVersion, WeakMap<readonly ObjectRef[], readonly ApiResource[]>> = {
+  v1: new WeakMap(),
+  v2: new WeakMap(),
+};
 
-function computeDefinedResources(refs: readonly ObjectRef[]): ApiResource[] {
+function computeDefinedResources(refs: readonly ObjectRef[], version: CrossplaneVersion): ApiResource[] {
   const out: ApiResource[] = [];
-  const seen = new Set<string>();
   for (const ref of refs) {
     const group = apiGroupOf(ref.apiVersion ?? '');
     const isCrd = group === CRD_GROUP && ref.kind === CRD_KIND;
-    const isMrd = group === MRD_GROUP && ref.kind === MRD_KIND;
+    const isMrd = version === 'v2' && group === MRD_GROUP && ref.kind === MRD_KIND;
     if (!isCrd && !isMrd) continue;
     const name = ref.name ?? '';
     const dot = name.indexOf('.');
     if (dot < 0) continue;
-    const plural = name.slice(0, dot);
-    const g = name.slice(dot + 1);
-    const key = `${plural}.${g}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ group: g, plural });
+    out.push({ group: name.slice(dot + 1), plural: name.slice(0, dot) });
   }
   return out;
 }
@@ -123,11 +139,12 @@ const REGISTRY = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]*)?$/;
 const DEFAULT_REGISTRY = 'index.docker.io';
 
 /**
- * Parses an OCI reference the way go-containerregistry's name.ParseReference does with an empty default registry:
- * the first path segment is the registry only if it contains "." or ":" or is "localhost"; "docker.io" means
- * "index.docker.io"; a one-segment repository on Docker Hub is "library/<name>". Undefined when unparsable.
+ * Parses an OCI reference the way go-containerregistry's name.ParseReference does with a default registry (empty
+ * unless given): the first path segment is the registry only if it contains "." or ":" or is "localhost", else the
+ * default registry applies; "docker.io" means "index.docker.io"; a one-segment repository on Docker Hub is
+ * "library/<name>". Undefined when unparsable.
  */
-export function parseImageContext(ref: string): ImageContext | undefined {
+export function parseImageContext(ref: string, defaultRegistry = ''): ImageContext | undefined {
   let base = ref;
   const at = base.indexOf('@');
   if (at >= 0) {
@@ -141,7 +158,7 @@ export function parseImageContext(ref: string): ImageContext | undefined {
     base = base.slice(0, colon);
   }
   if (base === '') return undefined;
-  let registry = '';
+  let registry = defaultRegistry;
   let repository = base;
   const slash = base.indexOf('/');
   if (slash >= 0) {
@@ -152,16 +169,20 @@ export function parseImageContext(ref: string): ImageContext | undefined {
     }
   }
   if (!REPO_CHARS.test(repository)) return undefined;
-  if (registry !== '' && !REGISTRY.test(registry)) return undefined;
+  if (registry !== defaultRegistry && !REGISTRY.test(registry)) return undefined;
   if (registry === 'docker.io') registry = DEFAULT_REGISTRY;
   if (registry === DEFAULT_REGISTRY && !repository.includes('/')) repository = `library/${repository}`;
   return { registry, repository };
 }
 
 /** True when two package images are in the same registry and organisation (crossplane's OrgDiffer, negated). */
-export function sameRegistryAndOrg(a: string | undefined, b: string | undefined): boolean {
-  const ca = parseImageContext(a ?? '');
-  const cb = parseImageContext(b ?? '');
+export function sameRegistryAndOrg(
+  a: string | undefined,
+  b: string | undefined,
+  defaultRegistry = '',
+): boolean {
+  const ca = parseImageContext(a ?? '', defaultRegistry);
+  const cb = parseImageContext(b ?? '', defaultRegistry);
   if (ca === undefined || cb === undefined) return false;
   if (ca.registry !== cb.registry) return false;
   return ca.repository.split('/')[0] === cb.repository.split('/')[0];
@@ -172,16 +193,22 @@ export function sameRegistryAndOrg(a: string | undefined, b: string | undefined)
  * same registry and organisation, active or not). Members are taken in name order so the result never depends on
  * list order; the renderer sorts anyway.
  */
-export function familyResources(rev: ProviderRevision, all: readonly ProviderRevision[]): ApiResource[] {
-  const out = definedResources(rev.status?.objectRefs);
+export function familyResources(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy = {},
+): ApiResource[] {
+  const version = policy.crossplaneVersion ?? 'v2';
+  const out = definedResources(rev.status?.objectRefs, version);
   const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
   if (family === undefined || family === '') return out;
+  const registry = familyDefaultRegistry(policy);
   const members = all
     .filter((m) => m.metadata.labels?.[LABEL_PROVIDER_FAMILY] === family)
     .filter((m) => !isSameRevision(m, rev))
-    .filter((m) => sameRegistryAndOrg(rev.spec?.image, m.spec?.image))
+    .filter((m) => sameRegistryAndOrg(rev.spec?.image, m.spec?.image, registry))
     .sort((x, y) => compareStrings(x.metadata.name, y.metadata.name));
-  for (const m of members) out.push(...definedResources(m.status?.objectRefs));
+  for (const m of members) out.push(...definedResources(m.status?.objectRefs, version));
   return out;
 }
 
@@ -218,18 +245,14 @@ function withVerbs(rules: readonly PolicyRule[], verbs: readonly string[]): Poli
   return rules.map((r) => ({ ...r, verbs }));
 }
 
-function revisionOwner(rev: ProviderRevision): OwnerReference[] {
-  return [
-    controllerRef(PROVIDER_REVISION_API_VERSION, PROVIDER_REVISION_KIND, rev.metadata.name, rev.metadata.uid),
-  ];
-}
-
 /**
  * The ClusterRoles Crossplane makes for a revision (edit, view, system), or none when it defines no resources.
+ * The system role ends with the safe-start rule in v2, with the revision's permission requests in v1.
  */
 export function renderProviderClusterRoles(
   rev: ProviderRevision,
   resources: readonly ApiResource[],
+  policy: ProviderRolePolicy = {},
 ): ClusterRole[] {
   if (resources.length === 0) return [];
   const { groups, rules } = resourceRules(resources);
@@ -244,7 +267,9 @@ export function renderProviderClusterRoles(
       verbs: VERBS_ALL,
     },
   ];
-  if (capabilitiesContainFuzzyMatch(rev.status?.capabilities, CAPABILITY_SAFE_START)) {
+  if (isV1(policy)) {
+    systemRules.push(...permissionRequestRules(rev));
+  } else if (capabilitiesContainFuzzyMatch(rev.status?.capabilities, CAPABILITY_SAFE_START)) {
     systemRules.push({ apiGroups: [CRD_GROUP], resources: ['customresourcedefinitions'], verbs: VERBS_VIEW });
   }
   return [
@@ -273,90 +298,40 @@ export function renderProviderClusterRoles(
   ];
 }
 
-/** Deployments controlled or owned by the revision (an owner reference with its UID), in namespace/name order. */
-function ownedDeployments(rev: ProviderRevision, deployments: readonly Deployment[]): Deployment[] {
-  const uid = rev.metadata.uid;
-  if (uid === undefined || uid === '') return [];
-  return [...deployments]
-    .sort(
-      (a, b) =>
-        compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
-        compareStrings(a.metadata.name, b.metadata.name),
-    )
-    .filter((d) => (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
-}
-
-/** One ServiceAccount subject per owner reference with the revision's UID, as crossplane's binding reconciler. */
-export function providerSubjects(rev: ProviderRevision, deployments: readonly Deployment[]): Subject[] {
-  const out: Subject[] = [];
-  for (const d of ownedDeployments(rev, deployments)) {
-    for (const r of d.metadata.ownerReferences ?? []) {
-      if (r.uid !== rev.metadata.uid) continue;
-      const sa = d.spec?.template?.spec?.serviceAccountName;
-      out.push({
-        kind: 'ServiceAccount',
-        name: sa !== undefined && sa !== '' ? sa : 'default',
-        namespace: d.metadata.namespace ?? 'default',
-      });
-    }
-  }
-  return out;
-}
-
-/** The ClusterRoleBinding of the system role (made for inactive revisions too, then without subjects). */
-export function renderProviderClusterRoleBinding(
-  rev: ProviderRevision,
-  deployments: readonly Deployment[],
-): ClusterRoleBinding {
-  const name = providerSystemRoleName(rev.metadata.name);
-  return buildClusterRoleBinding({
-    name,
-    ownerReferences: revisionOwner(rev),
-    roleName: name,
-    subjects: providerSubjects(rev, deployments),
-  });
-}
-
 /**
- * `providerBindingScope: namespace`: one RoleBinding per namespace that runs the revision's Deployments, binding
- * the system ClusterRole there only. Plugin-owned (labelled), owned by the revision.
+ * A revision's ClusterRoles with its family's resources, as the roles reconciler of the policy's Crossplane version
+ * renders them. v1 renders none at all when it rejects a permission request; `rejected` lists what it rejected.
  */
-export function renderProviderRoleBindings(
+export function renderRevisionClusterRoles(
   rev: ProviderRevision,
-  deployments: readonly Deployment[],
-): RoleBinding[] {
-  const name = providerSystemRoleName(rev.metadata.name);
-  const byNs = new Map<string, Subject[]>();
-  for (const s of providerSubjects(rev, deployments)) {
-    const ns = s.namespace ?? 'default';
-    const list = byNs.get(ns) ?? [];
-    list.push(s);
-    byNs.set(ns, list);
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy = {},
+): { roles: ClusterRole[]; rejected: GranularRule[] } {
+  const resources = familyResources(rev, all, policy);
+  if (isV1(policy)) {
+    const allowed = policy.providerClusterRole;
+    const requests = rev.status?.permissionRequests ?? [];
+    const rejected = rejectedPermissionRequests(
+      requests,
+      allowed === undefined ? undefined : (allowed.rules ?? []),
+    );
+    if (rejected.length > 0) return { roles: [], rejected };
   }
-  return [...byNs.keys()].sort(compareStrings).map((ns) =>
-    buildRoleBinding({
-      name,
-      namespace: ns,
-      labels: { [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
-      ownerReferences: revisionOwner(rev),
-      roleName: name,
-      subjects: byNs.get(ns) ?? [],
-    }),
-  );
+  return { roles: renderProviderClusterRoles(rev, resources, policy), rejected: [] };
 }
 
 /**
- * Everything sync makes for one revision: edit, view and system ClusterRoles and the system binding
- * (a ClusterRoleBinding, or RoleBindings with `bindingScope: 'namespace'`). Nothing when no resources are defined.
+ * Everything sync makes for one revision: edit, view and system ClusterRoles, when it defines resources and v1
+ * rejects none of its permission requests, and always the system binding (a ClusterRoleBinding, or RoleBindings
+ * with `bindingScope: 'namespace'`): crossplane's binding reconciler binds every revision, whatever it defines.
  */
 export function renderProviderRoles(
   rev: ProviderRevision,
   all: readonly ProviderRevision[],
   deployments: readonly Deployment[],
-  opts: { readonly bindingScope?: ProviderBindingScope } = {},
+  opts: ProviderRolePolicy & { readonly bindingScope?: ProviderBindingScope } = {},
 ): (ClusterRole | ClusterRoleBinding | RoleBinding)[] {
-  const roles = renderProviderClusterRoles(rev, familyResources(rev, all));
-  if (roles.length === 0) return [];
+  const { roles } = renderRevisionClusterRoles(rev, all, opts);
   if (opts.bindingScope === 'namespace') return [...roles, ...renderProviderRoleBindings(rev, deployments)];
   return [...roles, renderProviderClusterRoleBinding(rev, deployments)];
 }

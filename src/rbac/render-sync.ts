@@ -1,8 +1,6 @@
 import type {
   ClusterRole,
   ClusterSnapshot,
-  ConfigMap,
-  Deployment,
   Namespace,
   ObjectMeta,
   ProviderRevision,
@@ -20,8 +18,6 @@ import {
   CHART_ROLE_BROWSE,
   CHART_ROLE_EDIT,
   CHART_ROLE_VIEW,
-  DEFAULT_CROSSPLANE_NAMESPACE,
-  DEFAULT_CROSSPLANE_SERVICE_ACCOUNT,
   LABEL_NAMESPACE_PREFIX,
   LABEL_PARENT_PACKAGE,
   NS_BASE_ROLE_EDIT,
@@ -30,13 +26,13 @@ import {
   PROVIDER_REVISION_KIND,
   PROVIDER_ROLE_PREFIX,
   PROVIDER_ROLE_SUFFIX_SYSTEM,
-  SYNC_CONFIG_MAP,
   XRD_KIND,
   XRD_ROLE_PREFIX,
   XRD_ROLE_SUFFIX_NS_EDIT,
   XRD_ROLE_SUFFIX_NS_VIEW,
 } from './names.js';
 import { compareStrings } from './object-builders.js';
+import { rejectedRequestsWarning, validatePermissionRequests } from './provider-permission-requests.js';
 import {
   crossplaneAggregatesXrs,
   hasChartUserRoles,
@@ -51,55 +47,22 @@ import {
   renderNamespaceRoles,
   renderXrdNamespaceRoles,
 } from './render-namespace-roles.js';
-import {
-  familyResources,
-  renderProviderClusterRoleBinding,
-  renderProviderClusterRoles,
-  renderProviderRoleBindings,
-  type ProviderBindingScope,
-} from './render-provider-roles.js';
-import { renderXrdRoles, validateXrd, type CrossplaneVersion } from './render-xrd-roles.js';
+import { renderProviderClusterRoleBinding, renderProviderRoleBindings } from './render-provider-bindings.js';
+import { renderRevisionClusterRoles, type ProviderRolePolicy } from './render-provider-roles.js';
+import { renderXrdRoles, validateXrd } from './render-xrd-roles.js';
 import { SyncInputError } from './sync-input-error.js';
+import {
+  LEVEL_RANK,
+  resolveSyncSettings,
+  unknownNamesError,
+  type ResolvedSyncSettings,
+  type SyncFamily,
+  type SyncOptions,
+} from './sync-settings.js';
 
-export type ManageLevel = 'all' | 'basic' | 'serviceaccounts';
-export const MANAGE_LEVELS: readonly ManageLevel[] = ['all', 'basic', 'serviceaccounts'];
-export type SyncFamily = 'providers' | 'composites' | 'namespaces' | 'base';
-export const SYNC_FAMILIES: readonly SyncFamily[] = ['providers', 'composites', 'namespaces', 'base'];
-
-/** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap (SPEC §3.4). */
-export interface SyncConfig {
-  readonly manage?: ManageLevel;
-  readonly disableAggregateRoles?: boolean;
-  readonly disableBaseRoles?: boolean;
-  readonly providerBindingScope?: ProviderBindingScope;
-}
-
-export interface SyncOptions extends SyncConfig {
-  /** Narrow to some object families; undefined means all. */
-  readonly only?: readonly SyncFamily[];
-  /** ProviderRevision or Provider names; unknown names are an error. */
-  readonly providers?: readonly string[];
-  /** XRD names; unknown names are an error. */
-  readonly xrds?: readonly string[];
-  /** Only these namespaces' namespace roles (enable-xrd); unknown names are an error. */
-  readonly namespaces?: readonly string[];
-  /** Undefined: detect from the Crossplane Deployment's image tag, default v2. */
-  readonly crossplaneVersion?: CrossplaneVersion;
-  readonly crossplaneNamespace?: string;
-  readonly crossplaneServiceAccount?: string;
-}
-
-/** The settings sync ran with, after flags, ConfigMap and detection. */
-export interface ResolvedSyncSettings {
-  readonly manage: ManageLevel;
-  readonly only: readonly SyncFamily[];
-  readonly disableAggregateRoles: boolean;
-  readonly disableBaseRoles: boolean;
-  readonly providerBindingScope: ProviderBindingScope;
-  readonly crossplaneVersion: CrossplaneVersion;
-  readonly crossplaneNamespace: string;
-  readonly crossplaneServiceAccount: string;
-}
+// The settings moved to sync-settings.ts; these stay importable from here for existing callers.
+export { detectCrossplane, readSyncConfig } from './sync-settings.js';
+export type { ResolvedSyncSettings, SyncConfig, SyncOptions } from './sync-settings.js';
 
 /** Groups of plugin-owned objects, for deciding which live ones a run may prune. */
 export type PruneGroup = 'provider-bindings' | 'crossplane-aggregated' | 'base-roles' | 'namespace-roles';
@@ -144,103 +107,6 @@ export function objectKey(o: {
     : `${o.kind}/${o.metadata.name}`;
 }
 
-function configError(key: string, value: string, allowed: string): SyncInputError {
-  return new SyncInputError(
-    `ConfigMap "${SYNC_CONFIG_MAP}": data.${key} is "${value}", want one of ${allowed}`,
-    { object: { kind: 'ConfigMap', name: SYNC_CONFIG_MAP }, field: `data.${key}` },
-  );
-}
-
-function parseBool(key: string, v: string | undefined): boolean | undefined {
-  if (v === undefined || v.trim() === '') return undefined;
-  const t = v.trim().toLowerCase();
-  if (t === 'true') return true;
-  if (t === 'false') return false;
-  throw configError(key, v, 'true, false');
-}
-
-/** Parses the opt-outs of the `crossplane-rbac` ConfigMap; absent keys stay undefined. */
-export function readSyncConfig(configMap: ConfigMap | undefined): SyncConfig {
-  const data = configMap?.data ?? {};
-  const out: { -readonly [K in keyof SyncConfig]: SyncConfig[K] } = {};
-  const manage = data.manage?.trim();
-  if (manage !== undefined && manage !== '') {
-    if (!(MANAGE_LEVELS as readonly string[]).includes(manage))
-      throw configError('manage', manage, MANAGE_LEVELS.join(', '));
-    out.manage = manage as ManageLevel;
-  }
-  const dar = parseBool('disableAggregateRoles', data.disableAggregateRoles);
-  if (dar !== undefined) out.disableAggregateRoles = dar;
-  const dbr = parseBool('disableBaseRoles', data.disableBaseRoles);
-  if (dbr !== undefined) out.disableBaseRoles = dbr;
-  const scope = data.providerBindingScope?.trim();
-  if (scope !== undefined && scope !== '') {
-    if (scope !== 'cluster' && scope !== 'namespace')
-      throw configError('providerBindingScope', scope, 'cluster, namespace');
-    out.providerBindingScope = scope;
-  }
-  return out;
-}
-
-export interface CrossplaneInstall {
-  readonly deploymentName: string;
-  readonly namespace: string;
-  readonly serviceAccountName: string;
-  readonly image: string;
-  /** From the image tag's major version; undefined when the tag does not say. */
-  readonly version: CrossplaneVersion | undefined;
-}
-
-function imageRepoAndTag(image: string): { lastSegment: string; tag: string | undefined } {
-  const noDigest = image.split('@')[0] ?? '';
-  const colon = noDigest.lastIndexOf(':');
-  const hasTag = colon >= 0 && !noDigest.slice(colon + 1).includes('/');
-  const repo = hasTag ? noDigest.slice(0, colon) : noDigest;
-  const segments = repo.split('/');
-  return {
-    lastSegment: segments[segments.length - 1] ?? '',
-    tag: hasTag ? noDigest.slice(colon + 1) : undefined,
-  };
-}
-
-function versionOfTag(tag: string | undefined): CrossplaneVersion | undefined {
-  const m = /^v?(\d+)\./.exec(tag ?? '');
-  if (m === null) return undefined;
-  const major = Number(m[1]);
-  if (major === 1) return 'v1';
-  if (major >= 2) return 'v2';
-  return undefined;
-}
-
-/**
- * Finds the Crossplane core Deployment: a container whose image repository ends in `/crossplane` (or is
- * `crossplane`), preferring a Deployment named `crossplane`, then namespace/name order.
- */
-export function detectCrossplane(deployments: readonly Deployment[]): CrossplaneInstall | undefined {
-  const candidates: CrossplaneInstall[] = [];
-  for (const d of deployments) {
-    const containers = d.spec?.template?.spec?.containers ?? [];
-    const c = containers.find((x) => imageRepoAndTag(x.image ?? '').lastSegment === 'crossplane');
-    if (c === undefined) continue;
-    const image = c.image ?? '';
-    const sa = d.spec?.template?.spec?.serviceAccountName;
-    candidates.push({
-      deploymentName: d.metadata.name,
-      namespace: d.metadata.namespace ?? 'default',
-      serviceAccountName: sa !== undefined && sa !== '' ? sa : 'default',
-      image,
-      version: versionOfTag(imageRepoAndTag(image).tag),
-    });
-  }
-  candidates.sort(
-    (a, b) =>
-      Number(b.deploymentName === 'crossplane') - Number(a.deploymentName === 'crossplane') ||
-      compareStrings(a.namespace, b.namespace) ||
-      compareStrings(a.deploymentName, b.deploymentName),
-  );
-  return candidates[0];
-}
-
 function isDeleting(o: { readonly metadata: ObjectMeta }): boolean {
   return o.metadata.deletionTimestamp !== undefined && o.metadata.deletionTimestamp !== null;
 }
@@ -249,7 +115,7 @@ function isPaused(o: { readonly metadata: ObjectMeta }): boolean {
   return o.metadata.annotations?.[ANNOTATION_PAUSED] === 'true';
 }
 
-/** Checks the shape of a revision's objectRefs; throws SyncInputError naming the first bad field. */
+/** Checks the shape of a revision's objectRefs and permissionRequests; throws SyncInputError naming the first bad field. */
 export function validateProviderRevision(rev: ProviderRevision): void {
   const name = rev.metadata?.name;
   const obj = {
@@ -262,6 +128,7 @@ export function validateProviderRevision(rev: ProviderRevision): void {
       field: 'metadata.name',
     });
   }
+  validatePermissionRequests(rev);
   const refs: unknown = rev.status?.objectRefs;
   if (refs === undefined || refs === null) return;
   if (!Array.isArray(refs)) {
@@ -294,6 +161,17 @@ function byName<T extends { readonly metadata: { readonly name: string } }>(xs: 
   return [...xs].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
 }
 
+/** How this run renders provider roles: the Crossplane version's, with v1's --provider-clusterrole looked up. */
+function providerRolePolicy(
+  settings: ResolvedSyncSettings,
+  liveRoles: readonly ClusterRole[],
+): ProviderRolePolicy {
+  return {
+    crossplaneVersion: settings.crossplaneVersion,
+    providerClusterRole: liveRoles.find((r) => r.metadata.name === settings.providerClusterRole),
+  };
+}
+
 function providerNameOf(rev: ProviderRevision): string | undefined {
   return (
     rev.metadata.labels?.[LABEL_PARENT_PACKAGE] ??
@@ -301,55 +179,10 @@ function providerNameOf(rev: ProviderRevision): string | undefined {
   );
 }
 
-function unknownNamesError(
-  what: string,
-  flag: string,
-  unknown: readonly string[],
-  known: readonly string[],
-): SyncInputError {
-  const list = unknown.map((n) => `"${n}"`).join(', ');
-  const hint =
-    known.length > 0
-      ? `known: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
-      : `there are none`;
-  return new SyncInputError(`unknown ${what}: ${list}`, { field: flag, hint });
-}
-
-const LEVEL_RANK: Record<ManageLevel, number> = { serviceaccounts: 0, basic: 1, all: 2 };
-
-/** Resolves flags over the ConfigMap over detection and defaults. */
-export function resolveSyncSettings(snapshot: ClusterSnapshot, opts: SyncOptions): ResolvedSyncSettings {
-  const detected = detectCrossplane(snapshot.deployments);
-  const crossplaneNamespace = opts.crossplaneNamespace ?? detected?.namespace ?? DEFAULT_CROSSPLANE_NAMESPACE;
-  const cm = snapshot.configMaps.find(
-    (c) =>
-      c.metadata.name === SYNC_CONFIG_MAP &&
-      (c.metadata.namespace ?? crossplaneNamespace) === crossplaneNamespace,
-  );
-  const config = readSyncConfig(cm);
-  const only = opts.only !== undefined && opts.only.length > 0 ? opts.only : SYNC_FAMILIES;
-  const badFamily = only.filter((f) => !SYNC_FAMILIES.includes(f));
-  if (badFamily.length > 0) throw unknownNamesError('object families', 'only', badFamily, SYNC_FAMILIES);
-  return {
-    manage: opts.manage ?? config.manage ?? 'all',
-    only: SYNC_FAMILIES.filter((f) => only.includes(f)),
-    disableAggregateRoles: opts.disableAggregateRoles ?? config.disableAggregateRoles ?? false,
-    disableBaseRoles: opts.disableBaseRoles ?? config.disableBaseRoles ?? false,
-    providerBindingScope: opts.providerBindingScope ?? config.providerBindingScope ?? 'cluster',
-    crossplaneVersion: opts.crossplaneVersion ?? detected?.version ?? 'v2',
-    crossplaneNamespace,
-    crossplaneServiceAccount:
-      opts.crossplaneServiceAccount ??
-      (detected !== undefined && detected.namespace === crossplaneNamespace
-        ? detected.serviceAccountName
-        : undefined) ??
-      DEFAULT_CROSSPLANE_SERVICE_ACCOUNT,
-  };
-}
-
 /**
- * Computes everything `sync` wants to exist for a snapshot (SPEC §3, §4): pure, deterministic (inputs are sorted,
- * so shuffled input gives identical output). Throws SyncInputError for unknown filter names and invalid objects.
+ * Computes everything `sync` wants to exist for a snapshot (provider, XRD, base and namespace roles and
+ * bindings): pure, deterministic (inputs are sorted, so shuffled input gives identical output). Throws
+ * SyncInputError for unknown filter names and invalid objects.
  */
 export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): DesiredState {
   const settings = resolveSyncSettings(snapshot, opts);
@@ -437,7 +270,12 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
     if (level >= LEVEL_RANK.basic) {
       groups.push('base-roles');
       if (!settings.disableBaseRoles && !hasChartUserRoles(liveRoles)) {
-        objects.push(...renderBaseRoles({ crossplaneVersion: settings.crossplaneVersion }));
+        objects.push(
+          ...renderBaseRoles({
+            crossplaneVersion: settings.crossplaneVersion,
+            skipAggregatedClusterRoles: settings.skipAggregatedClusterRoles,
+          }),
+        );
       }
     }
   }
@@ -454,17 +292,27 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   }
 
   // Providers (§3.2).
+  if (opts.providerClusterRole !== undefined && settings.crossplaneVersion === 'v2') {
+    warnings.push(
+      '--provider-clusterrole has no effect: Crossplane v2 grants providers no permission requests',
+    );
+  }
   if (has('providers')) {
     if (settings.providerBindingScope === 'namespace') groups.push('provider-bindings');
+    const policy = providerRolePolicy(settings, liveRoles);
     for (const r of liveRevisions) {
       if (revisionFilter !== undefined && !revisionFilter.includes(r.metadata.name)) continue;
       if (xrdFilter !== undefined && revisionFilter === undefined) continue;
-      const roles = renderProviderClusterRoles(r, familyResources(r, revisions));
+      const { roles, rejected } = renderRevisionClusterRoles(r, revisions, policy);
+      if (rejected.length > 0)
+        warnings.push(rejectedRequestsWarning(r, rejected, policy.providerClusterRole));
       const [edit, view, system] = roles;
-      if (edit === undefined || view === undefined || system === undefined) continue;
-      objects.push(edit);
-      if (userFacing) objects.push(view);
-      objects.push(system);
+      if (edit !== undefined && view !== undefined && system !== undefined) {
+        objects.push(edit);
+        if (userFacing) objects.push(view);
+        objects.push(system);
+      }
+      // Crossplane's binding reconciler binds every revision, whether or not it has roles (yet).
       if (settings.providerBindingScope === 'namespace')
         objects.push(...renderProviderRoleBindings(r, snapshot.deployments));
       else objects.push(renderProviderClusterRoleBinding(r, snapshot.deployments));

@@ -152,6 +152,8 @@ export interface ProviderRevision {
   readonly status?: {
     readonly objectRefs?: readonly ObjectRef[];
     readonly capabilities?: readonly string[];
+    /** Crossplane v1.x only: the RBAC rules the package asks for its controller. */
+    readonly permissionRequests?: readonly PolicyRule[];
   };
 }
 

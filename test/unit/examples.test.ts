@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { normalizeRoleRefs, roleRefsOfRootSync } from '../../src/rbac/render-bind.js';
+import { objectKey, renderSync } from '../../src/rbac/render-sync.js';
+import { snapshotFromObjects } from '../../src/rbac/snapshot.js';
 import type { KubeObject } from '../../src/rbac/types.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -115,6 +117,10 @@ function offersNamespaced(x: any): boolean {
   return x.spec.claimNames !== undefined || (x.apiVersion.endsWith('/v2') && x.spec.scope === 'Namespaced');
 }
 
+/** Whether Crossplane marked a revision Healthy (its objects established). */
+const isHealthy = (r: any): boolean =>
+  (r.status?.conditions ?? []).some((c: any) => c.type === 'Healthy' && c.status === 'True');
+
 function invariants(name: string, objs: any[]): void {
   describe(`${name} invariants`, () => {
     it('EveryObjectHasKindAndName', () => {
@@ -152,7 +158,7 @@ function invariants(name: string, objs: any[]): void {
       }
     });
 
-    it('EveryActiveRevisionRunsAndNoInactiveOneDoes', () => {
+    it('EveryHealthyActiveRevisionRunsAndNoOtherDoes', () => {
       const deployedOwners = new Set(
         ofKind(objs, 'Deployment').flatMap((d) => (d.metadata.ownerReferences ?? []).map((r: any) => r.uid)),
       );
@@ -161,8 +167,11 @@ function invariants(name: string, objs: any[]): void {
         revisions.some((r) => r.spec.desiredState === 'Inactive'),
         'an inactive revision exists',
       ).toBe(true);
+      // Crossplane starts a revision's runtime only once the revision is healthy (its objects established).
       for (const r of revisions)
-        expect(deployedOwners.has(r.metadata.uid), r.metadata.name).toBe(r.spec.desiredState === 'Active');
+        expect(deployedOwners.has(r.metadata.uid), r.metadata.name).toBe(
+          r.spec.desiredState === 'Active' && isHealthy(r),
+        );
     });
 
     it('EveryXrdIsValid', () => {
@@ -306,9 +315,22 @@ describe('examples/cluster contents', () => {
 
   it('ObjectRefsSortedAsCrossplaneStoresThem', () => {
     for (const r of ofKind(cluster, 'ProviderRevision')) {
-      const keys = r.status.objectRefs.map((o: any) => `${o.apiVersion}, Kind=${o.kind}/${o.name}`);
+      const keys = (r.status.objectRefs ?? []).map((o: any) => `${o.apiVersion}, Kind=${o.kind}/${o.name}`);
       expect(keys).toStrictEqual([...keys].sort().reverse());
     }
+  });
+
+  it('InstallingProviderGetsOnlyItsBinding: the quick start shows a revision with no objectRefs yet', () => {
+    const installing = ofKind(cluster, 'ProviderRevision').filter(
+      (r) => r.spec.desiredState === 'Active' && !isHealthy(r),
+    );
+    expect(installing.map((r) => r.metadata.name)).toEqual(['crossplane-contrib-provider-sql-083e4a6fc6e2']);
+    expect(installing[0].status.objectRefs).toBeUndefined();
+    // provider/binding/reconciler.go binds every revision; provider/roles/roles.go renders no role without resources.
+    const keys = renderSync(snapshotFromObjects(cluster as KubeObject[])).objects.map(objectKey);
+    expect(keys.filter((k) => k.includes(':crossplane-contrib-provider-sql-'))).toEqual([
+      'ClusterRoleBinding/crossplane:provider:crossplane-contrib-provider-sql-083e4a6fc6e2:system',
+    ]);
   });
 
   it('AtLeast20Xrds', () => {

@@ -19,6 +19,7 @@ interface SyncArgs extends GlobalArgs {
   readonly concurrency: number;
   readonly 'crossplane-version': 'auto' | 'v1' | 'v2';
   readonly 'crossplane-namespace': string | undefined;
+  readonly 'provider-clusterrole': string | undefined;
   readonly yes: boolean;
   readonly 'print-required-role': boolean;
 }
@@ -85,6 +86,11 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           type: 'string',
           describe: 'Crossplane namespace (default: detected from its Deployment)',
         })
+        .option('provider-clusterrole', {
+          type: 'string',
+          describe:
+            "Crossplane v1: the ClusterRole listing the permissions providers may request (default: the chart's allowed-provider-permissions role)",
+        })
         .option('yes', {
           alias: 'y',
           type: 'boolean',
@@ -149,6 +155,9 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         ...(args['crossplane-version'] !== 'auto' ? { crossplaneVersion: args['crossplane-version'] } : {}),
         ...(args['crossplane-namespace'] !== undefined
           ? { crossplaneNamespace: args['crossplane-namespace'] }
+          : {}),
+        ...(args['provider-clusterrole'] !== undefined
+          ? { providerClusterRole: args['provider-clusterrole'] }
           : {}),
       });
       for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);

@@ -68,9 +68,13 @@ describe('definedResources', () => {
       want: [],
     },
     Duplicate: {
-      reason: 'Duplicates within one revision are dropped (crossplane roles.DefinedResources).',
+      reason:
+        'Duplicates within one revision are kept: provider/roles/reconciler.go DefinedResources appends every CRD or MRD ref as it comes.',
       refs: [crdRef('a.b'), crdRef('a.b', true)],
-      want: [{ group: 'b', plural: 'a' }],
+      want: [
+        { group: 'b', plural: 'a' },
+        { group: 'b', plural: 'a' },
+      ],
     },
   };
   it.each(Object.entries(cases))('%s', (_n, tc) => {
@@ -239,10 +243,13 @@ describe('renderProviderRoles', () => {
     }
   > = {
     NoResources: {
-      reason: 'A revision that defines nothing (yet) gets nothing.',
+      reason:
+        'A revision that defines nothing (yet) gets no ClusterRoles (provider/roles/roles.go RenderClusterRoles) but still its system binding (provider/binding/reconciler.go Reconcile binds every revision).',
       rev: rev('p-1', []),
       check: (out) => {
-        expect(out).toEqual([]);
+        expect(out.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+          'ClusterRoleBinding/crossplane:provider:p-1:system',
+        ]);
       },
     },
     SafeStart: {
