@@ -1,6 +1,6 @@
 import type { Plan, PlanEntry } from '../diff/plan.js';
 import { ExitCode, ExitSignal, UsageError, UserError } from '../errors.js';
-import type { Operation, OperationResult } from '../k8s/apply-operations.js';
+import type { Operation, OperationResult, Replan } from '../k8s/apply-operations.js';
 import type { KubeObject } from '../rbac/types.js';
 import type { Deps } from './context.js';
 import type { Input } from './read-input.js';
@@ -29,8 +29,8 @@ export interface WriteFlowOptions {
    * write, listed first with -o yaml|json.
    */
   readonly preWritesShown?: { readonly entries: readonly PlanEntry[]; readonly objects: readonly unknown[] };
-  /** Re-plans one update after a conflict; see applyOperations. */
-  readonly replan?: (live: KubeObject, desired: KubeObject) => KubeObject | undefined;
+  /** Plans one object again after a write raced with another writer; see applyOperations. */
+  readonly replan?: Replan;
 }
 
 /** `--dry-run` as kubectl spells it: a bare `--dry-run` means client. */
@@ -85,15 +85,24 @@ export async function presentAndApply(
     }[output]();
     deps.io.stdout.write(text);
   };
-  for (const e of plan.entries) {
-    if (e.action === 'refused') deps.io.stderr.write(`warning: refused ${e.key}: ${e.reason ?? ''}\n`);
-  }
+  const refused = plan.entries.filter((e) => e.action === 'refused');
+  for (const e of refused) deps.io.stderr.write(`refused ${e.key}: ${e.reason ?? ''}\n`);
+  for (const e of plan.entries) if (e.adopt === true) deps.io.stderr.write(`adopting ${e.key}\n`);
+  // Everything else is done first; then the run fails, so that CI notices what was left alone.
+  const failIfRefused = (): void => {
+    if (refused.length === 0) return;
+    throw new UserError(
+      `${String(refused.length)} object${refused.length === 1 ? ' is' : 's are'} not the plugin's to change and ${refused.length === 1 ? 'was' : 'were'} left unchanged (listed above)`,
+      { hint: 'remove or rename them, or pass --adopt to take over those nobody owns' },
+    );
+  };
 
   if (!willWrite) {
     print(new Set(), true);
     if (cluster === undefined) {
       deps.io.stderr.write(`read from ${input.source}: nothing was written (-f never writes to a cluster)\n`);
     }
+    failIfRefused();
     if (opts.check && hasChanges) throw new ExitSignal(ExitCode.drift);
     return;
   }
@@ -141,6 +150,7 @@ export async function presentAndApply(
       { hint: 're-run the command when the server is back: it continues where this run stopped' },
     );
   }
+  if (failed.length === 0) failIfRefused();
   if (failed.length > 0) {
     for (const f of failed) deps.io.stderr.write(`error: ${f.error ?? ''}\n`);
     throw new UserError(`${failed.length} of ${results.length} writes failed; everything else was written`, {

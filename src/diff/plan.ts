@@ -35,6 +35,8 @@ export interface PlanEntry {
   readonly resourceVersion?: string;
   /** refused: why the object is left alone. */
   readonly reason?: string;
+  /** update: the live object was not the plugin's (no label, no controller) and --adopt takes it over. */
+  readonly adopt?: boolean;
 }
 
 export interface Plan {
@@ -54,6 +56,8 @@ export interface PlanOptions {
   readonly prune: boolean;
   /** Only plugin-owned objects in this scope may be pruned; undefined: every plugin-owned object. */
   readonly pruneScope?: PruneScope;
+  /** Take over live objects that nobody owns (no managed-by label, no controller) instead of refusing them. */
+  readonly adopt?: boolean;
 }
 
 const KIND_RANK: Record<RbacObject['kind'], number> = {
@@ -154,29 +158,105 @@ export function changedFields(desired: RbacObject, live: RbacObject): string[] {
   return changed;
 }
 
-/** Why sync must not touch the live object, or undefined when it may. */
-function refusal(desired: RbacObject, live: RbacObject): string | undefined {
-  const liveCtrl = controllerOf(live);
-  const wantCtrl = controllerOf(desired);
-  if (liveCtrl !== undefined && liveCtrl.uid !== wantCtrl?.uid) {
-    const want =
-      wantCtrl !== undefined ? `${wantCtrl.kind} "${wantCtrl.name}" (uid ${wantCtrl.uid})` : 'nothing';
-    return `controlled by ${liveCtrl.kind} "${liveCtrl.name}" (uid ${liveCtrl.uid}), sync would set ${want}`;
-  }
-  if (isOwned(desired) && !isOwned(live) && liveCtrl === undefined) {
-    return `exists and is not labelled ${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE}`;
-  }
-  return undefined;
+/** The owner kinds the plugin ever sets as controller: Crossplane's and the Namespace's. */
+const PLUGIN_CONTROLLER_KINDS: ReadonlySet<string> = new Set([
+  'pkg.crossplane.io/ProviderRevision',
+  'apiextensions.crossplane.io/CompositeResourceDefinition',
+  '/Namespace',
+]);
+
+function groupOf(apiVersion: string): string {
+  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
 }
 
-/** The object an update writes: the desired object (Crossplane replaces, it does not merge) at the live version. */
-function updateBody(desired: RbacObject, live: RbacObject): RbacObject {
-  const metadata = {
-    ...desired.metadata,
+function sameOwner(a: OwnerReference, b: OwnerReference): boolean {
+  return (
+    a.kind === b.kind &&
+    a.name === b.name &&
+    a.uid === b.uid &&
+    groupOf(a.apiVersion) === groupOf(b.apiVersion)
+  );
+}
+
+function describeOwner(r: OwnerReference): string {
+  return `${r.kind} "${r.name}" (uid ${r.uid})`;
+}
+
+/**
+ * Whether the live object is the plugin's to change: its controller owner reference is exactly the one the plugin
+ * would set (same kind, name and uid), or it has no controller and carries the plugin's managed-by label. An object
+ * nobody owns (no label, no controller) is taken over only with --adopt. Anything else is refused, untouched.
+ */
+export function ownership(
+  desired: RbacObject,
+  live: RbacObject,
+  adopt: boolean,
+): { readonly ours: true; readonly adopt: boolean } | { readonly ours: false; readonly reason: string } {
+  const liveCtrl = controllerOf(live);
+  const wantCtrl = controllerOf(desired);
+  if (liveCtrl !== undefined) {
+    if (wantCtrl !== undefined && sameOwner(liveCtrl, wantCtrl)) return { ours: true, adopt: false };
+    const want = wantCtrl !== undefined ? `controller ${describeOwner(wantCtrl)}` : `no controller`;
+    return {
+      ours: false,
+      reason: `controlled by ${describeOwner(liveCtrl)}; the plugin would write it with ${want}`,
+    };
+  }
+  if (isOwned(live)) return { ours: true, adopt: false };
+  if (adopt) return { ours: true, adopt: true };
+  const want =
+    wantCtrl !== undefined
+      ? `controller ${describeOwner(wantCtrl)}`
+      : `${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE}`;
+  return {
+    ours: false,
+    reason: `exists, made by someone else (no ${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE} label, no controller); the plugin would write it with ${want} (--adopt takes it over)`,
+  };
+}
+
+/** True when pruning may delete this live object: labelled by the plugin, and no controller but one the plugin sets. */
+export function isPrunable(live: RbacObject): boolean {
+  if (!isOwned(live)) return false;
+  const ctrl = controllerOf(live);
+  return ctrl === undefined || PLUGIN_CONTROLLER_KINDS.has(`${groupOf(ctrl.apiVersion)}/${ctrl.kind}`);
+}
+
+/** Label keys the plugin decides: a live label with such a key that the desired object lacks is removed. */
+function isAuthoritativeLabel(key: string): boolean {
+  const prefix = key.includes('/') ? (key.split('/')[0] ?? '') : '';
+  return key === LABEL_MANAGED_BY || prefix === 'crossplane.io' || prefix.endsWith('.crossplane.io');
+}
+
+/**
+ * The metadata an update writes: the desired labels, annotations and owner references, plus what others added
+ * (labels outside the plugin's keys, annotations, non-controller owner references), at the live resourceVersion.
+ */
+function mergedMetadata(desired: RbacObject, live: RbacObject): RbacObject['metadata'] {
+  const labels: Record<string, string> = {};
+  for (const [k, v] of Object.entries(live.metadata.labels ?? {}))
+    if (!isAuthoritativeLabel(k)) labels[k] = v;
+  Object.assign(labels, desired.metadata.labels ?? {});
+  const annotations = { ...(live.metadata.annotations ?? {}), ...(desired.metadata.annotations ?? {}) };
+  const wanted = desired.metadata.ownerReferences ?? [];
+  const kept = (live.metadata.ownerReferences ?? []).filter(
+    (r) => r.controller !== true && !wanted.some((w) => w.uid === r.uid),
+  );
+  const owners = [...wanted, ...kept];
+  const { labels: _l, annotations: _a, ownerReferences: _o, ...rest } = desired.metadata;
+  return {
+    ...rest,
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    ...(owners.length > 0 ? { ownerReferences: owners } : {}),
     ...(live.metadata.resourceVersion !== undefined
       ? { resourceVersion: live.metadata.resourceVersion }
       : {}),
   };
+}
+
+/** The object an update writes: the desired object (Crossplane replaces, it does not merge) at the live version. */
+function updateBody(desired: RbacObject, live: RbacObject): RbacObject {
+  const metadata = mergedMetadata(desired, live);
   if (desired.kind === 'ClusterRole' && desired.aggregationRule !== undefined) {
     // Keep the rules the aggregation controller filled in, so the role never goes empty between writes.
     const liveRules = (live as ClusterRole).rules;
@@ -229,12 +309,16 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
       entries.push({ action: 'create', ...entryBase(d), object: d });
       continue;
     }
-    const reason = refusal(d, l);
-    if (reason !== undefined) {
-      entries.push({ action: 'refused', ...entryBase(d), live: l, reason });
+    const owner = ownership(d, l, opts.adopt === true);
+    if (!owner.ours) {
+      entries.push({ action: 'refused', ...entryBase(d), object: d, live: l, reason: owner.reason });
       continue;
     }
-    const changed = changedFields(d, l);
+    const body = updateBody(d, l);
+    const changed = changedFields(body, l);
+    // Adopting changes who owns it even where the compared fields already agree.
+    const ownedBy = controllerOf(d) !== undefined ? 'ownerReferences' : 'labels';
+    if (owner.adopt && !changed.includes(ownedBy)) changed.push(ownedBy);
     if (changed.length === 0) {
       entries.push({ action: 'unchanged', ...entryBase(d), live: l });
       continue;
@@ -242,10 +326,11 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
     entries.push({
       action: 'update',
       ...entryBase(d),
-      object: updateBody(d, l),
+      object: body,
       live: l,
       changed,
       ...(changed.includes('roleRef') ? { recreate: true } : {}),
+      ...(owner.adopt ? { adopt: true } : {}),
     });
   }
   entries.sort(sortKey);
@@ -253,7 +338,7 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
   const deletes: PlanEntry[] = [];
   if (opts.prune) {
     for (const [key, l] of liveByKey) {
-      if (desiredKeys.has(key) || !isOwned(l)) continue;
+      if (desiredKeys.has(key) || !isPrunable(l)) continue;
       if (opts.pruneScope !== undefined && !isInPruneScope(l, opts.pruneScope)) continue;
       deletes.push({
         action: 'delete',

@@ -25,11 +25,18 @@ export interface ApplyOptions {
   readonly dryRun: boolean;
   readonly onProgress?: (done: number, total: number) => void;
   /**
-   * Called when an update hit a conflict (the object changed since it was read): given the fresh live object,
-   * returns the update to send now, or undefined when nothing needs writing any more.
+   * Called when a write raced with another writer (a create found the object already there, an update found it
+   * changed): given the fresh live object, plans that one object again.
    */
-  readonly replan?: (live: KubeObject, desired: KubeObject) => KubeObject | undefined;
+  readonly replan?: Replan;
 }
+
+/** What to do about one object after re-reading it: write this update, nothing, or leave it (not the plugin's). */
+export type Replanned =
+  | { readonly action: 'update'; readonly object: KubeObject }
+  | { readonly action: 'none' }
+  | { readonly action: 'refused'; readonly reason: string };
+export type Replan = (live: KubeObject, desired: KubeObject) => Replanned;
 
 const MAX_CONFLICT_RETRIES = 3;
 
@@ -80,7 +87,7 @@ async function runOne(
   if (kind === undefined) return { error: `cannot write kind ${op.object.kind}` };
   const doing = `${verbing(op.action)} ${op.object.kind} ${meta.namespace !== undefined ? `${meta.namespace}/` : ''}${meta.name}`;
   try {
-    if (op.action === 'create') await cluster.create(kind, op.object, { dryRun: opts.dryRun });
+    if (op.action === 'create') await createOrReplan(cluster, kind, op.object, opts);
     else if (op.action === 'patch') {
       await cluster.mergePatch(kind, meta.name, meta.namespace, op.patch, { dryRun: opts.dryRun });
     } else if (op.action === 'delete') {
@@ -93,34 +100,66 @@ async function runOne(
   } catch (err) {
     if (op.action === 'delete' && err instanceof ApiError && err.code === 404) return { error: undefined };
     if (err instanceof ServerGoneError) return { error: err.message, serverGone: true };
+    if (err instanceof RefusedError)
+      return { error: `refused ${doing.replace(/^\w+ /, '')}: ${err.message}` };
     return { error: translateError(err, doing, cluster.describe).message };
   }
 }
 
-async function updateWithRetry(
+/** A create that finds the object already there (another run made it meanwhile) re-reads it and plans again. */
+async function createOrReplan(
   cluster: Cluster,
   kind: ResourceKind,
   desired: KubeObject,
   opts: ApplyOptions,
 ): Promise<void> {
-  let object = desired;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await cluster.replace(kind, object, { dryRun: opts.dryRun });
-      return;
-    } catch (err) {
-      const conflict = err instanceof ApiError && err.code === 409;
-      if (!conflict || attempt >= MAX_CONFLICT_RETRIES || opts.replan === undefined) throw err;
-      const live = await cluster.get(kind, desired.metadata.name, desired.metadata.namespace);
-      if (live === undefined) {
-        await cluster.create(kind, stripServerFields(desired), { dryRun: opts.dryRun });
-        return;
-      }
-      const again = opts.replan(live, desired);
-      if (again === undefined) return;
-      object = again;
-    }
+  try {
+    await cluster.create(kind, desired, { dryRun: opts.dryRun });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 409) || opts.replan === undefined) throw err;
+    await replanAndWrite(cluster, kind, desired, opts, 0);
   }
+}
+
+async function replanAndWrite(
+  cluster: Cluster,
+  kind: ResourceKind,
+  desired: KubeObject,
+  opts: ApplyOptions,
+  attempt: number,
+): Promise<void> {
+  const replan = opts.replan;
+  if (replan === undefined) return;
+  const live = await cluster.get(kind, desired.metadata.name, desired.metadata.namespace);
+  if (live === undefined) {
+    await cluster.create(kind, stripServerFields(desired), { dryRun: opts.dryRun });
+    return;
+  }
+  const again = replan(live, desired);
+  if (again.action === 'none') return;
+  if (again.action === 'refused') throw new RefusedError(again.reason);
+  await updateWithRetry(cluster, kind, again.object, opts, attempt + 1);
+}
+
+async function updateWithRetry(
+  cluster: Cluster,
+  kind: ResourceKind,
+  object: KubeObject,
+  opts: ApplyOptions,
+  attempt = 0,
+): Promise<void> {
+  try {
+    await cluster.replace(kind, object, { dryRun: opts.dryRun });
+  } catch (err) {
+    const conflict = err instanceof ApiError && (err.code === 409 || err.code === 404);
+    if (!conflict || attempt >= MAX_CONFLICT_RETRIES || opts.replan === undefined) throw err;
+    await replanAndWrite(cluster, kind, object, opts, attempt);
+  }
+}
+
+/** Re-read after a race, the object turned out not to be the plugin's: reported, never written. */
+export class RefusedError extends Error {
+  override readonly name = 'RefusedError';
 }
 
 function stripServerFields(obj: KubeObject): KubeObject {

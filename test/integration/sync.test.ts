@@ -131,13 +131,20 @@ describe('sync against the test API server', () => {
     server.seed([foreign]);
     const before = JSON.stringify(server.get('clusterroles', name));
     server.counters.reset();
-    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`warning: refused ClusterRole/${name}: controlled by ConfigMap "other"`);
-    expect(r.stdout).toMatch(/ClusterRole\s+0\s+0\s+\d+\s+0\s+1\s+0/);
-    expect(JSON.stringify(server.get('clusterroles', name))).toBe(before);
-    expect(server.counters.writes()).toBe(0);
-    server.seed([live]);
+    try {
+      const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+      // Everything else is done, then the run fails so that CI notices the object it left alone.
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `refused ClusterRole/${name}: controlled by ConfigMap "other" (uid other-uid)`,
+      );
+      expect(r.stderr).toMatch(/\nerror: 1 object is not the plugin's to change and was left unchanged/);
+      expect(r.stdout).toMatch(/ClusterRole\s+0\s+0\s+\d+\s+0\s+1\s+0/);
+      expect(JSON.stringify(server.get('clusterroles', name))).toBe(before);
+      expect(server.counters.writes()).toBe(0);
+    } finally {
+      server.seed([live]);
+    }
   });
 
   it('retries an update on conflict and converges', async () => {

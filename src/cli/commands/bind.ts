@@ -232,7 +232,10 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
             { clusterRoleBindings: [], roleBindings: [], [one]: [liveObj] },
             { prune: false, target },
           );
-          return again.updates[0]?.object as KubeObject | undefined;
+          const update = again.updates[0]?.object as KubeObject | undefined;
+          const refused = again.refused[0];
+          if (refused !== undefined) return { action: 'refused', reason: refused.reason };
+          return update !== undefined ? { action: 'update', object: update } : { action: 'none' };
         },
       });
     },

@@ -20,6 +20,7 @@ interface EnableXrdArgs extends GlobalArgs {
   readonly from: string | undefined;
   readonly yes: boolean;
   readonly concurrency: number;
+  readonly adopt: boolean;
 }
 
 /** `-n a -n b,c` arrives as a string or an array of strings: a flat list of names. */
@@ -74,6 +75,11 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
           type: 'boolean',
           default: false,
           describe: 'Write without asking on a terminal',
+        })
+        .option('adopt', {
+          type: 'boolean',
+          default: false,
+          describe: 'Take over existing namespace roles that nobody owns instead of refusing them',
         })
         .option('concurrency', { type: 'number', default: 16, describe: 'Writes in flight at once' })
         .example(
@@ -220,7 +226,11 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
         `warning: management level is "${desired.settings.manage}": namespace roles are not synced\n`,
       );
     }
-    plan = planChanges(desired.objects, input.snapshot, { prune: true, pruneScope: desired.scope });
+    plan = planChanges(desired.objects, input.snapshot, {
+      prune: true,
+      pruneScope: desired.scope,
+      adopt: args.adopt,
+    });
   }
 
   const patches = nsPlan.changes.filter((c) => c.patch !== null);
@@ -254,11 +264,13 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     yes = true;
   }
 
+  const { replanOne } = await import('../../diff/replan.js');
   await presentAndApply(deps, input, plan, {
     output: args.output,
     dryRun,
     check: false,
     yes,
+    replan: (live, want) => replanOne(want as never, live as never, args.adopt) as never,
     concurrency: args.concurrency,
     color: args.color,
     what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,

@@ -16,6 +16,7 @@ interface SyncArgs extends GlobalArgs {
   readonly 'dry-run': string | undefined;
   readonly check: boolean;
   readonly prune: boolean;
+  readonly adopt: boolean;
   readonly concurrency: number;
   readonly 'crossplane-version': 'auto' | 'v1' | 'v2';
   readonly 'crossplane-namespace': string | undefined;
@@ -75,6 +76,12 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           type: 'boolean',
           default: false,
           describe: 'Delete plugin-owned objects that are no longer desired',
+        })
+        .option('adopt', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Take over existing objects that nobody owns (no managed-by label, no controller) instead of refusing them',
         })
         .option('concurrency', { type: 'number', default: 16, describe: 'Writes in flight at once' })
         .option('crossplane-version', {
@@ -163,7 +170,12 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
       for (const s of desired.skipped) deps.io.stderr.write(`skipped ${s.kind} ${s.name}: ${s.reason}\n`);
       const live = input.snapshot;
-      const plan = planChanges(desired.objects, live, { prune: args.prune, pruneScope: desired.scope });
+      const plan = planChanges(desired.objects, live, {
+        prune: args.prune,
+        pruneScope: desired.scope,
+        adopt: args.adopt,
+      });
+      const { replanOne } = await import('../../diff/replan.js');
       await presentAndApply(deps, input, plan, {
         output: args.output,
         dryRun,
@@ -172,21 +184,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         concurrency: args.concurrency,
         color: args.color,
         what: 'apply the Crossplane RBAC',
-        replan: (liveObj, want) => {
-          const again = planChanges(
-            [want as never],
-            {
-              clusterRoles: liveObj.kind === 'ClusterRole' ? [liveObj as never] : [],
-              clusterRoleBindings: liveObj.kind === 'ClusterRoleBinding' ? [liveObj as never] : [],
-              roleBindings: liveObj.kind === 'RoleBinding' ? [liveObj as never] : [],
-            },
-            { prune: false },
-          );
-          const entry = again.entries[0];
-          return entry?.action === 'update' && entry.object !== undefined
-            ? (entry.object as never)
-            : undefined;
-        },
+        replan: (liveObj, want) => replanOne(want as never, liveObj as never, args.adopt) as never,
       });
     },
   };

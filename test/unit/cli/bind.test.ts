@@ -249,10 +249,10 @@ describe('bind: against a fake cluster', () => {
       ['bind', '--service-account', 'ci/deployer', '--role-ref', 'ClusterRole/view', '--yes'],
       cluster,
     );
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(
-      new RegExp(`warning: refused ClusterRoleBinding/${item?.metadata.name ?? ''}: `),
-    );
+    // Left alone, reported, and the run fails after doing everything else so that CI notices.
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^refused ClusterRoleBinding/${item?.metadata.name ?? ''}: `, 'm'));
+    expect(r.stderr).toMatch(/^error: 1 object is not the plugin's to change/m);
     expect(cluster.writes).toStrictEqual([]);
   });
 

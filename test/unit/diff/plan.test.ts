@@ -31,7 +31,14 @@ const empty: LiveRbac = { clusterRoles: [], clusterRoleBindings: [], roleBinding
 describe('planChanges', () => {
   const cases: Record<
     string,
-    { reason: string; desired: RbacObject[]; live: LiveRbac; want: PlanAction; changed?: string[] }
+    {
+      reason: string;
+      desired: RbacObject[];
+      live: LiveRbac;
+      want: PlanAction;
+      changed?: string[];
+      adopt?: boolean;
+    }
   > = {
     Create: { reason: 'A missing object is created.', desired: [system], live: empty, want: 'create' },
     Unchanged: {
@@ -40,10 +47,25 @@ describe('planChanges', () => {
       live: { ...empty, clusterRoles: [live(system, { creationTimestamp: '2025-01-01T00:00:00Z' })] },
       want: 'unchanged',
     },
-    LabelOnly: {
-      reason: 'An extra live label is a difference (Crossplane compares labels exactly).',
+    ForeignLabelKept: {
+      reason:
+        "A label someone else added (outside the plugin's crossplane.io keys) is kept, so it is no difference.",
       desired: [system],
       live: { ...empty, clusterRoles: [live(system, { labels: { ...system.metadata.labels, extra: 'x' } })] },
+      want: 'unchanged',
+    },
+    StalePluginLabel: {
+      reason:
+        'A crossplane.io label the desired object no longer has is removed: it would aggregate the role.',
+      desired: [system],
+      live: {
+        ...empty,
+        clusterRoles: [
+          live(system, {
+            labels: { ...system.metadata.labels, 'rbac.crossplane.io/aggregate-to-admin': 'true' },
+          }),
+        ],
+      },
       want: 'update',
       changed: ['labels'],
     },
@@ -69,12 +91,20 @@ describe('planChanges', () => {
       },
       want: 'refused',
     },
-    NoControllerAdopted: {
-      reason: 'A live object without a controller may be updated (MustBeControllableBy allows it).',
+    NoOwnerRefused: {
+      reason:
+        "An object nobody owns (no managed-by label, no controller) is not the plugin's: refused without --adopt.",
       desired: [edit],
       live: { ...empty, clusterRoles: [live(edit, { ownerReferences: [] }, { rules: [] })] },
+      want: 'refused',
+    },
+    NoOwnerAdopted: {
+      reason: 'With --adopt an object nobody owns is taken over: its rules and its controller are written.',
+      desired: [edit],
+      live: { ...empty, clusterRoles: [live(edit, { ownerReferences: [] }, { rules: [] })] },
+      adopt: true,
       want: 'update',
-      changed: ['rules'],
+      changed: ['rules', 'ownerReferences'],
     },
     BindingSubjects: {
       reason: 'Bindings compare subjects.',
@@ -94,12 +124,19 @@ describe('planChanges', () => {
       },
       want: 'unchanged',
     },
-    BindingOwner: {
-      reason: 'Bindings compare owner references.',
+    BindingOwnerAdopted: {
+      reason: 'Bindings compare owner references; an unowned one is written only with --adopt.',
       desired: [binding],
       live: { ...empty, clusterRoleBindings: [live(binding, { ownerReferences: [] })] },
+      adopt: true,
       want: 'update',
       changed: ['ownerReferences'],
+    },
+    BindingWithoutOwnerRefused: {
+      reason: "A binding with the name of a provider's system binding but made by hand is left alone.",
+      desired: [binding],
+      live: { ...empty, clusterRoleBindings: [live(binding, { ownerReferences: [] })] },
+      want: 'refused',
     },
     AggregatedRulesIgnored: {
       reason:
@@ -121,7 +158,7 @@ describe('planChanges', () => {
     },
   };
   it.each(Object.entries(cases))('%s', (_n, tc) => {
-    const plan = planChanges(tc.desired, tc.live, { prune: false });
+    const plan = planChanges(tc.desired, tc.live, { prune: false, adopt: tc.adopt === true });
     expect(
       plan.entries.map((e) => e.action),
       tc.reason,
@@ -129,16 +166,55 @@ describe('planChanges', () => {
     if (tc.changed !== undefined) expect(plan.entries[0]!.changed, tc.reason).toEqual(tc.changed);
   });
 
-  it('updates replace the object at the live resourceVersion, dropping unrelated live labels as Crossplane does', () => {
+  it('updates write the desired object at the live resourceVersion, keeping what others added', () => {
+    const foreignOwner = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      name: 'a',
+      uid: 'argo-uid',
+    };
     const plan = planChanges(
       [system],
-      { ...empty, clusterRoles: [live(system, { labels: { extra: 'x' } })] },
+      {
+        ...empty,
+        clusterRoles: [
+          live(
+            system,
+            {
+              labels: { extra: 'x', 'rbac.crossplane.io/aggregate-to-admin': 'true' },
+              annotations: { 'example.org/note': 'kept' },
+              ownerReferences: [...system.metadata.ownerReferences!, foreignOwner],
+            },
+            { rules: [] },
+          ),
+        ],
+      },
       { prune: false },
     );
     const body = plan.entries[0]!.object!;
     expect(body.metadata.resourceVersion).toBe('7');
-    expect(body.metadata.labels).toEqual(system.metadata.labels);
+    expect(body.metadata.labels).toEqual({ extra: 'x', ...system.metadata.labels });
+    expect(body.metadata.annotations).toEqual({ 'example.org/note': 'kept' });
+    expect(body.metadata.ownerReferences).toEqual([...system.metadata.ownerReferences!, foreignOwner]);
     expect((body as ClusterRole).rules).toEqual(system.rules);
+  });
+
+  it('never prunes a labelled object whose controller is not one the plugin sets (e.g. an Argo CD Application)', () => {
+    const argo = live(nsEdit, {
+      name: 'crossplane-ns-argo-edit',
+      labels: { ...nsEdit.metadata.labels },
+      ownerReferences: [
+        {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Application',
+          name: 'a',
+          uid: 'argo-uid',
+          controller: true,
+        },
+      ],
+    });
+    const plan = planChanges([], { ...empty, clusterRoles: [argo] }, { prune: true });
+    expect(plan.entries).toEqual([]);
   });
 
   it('marks a roleRef change for delete-and-create, since roleRef is immutable', () => {
