@@ -21,8 +21,7 @@ export interface MachO {
   readonly segments: readonly MachOSegment[];
   readonly commands: readonly { readonly cmd: number; readonly offset: number; readonly size: number }[];
   readonly signature:
-    | { readonly commandOffset: number; readonly dataoff: number; readonly datasize: number }
-    | undefined;
+    { readonly commandOffset: number; readonly dataoff: number; readonly datasize: number } | undefined;
 }
 
 export interface SignatureInfo {

@@ -89,8 +89,6 @@ export const PLATFORMS = {
  * with --platforms windows-amd64.
  */
 export const DEFAULT_PLATFORMS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64'];
-/** The command that renders the committed plugin.yaml again, for messages. */
-export const RENDER_COMMAND = 'npm run release';
 
 function parseArgs(argv) {
   const opts = {
@@ -121,7 +119,10 @@ function parseArgs(argv) {
   for (const p of [...opts.platforms, ...opts.standalone]) {
     if (!(p in PLATFORMS)) fail(`unknown platform ${p} (known: ${Object.keys(PLATFORMS).join(', ')})`);
   }
-  opts.writeManifest ??= DEFAULT_PLATFORMS.every((p) => opts.platforms.includes(p));
+  // Only the release itself (every default platform, each standalone) may become the committed plugin.yaml.
+  opts.writeManifest ??=
+    opts.platforms.length === DEFAULT_PLATFORMS.length &&
+    DEFAULT_PLATFORMS.every((p) => opts.platforms.includes(p) && opts.standalone.includes(p));
   return opts;
 }
 
