@@ -1,4 +1,5 @@
-// Bundles src/main.ts into one ESM file and writes the executable dist/bin/kubectl-crossplane_rbac.
+// Bundles src/main.ts into one ESM file and writes the executable dist/bin/kubectl-crossplane_rbac. The bundle holds
+// every library the plugin uses, so the npm package has no runtime dependencies.
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +23,11 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(`v${pkg.version}`) },
+  // Libraries the plugin carries but never needs: see each shim's comment.
+  alias: {
+    'js-yaml': join(root, 'scripts', 'bundle-shims', 'js-yaml.mjs'),
+    'whatwg-url': join(root, 'scripts', 'bundle-shims', 'whatwg-url.mjs'),
+  },
   banner: {
     // Some bundled CommonJS dependencies call require(); give them one.
     js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",

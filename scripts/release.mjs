@@ -2,13 +2,20 @@
 // index layout, all under dist/release/ (or --out).
 //
 //   node scripts/release.mjs [--platforms linux-amd64,...] [--standalone linux-amd64,...] [--out DIR]
-//                            [--skip-build] [--write-manifest]
+//                            [--skip-build] [--write-manifest | --no-write-manifest]
 //
 // Standalone executables are made with `bun build --compile`. The compiler is the `bun` devDependency; the runtime
 // embedded in each executable is the matching `@oven/bun-<os>-<arch>` package, fetched with `npm pack` and passed
-// to bun with --compile-executable-path, so bun never downloads anything itself. A platform that is not in the
-// standalone set ships the JavaScript bundle instead (it needs Node.js on PATH), and the manifest's caveats say so.
-// The root plugin.yaml is rewritten only for a release of every platform, or with --write-manifest.
+// to bun with --compile-executable-path, so bun never downloads anything itself. Every platform is standalone
+// unless --standalone leaves it out; then it ships the JavaScript bundle (it needs Node.js on PATH), and the
+// manifest's caveats say so. The root plugin.yaml is rewritten for a release of every default platform (that is
+// `npm run release`), or with --write-manifest: the committed plugin.yaml is the release of its commit.
+//
+// Every executable is checked before it is packaged: it embeds exactly the JavaScript of the first one built
+// (linux-amd64, which the end-to-end suite runs), it is run where this machine can run it, and a macOS one must be
+// a thin Mach-O of its CPU with a valid ad-hoc code signature. bun signs darwin-arm64 executables itself but leaves
+// darwin-x64 ones with the runtime's stale signature, so an executable whose signature does not verify is signed
+// again here (scripts/macho-signature.mjs) and must verify after that.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -28,6 +35,8 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { readBunModuleGraph } from './bun-module-graph.mjs';
+import { CPU_TYPES, readMachO, signMachOAdHoc, verifyMachOSignature } from './macho-signature.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = 'kubectl-crossplane_rbac';
@@ -72,20 +81,19 @@ export const PLATFORMS = {
 };
 
 /**
- * Platforms whose standalone executable is run before release: linux-amd64 natively (the whole e2e suite through
- * kubectl) and linux-arm64 under qemu-user (test/e2e/packaging.test.ts). Nothing here can run a macOS executable
- * or check its signature, and wine 8 cannot start bun's Windows executable, so by default macOS ships the bundle
- * with a Node requirement and Windows is left out of the manifest (Windows users install with npm). Either can be
- * built standalone with --platforms/--standalone. Every standalone build is run (smokeRun) where this machine can
- * run it; the caveats name each one that was not run before release.
+ * The platforms of a release. linux-amd64 runs the whole end-to-end suite (npm test), linux-arm64 runs under
+ * qemu-user where it is installed, and the macOS executables are checked as Mach-O files (CPU, code signature,
+ * embedded JavaScript) since nothing here can run them. Windows is left out: Debian's wine 8 cannot start bun's
+ * executable without a stand-in for bcryptprimitives.dll, and cannot open the relative paths bun resolves through
+ * \Device\HarddiskVolumeN, so it was not shown to work; Windows users install with npm. It can still be built
+ * with --platforms windows-amd64.
  */
-export const VERIFIED_STANDALONE = ['linux-amd64', 'linux-arm64'];
 export const DEFAULT_PLATFORMS = ['linux-amd64', 'linux-arm64', 'darwin-amd64', 'darwin-arm64'];
 
 function parseArgs(argv) {
   const opts = {
     platforms: DEFAULT_PLATFORMS,
-    standalone: VERIFIED_STANDALONE,
+    standalone: undefined,
     out: join(root, 'dist', 'release'),
     skipBuild: false,
     writeManifest: undefined,
@@ -107,10 +115,14 @@ function parseArgs(argv) {
     else if (flag === '--no-write-manifest') opts.writeManifest = false;
     else fail(`unknown flag ${arg}`);
   }
+  opts.standalone ??= opts.platforms;
   for (const p of [...opts.platforms, ...opts.standalone]) {
     if (!(p in PLATFORMS)) fail(`unknown platform ${p} (known: ${Object.keys(PLATFORMS).join(', ')})`);
   }
-  opts.writeManifest ??= DEFAULT_PLATFORMS.every((p) => opts.platforms.includes(p));
+  // Only the release itself (every default platform, each standalone) may become the committed plugin.yaml.
+  opts.writeManifest ??=
+    opts.platforms.length === DEFAULT_PLATFORMS.length &&
+    DEFAULT_PLATFORMS.every((p) => opts.platforms.includes(p) && opts.standalone.includes(p));
   return opts;
 }
 
@@ -262,6 +274,14 @@ function compile(bun, platform, entry, outfile) {
       // A kubectl plugin must not pick up a .env or bunfig.toml from the user's working directory.
       '--no-compile-autoload-dotenv',
       '--no-compile-autoload-bunfig',
+      // bun would inline process.platform and process.arch for the target; keeping them run-time values makes
+      // every executable embed the same JavaScript, so the one the tests run vouches for the others.
+      '--define',
+      'process.platform=process.platform',
+      '--define',
+      'process.arch=process.arch',
+      // The bundle is esbuild-minified with its names kept; bun prints it again, and would add whitespace back.
+      '--minify',
       // Relative to the entry's directory: bun's output depends on the entry's path, so this keeps it reproducible.
       `./${basename(entry)}`,
       '--outfile',
@@ -317,12 +337,77 @@ function smokeRun(name, exe, version) {
   return true;
 }
 
+/**
+ * Checks a macOS executable the way macOS will before running it, and signs it again (ad hoc) when bun left a
+ * signature that does not verify. Returns what was done, for the log and release.json; stops the release when the
+ * executable is not a thin Mach-O of its CPU or its signature still does not verify.
+ */
+function checkMacExecutable(name, exe) {
+  const arch = PLATFORMS[name].arch;
+  const data = readFileSync(exe);
+  let macho;
+  try {
+    macho = readMachO(data);
+  } catch (err) {
+    fail(`the ${name} executable is not a thin Mach-O: ${err.message}`);
+  }
+  // Signing cannot make an executable of the wrong CPU right.
+  if (macho.header.cputype !== CPU_TYPES[arch])
+    fail(`the ${name} executable is for CPU type 0x${macho.header.cputype.toString(16)}, not ${arch}`);
+  const found = verifyMachOSignature(data, arch);
+  if (found.errors.length === 0) return { signature: 'bun', ...signatureSummary(found.info) };
+  console.log(
+    `${name}: bun's code signature does not verify (${found.errors.join('; ')}); signing it ad hoc`,
+  );
+  let signed;
+  try {
+    signed = signMachOAdHoc(data, BIN);
+  } catch (err) {
+    fail(`cannot sign the ${name} executable: ${err.message}`);
+  }
+  const check = verifyMachOSignature(signed, arch);
+  if (check.errors.length > 0)
+    fail(`the ${name} executable does not verify after signing: ${check.errors.join('; ')}`);
+  writeFileSync(exe, signed);
+  return { signature: 're-signed ad hoc', bunSignatureErrors: found.errors, ...signatureSummary(check.info) };
+}
+
+function signatureSummary(info) {
+  return { cpu: info.cpu, identifier: info.identifier, pages: info.pages, codeLimit: info.codeLimit };
+}
+
+/**
+ * The sha256 of the JavaScript an executable runs (its bun entry point); stops the release when it is not the
+ * same as REFERENCE's, the executable first built.
+ */
+function checkEmbeddedJavaScript(name, exe, reference) {
+  let graph;
+  try {
+    graph = readBunModuleGraph(readFileSync(exe));
+  } catch (err) {
+    fail(`cannot read the JavaScript embedded in the ${name} executable: ${err.message}`);
+  }
+  const entry = graph.modules[graph.entryPoint];
+  if (graph.modules.length !== 1)
+    fail(`the ${name} executable embeds ${graph.modules.length} modules, want 1`);
+  const digest = sha256(entry.contents);
+  if (reference !== undefined && digest !== reference.digest)
+    fail(
+      `the ${name} executable embeds other JavaScript than the ${reference.name} one (${digest} ≠ ${reference.digest})`,
+    );
+  return digest;
+}
+
 // ---- manifest
 
-function caveats(platforms, standalone, ran) {
+/**
+ * The caveats for PLATFORMS: a fixed text, so that the manifest is the same whatever this machine could run (the
+ * release log and release.json say what ran).
+ */
+function caveats(platforms, standalone) {
   const names = (list) => list.map((p) => `${PLATFORMS[p].os}/${PLATFORMS[p].arch}`).join(', ');
   const bundled = platforms.filter((p) => !standalone.includes(p));
-  const unverified = platforms.filter((p) => standalone.includes(p) && !ran.includes(p));
+  const mac = platforms.filter((p) => standalone.includes(p) && PLATFORMS[p].os === 'darwin');
   const lines = [];
   if (bundled.length > 0) {
     lines.push(
@@ -330,8 +415,12 @@ function caveats(platforms, standalone, ran) {
       'standalone executable: it needs Node.js 20.19 or newer on PATH.',
     );
   }
-  if (unverified.length > 0) {
-    lines.push(`The ${names(unverified)} executable was cross-compiled and not run`, 'before this release.');
+  if (mac.length > 0) {
+    lines.push(
+      'The macOS executables are built on Linux: their code signatures and',
+      'the JavaScript they embed are verified there, but they were not run',
+      'on a Mac before this release.',
+    );
   }
   return lines.map((l) => `    ${l}`).join('\n');
 }
@@ -382,6 +471,7 @@ function main() {
   const bun = needsBun ? bunCompiler() : undefined;
   const entries = [];
   const ran = [];
+  let reference;
   for (const name of opts.platforms) {
     const platform = PLATFORMS[name];
     const standalone = opts.standalone.includes(name);
@@ -389,9 +479,14 @@ function main() {
     const dir = join(opts.out, name);
     mkdirSync(dir, { recursive: true });
     const exe = join(dir, exeName);
+    const checks = {};
     if (standalone) {
       compile(bun, platform, entry, exe);
+      if (platform.os === 'darwin') checks.macho = checkMacExecutable(name, exe);
+      checks.javascriptSha256 = checkEmbeddedJavaScript(name, exe, reference);
+      reference ??= { name, digest: checks.javascriptSha256 };
       if (smokeRun(name, exe, version)) ran.push(name);
+      checks.ran = ran.includes(name);
     } else if (platform.os === 'windows')
       fail('windows needs a standalone executable: krew installs only .exe files');
     else copyFileSync(bundle, exe);
@@ -405,10 +500,17 @@ function main() {
     const data = ext === 'zip' ? zip(files) : tarGz(files);
     writeFileSync(join(opts.out, archive), data);
     const sum = sha256(data);
-    entries.push({ ...platform, name, archive, sha256: sum, bin: exeName, standalone });
-    const mb = (statSync(exe).size / 1024 / 1024).toFixed(1);
+    const sizes = { executable: statSync(exe).size, archive: data.length };
+    entries.push({ ...platform, name, archive, sha256: sum, bin: exeName, standalone, sizes, checks });
+    const mb = (sizes.executable / 1024 / 1024).toFixed(1);
     const kind = standalone
-      ? `standalone, ${ran.includes(name) ? 'ran here' : 'not run here'}`
+      ? [
+          checks.ran ? 'ran here' : 'not run here',
+          checks.macho &&
+            `signature ${checks.macho.signature === 'bun' ? "bun's, verified" : 're-signed, verified'}`,
+        ]
+          .filter(Boolean)
+          .join(', ')
       : 'bundle, needs Node';
     console.log(`${archive}  ${sum}  (${kind}, ${mb} MiB)`);
   }
@@ -418,16 +520,24 @@ function main() {
   const manifest = renderManifest({
     version,
     entries,
-    caveatText: caveats(opts.platforms, opts.standalone, ran),
+    caveatText: caveats(opts.platforms, opts.standalone),
   });
   writeFileSync(join(opts.out, 'plugin.yaml'), manifest);
   const index = join(opts.out, 'krew-index', 'plugins');
   mkdirSync(index, { recursive: true });
   writeFileSync(join(index, 'crossplane-rbac.yaml'), manifest);
-  writeFileSync(
-    join(opts.out, 'release.json'),
-    `${JSON.stringify({ version, platforms: entries.map(({ name, archive, sha256: s, bin, standalone: st }) => ({ name, archive, sha256: s, bin, standalone: st })) }, null, 2)}\n`,
-  );
+  const platforms = entries.map(({ name, archive, sha256: s, bin, standalone: st, sizes, checks }) => ({
+    name,
+    archive,
+    sha256: s,
+    bin,
+    standalone: st,
+    sizes,
+    checks,
+  }));
+  // Archives are deflated by Node's zlib: another zlib build may compress the same files to other bytes.
+  const zlib = process.versions.zlib;
+  writeFileSync(join(opts.out, 'release.json'), `${JSON.stringify({ version, zlib, platforms }, null, 2)}\n`);
   if (opts.writeManifest) {
     writeFileSync(join(root, 'plugin.yaml'), manifest);
     console.log(`wrote ${join(root, 'plugin.yaml')}`);

@@ -1,5 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveBun, runRelease } from '../unit/packaging/release-run.js';
@@ -64,6 +73,7 @@ describe('the npm package', () => {
     ) as { filename: string; files: { path: string }[] }[];
     files = packed[0]?.files.map((f) => f.path).sort() ?? [];
     prefix = join(dir, 'prefix');
+    // --offline: the tarball alone must be enough, with no registry and nothing from npm's cache.
     execFileSync(
       'npm',
       [
@@ -71,17 +81,38 @@ describe('the npm package', () => {
         '-g',
         '--prefix',
         prefix,
+        '--offline',
         '--no-audit',
         '--no-fund',
-        '--prefer-offline',
         join(dir, packed[0]?.filename ?? ''),
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, npm_config_cache: join(dir, 'empty-cache') },
+      },
     );
   }, 300_000);
 
   it('PacksOnlyTheBundle: the tarball holds the bundle, LICENSE, README and package.json', () => {
     expect(files).toEqual(['LICENSE', 'README.md', `dist/bin/${BIN}`, 'package.json']);
+  });
+
+  it('NoRuntimeDependencies: package.json declares none, and an install adds this package alone', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies'])
+      expect(pkg[field], `${field}: the bundle already holds every library`).toBeUndefined();
+    const installed = join(prefix, 'lib', 'node_modules');
+    expect(readdirSync(installed)).toEqual(['kubectl-crossplane-rbac']);
+    expect(existsSync(join(installed, 'kubectl-crossplane-rbac', 'node_modules'))).toBe(false);
+  });
+
+  it('RunsFromTheInstall: the installed kubectl-crossplane_rbac answers its version', async () => {
+    const node = onPath('node');
+    expect(node).toBeDefined();
+    const r = await kubectlWith([join(prefix, 'bin'), join(node ?? '', '..')], ['version'], BIN);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`kubectl-crossplane-rbac ${version}\n`);
   });
 
   it('InstallsOnPath: a global install puts the plugin on PATH for kubectl', async () => {

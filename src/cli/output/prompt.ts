@@ -9,14 +9,17 @@ export interface Prompter {
   ): Promise<string[]>;
 }
 
-/** The real prompts (inquirer), loaded only when a prompt is really shown. */
+/**
+ * The real prompts (inquirer), loaded only when a prompt is really shown. Each prompt is its own package:
+ * `@inquirer/prompts` would also bundle its editor prompt and, through it, iconv-lite's encoding tables.
+ */
 export const inquirerPrompter: Prompter = {
   async confirm(message) {
-    const { confirm } = await import('@inquirer/prompts');
+    const { default: confirm } = await import('@inquirer/confirm');
     return confirm({ message, default: false });
   },
   async checkbox(message, choices) {
-    const { checkbox } = await import('@inquirer/prompts');
+    const { default: checkbox } = await import('@inquirer/checkbox');
     return checkbox({ message, choices: choices.map((c) => ({ ...c })), required: true, pageSize: 15 });
   },
 };

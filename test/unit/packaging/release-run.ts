@@ -1,6 +1,6 @@
 // Runs scripts/release.mjs into a temporary directory, for the packaging tests.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,19 @@ export interface ReleaseEntry {
   readonly sha256: string;
   readonly bin: string;
   readonly standalone: boolean;
+  readonly sizes: { readonly executable: number; readonly archive: number };
+  readonly checks: {
+    readonly javascriptSha256?: string;
+    readonly ran?: boolean;
+    readonly macho?: { readonly signature: string; readonly bunSignatureErrors?: readonly string[] };
+  };
+}
+
+/** dist/release/release.json: what the release built and checked. */
+export interface ReleaseJson {
+  readonly version: string;
+  readonly zlib: string;
+  readonly platforms: readonly ReleaseEntry[];
 }
 
 const releases: string[] = [];
@@ -27,8 +40,11 @@ afterAll(() => {
   for (const dir of releases.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Builds the release of PLATFORMS from the existing bundle (no rebuild: other tests run it meanwhile). */
-export function runRelease(platforms: readonly string[], standalone?: readonly string[]): string {
+/**
+ * Builds the release of PLATFORMS (default: the default ones, as `npm run release`) from the existing bundle (no
+ * rebuild: other tests run it meanwhile) into a temporary directory, and returns that directory.
+ */
+export function runRelease(platforms?: readonly string[], standalone?: readonly string[]): string {
   const out = mkdtempSync(join(tmpdir(), 'xrbac-release-'));
   releases.push(out);
   const args = [
@@ -38,8 +54,12 @@ export function runRelease(platforms: readonly string[], standalone?: readonly s
     '--out',
     out,
   ];
-  args.push('--platforms', platforms.join(','));
+  if (platforms !== undefined) args.push('--platforms', platforms.join(','));
   if (standalone !== undefined) args.push('--standalone', standalone.join(','));
   execFileSync(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
   return out;
+}
+
+export function readReleaseJson(out: string): ReleaseJson {
+  return JSON.parse(readFileSync(join(out, 'release.json'), 'utf8')) as ReleaseJson;
 }
