@@ -3,6 +3,8 @@ export const ExitCode = {
   ok: 0,
   drift: 1,
   error: 2,
+  /** Stopped by Ctrl-C (128 + SIGINT), as shells report it. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,7 +1,8 @@
 import { runCli } from './cli/app.js';
 import type { Deps } from './cli/context.js';
 import { inquirerPrompter } from './cli/output/prompt.js';
-import { describeError } from './errors.js';
+import { ExitCode, describeError } from './errors.js';
+import { Interrupt } from './cli/interrupt.js';
 
 declare const __VERSION__: string | undefined;
 
@@ -9,7 +10,13 @@ declare const __VERSION__: string | undefined;
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const version = typeof __VERSION__ === 'string' ? __VERSION__ : 'v0.0.0-dev';
+  const interrupt = new Interrupt();
+  process.on('SIGINT', () => {
+    if (interrupt.signal() === 'exit') process.exit(ExitCode.interrupted);
+    process.stderr.write('\ninterrupted: finishing the writes in flight (Ctrl-C again stops at once)\n');
+  });
   const deps: Deps = {
+    interrupt,
     io: {
       stdout: process.stdout,
       stderr: process.stderr,

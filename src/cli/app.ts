@@ -6,6 +6,7 @@ import { enableXrdCommand } from './commands/enable-xrd.js';
 import { explainCommand } from './commands/explain.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
+import type { Cluster } from '../k8s/cluster.js';
 import type { Deps, GlobalArgs } from './context.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
@@ -166,11 +167,25 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
     deps.io.stdout.write(words.map((w) => `${w}\n`).join('') + (cobra ? `:${String(directive)}\n` : ''));
     return;
   }
-  const cli = buildCli(argv, deps);
+  // Every cluster a command connects to is closed when the command ends, however it ends.
+  const opened: Cluster[] = [];
+  const tracked: Deps = {
+    ...deps,
+    connect: async (flags) => {
+      const cluster = await deps.connect(flags);
+      opened.push(cluster);
+      return cluster;
+    },
+  };
+  const cli = buildCli(argv, tracked);
   let helpText = '';
-  await cli.parseAsync([...argv], {}, (err, _parsed, output) => {
-    if (err !== null && err !== undefined) return;
-    helpText = output;
-  });
+  try {
+    await cli.parseAsync([...argv], {}, (err, _parsed, output) => {
+      if (err !== null && err !== undefined) return;
+      helpText = output;
+    });
+  } finally {
+    for (const cluster of opened) cluster.close?.();
+  }
   if (helpText !== '') deps.io.stdout.write(`${helpText}\n`);
 }

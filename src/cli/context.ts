@@ -1,6 +1,7 @@
 import type { Cluster } from '../k8s/cluster.js';
 import { UsageError } from '../errors.js';
 import type { ConnectionFlags } from '../k8s/rest-config.js';
+import type { Interrupt } from './interrupt.js';
 import type { Prompter } from './output/prompt.js';
 import type { Io } from './output/terminal.js';
 
@@ -10,6 +11,8 @@ export interface Deps {
   readonly connect: (flags: ConnectionFlags) => Promise<Cluster>;
   readonly prompter: Prompter;
   readonly version: string;
+  /** Ctrl-C handling for writes; absent in tests that never interrupt. */
+  readonly interrupt?: Interrupt;
 }
 
 /** kubectl's global flags, parsed. */

@@ -134,10 +134,20 @@ export async function presentAndApply(
     }
   }
 
-  const results = await applyPhases(deps, cluster, writes, preWrites, opts);
+  const apply = (): Promise<OperationResult[]> => applyPhases(deps, cluster, writes, preWrites, opts);
+  const results = await (deps.interrupt !== undefined ? deps.interrupt.whileWriting(apply) : apply());
   const failed = results.filter((r) => r.error !== undefined || r.notAttempted === true);
   const failedKeys = new Set(failed.map((r) => keyOf(r.operation.object)));
   print(failedKeys, opts.dryRun === 'server');
+  if (deps.interrupt?.requested === true) {
+    const written = results.filter((r) => r.error === undefined && r.notAttempted !== true).length;
+    const notStarted = results.filter((r) => r.notAttempted === true).length;
+    for (const f of failed) if (f.error !== undefined) deps.io.stderr.write(`error: ${f.error}\n`);
+    throw new UserError(
+      `interrupted: ${String(written)} of ${String(results.length)} writes were done, ${String(notStarted)} were not started`,
+      { hint: 're-run the command to finish: it converges', exitCode: ExitCode.interrupted },
+    );
+  }
   const gone = results.find((r) => r.serverGone === true);
   if (gone !== undefined) {
     // One line for the whole run, not one per write that could not be sent.
@@ -191,6 +201,7 @@ async function applyPhases(
       onProgress: (done) => {
         progress.update(`applied ${base + done}/${total}`);
       },
+      shouldStop: () => deps.interrupt?.requested === true,
       ...(opts.replan !== undefined ? { replan: opts.replan } : {}),
     });
     base += ops.length;

@@ -14,7 +14,7 @@ export interface OperationResult {
   readonly operation: Operation;
   /** undefined on success. */
   readonly error: string | undefined;
-  /** The run stopped (the server is gone) before this write was sent. */
+  /** The run stopped (the server is gone, or Ctrl-C) before this write was sent. */
   readonly notAttempted?: boolean;
   /** This write failed because the server stopped answering. */
   readonly serverGone?: boolean;
@@ -24,6 +24,8 @@ export interface ApplyOptions {
   readonly concurrency: number;
   readonly dryRun: boolean;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Checked before each write is started: true stops starting new ones (Ctrl-C). */
+  readonly shouldStop?: () => boolean;
   /**
    * Called when a write raced with another writer (a create found the object already there, an update found it
    * changed): given the fresh live object, plans that one object again.
@@ -55,7 +57,7 @@ export async function applyOperations(
   let stopped = false;
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (stopped) return;
+      if (stopped || opts.shouldStop?.() === true) return;
       const index = next++;
       const op = operations[index];
       if (op === undefined) return;

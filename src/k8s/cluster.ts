@@ -125,5 +125,7 @@ export interface Cluster {
     opts?: DeleteOptions,
   ): Promise<void>;
   canI(check: AccessCheck): Promise<boolean>;
+  /** Closes the pooled connections (idle keep-alive sockets would otherwise hold a server's shutdown). */
+  close?(): void;
   rulesReview(namespace: string): Promise<RulesReview>;
 }
