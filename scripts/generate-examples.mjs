@@ -1283,7 +1283,8 @@ function largeXrds() {
       scope: 'Cluster',
     }),
   );
-  // Longer than 63 characters: an annotation key cannot name it (SPEC §4, rbac.crossplane.io/enabled-xrds).
+  // Longer than 63 characters: an annotation key's name part cannot hold it, so enable-xrd lists it in the
+  // rbac.crossplane.io/enabled-xrds annotation instead.
   xrds.push(
     xrd({
       api: 'v2',

@@ -10,7 +10,7 @@ import type { Deps, GlobalArgs } from './context.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
 
-/** Builds the parser: the global flags of SPEC §2 and the explicit list of commands. */
+/** Builds the parser: kubectl's global flags (see README "Commands") and the explicit list of commands. */
 export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> {
   const cli = yargs([...argv])
     .scriptName(PROGRAM)

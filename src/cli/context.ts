@@ -11,7 +11,7 @@ export interface Deps {
   readonly version: string;
 }
 
-/** The global flags of SPEC §2, parsed. */
+/** The global flags every command takes (kubectl's own, see README "Commands"), parsed. */
 export interface GlobalArgs {
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;

@@ -5,7 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { parse, stringify } from 'yaml';
 import { UserError } from '../errors.js';
 
-/** The connection flags of SPEC §2, as kubectl spells them. */
+/** kubectl's connection flags (--kubeconfig, --context, --cluster, --user, ...), spelled as kubectl does. */
 export interface ConnectionFlags {
   readonly kubeconfig?: string | undefined;
   readonly context?: string | undefined;

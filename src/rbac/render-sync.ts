@@ -66,7 +66,7 @@ export const MANAGE_LEVELS: readonly ManageLevel[] = ['all', 'basic', 'serviceac
 export type SyncFamily = 'providers' | 'composites' | 'namespaces' | 'base';
 export const SYNC_FAMILIES: readonly SyncFamily[] = ['providers', 'composites', 'namespaces', 'base'];
 
-/** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap (SPEC §3.4). */
+/** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap in the Crossplane namespace. */
 export interface SyncConfig {
   readonly manage?: ManageLevel;
   readonly disableAggregateRoles?: boolean;
@@ -348,8 +348,9 @@ export function resolveSyncSettings(snapshot: ClusterSnapshot, opts: SyncOptions
 }
 
 /**
- * Computes everything `sync` wants to exist for a snapshot (SPEC §3, §4): pure, deterministic (inputs are sorted,
- * so shuffled input gives identical output). Throws SyncInputError for unknown filter names and invalid objects.
+ * Computes everything `sync` wants to exist for a snapshot (provider, XRD, base and namespace roles and
+ * bindings): pure, deterministic (inputs are sorted, so shuffled input gives identical output). Throws
+ * SyncInputError for unknown filter names and invalid objects.
  */
 export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): DesiredState {
   const settings = resolveSyncSettings(snapshot, opts);

@@ -48,7 +48,7 @@ const large = load(path.join(examples, 'large', 'cluster.yaml'));
 
 const ofKind = (objs: any[], kind: string): any[] => objs.filter((o) => o?.kind === kind);
 
-/** Registry and organisation of an image, as SPEC §3.2 compares them. */
+/** Registry and organisation of an image, as Crossplane compares family members' images (OrgDiffer). */
 function registryOrg(image: string): string {
   const parts = image.split('/');
   const first = parts[0]!;
