@@ -248,3 +248,99 @@ describe('ClusterRole escalation check (clusterrole/policybased/storage_test.go 
     if (!c.expectAllowed) expect(create).toMatchObject({ status: 403 });
   });
 });
+
+/** Behaviour read from Kubernetes' source where its tests have no table; each case names the function. */
+describe('behaviour without an upstream table', () => {
+  const hank: UserInfo = { name: 'hank', groups: ['system:authenticated'] };
+  const aggregated = {
+    metadata: { name: 'agg' },
+    aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] },
+    rules: [],
+  };
+  const policy = source({
+    clusterRoles: [
+      { name: 'cm-reader', rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] },
+      { name: 'secret-reader', rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] },
+      {
+        name: 'binder',
+        rules: [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles'],
+            verbs: ['bind'],
+            resourceNames: ['secret-reader'],
+          },
+        ],
+      },
+    ],
+    clusterRoleBindings: [
+      { roleRef: { kind: 'ClusterRole', name: 'cm-reader' }, subjects: [{ kind: 'User', name: 'hank' }] },
+      { roleRef: { kind: 'ClusterRole', name: 'binder' }, subjects: [{ kind: 'User', name: 'hank' }] },
+      { roleRef: { kind: 'ClusterRole', name: 'gone' }, subjects: [{ kind: 'User', name: 'hank' }] },
+    ],
+  });
+  const binding = (role: string): Record<string, any> => ({
+    metadata: { name: 'b' },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: [{ kind: 'User', name: 'ivy' }],
+  });
+
+  it('NonResourceURLMatches trims every trailing "*" (strings.TrimRight)', () => {
+    expect(nonResourceUrlCovers('/a**', '/a')).toBe(true);
+    expect(ruleAllows({ verbs: ['get'], nonResourceURLs: ['/a**'] }, pathAttributes('get', '/a/b'))).toBe(
+      true,
+    );
+  });
+
+  it('clusterrole Update: keeping an aggregationRule still takes full authority', () => {
+    const renamed = { ...aggregated, metadata: { name: 'agg', labels: { x: 'y' } } };
+    expect(checkRbacWrite(policy, hank, 'clusterroles', '', 'agg', renamed, aggregated)).toStrictEqual({
+      ok: false,
+      status: 403,
+      message: 'must have cluster-admin privileges to use the aggregationRule',
+    });
+  });
+
+  it('IsOnlyMutatingGCFields: an update of owner references and finalizers only needs no rules', () => {
+    const owned = { ...aggregated, metadata: { name: 'agg', finalizers: ['x'], ownerReferences: [] } };
+    expect(checkRbacWrite(policy, hank, 'clusterroles', '', 'agg', owned, aggregated).ok).toBe(true);
+  });
+
+  it('BindingAuthorized: bind on the role lets you bind rules you do not hold', () => {
+    expect(
+      checkRbacWrite(policy, hank, 'rolebindings', 'ns1', '', binding('secret-reader'), undefined).ok,
+    ).toBe(true);
+  });
+
+  it('ConfirmNoEscalation: the 403 lists the missing rules, then the role references it could not resolve', () => {
+    const denied = checkRbacWrite(
+      policy,
+      hank,
+      'clusterroles',
+      '',
+      '',
+      { metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'get'] }] },
+      undefined,
+    );
+    expect(denied).toStrictEqual({
+      ok: false,
+      status: 403,
+      message:
+        'user "hank" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+        '{APIGroups:[""], Resources:["pods"], Verbs:["list" "get"]}; resolution errors: [clusterroles.rbac.authorization.k8s.io "gone" not found]',
+    });
+  });
+
+  it('RBACAuthorizer: says which binding allowed, or which role it could not find', () => {
+    const get = (resource: string): ReturnType<typeof authorize> =>
+      authorize(policy, hank, resourceAttributes({ verb: 'get', resource, namespace: 'ns1' }));
+    expect(get('configmaps')).toStrictEqual({
+      allowed: true,
+      reason: 'RBAC: allowed by ClusterRoleBinding "binding-0" of ClusterRole "cm-reader" to User "hank"',
+    });
+    expect(get('secrets')).toStrictEqual({
+      allowed: false,
+      reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "gone" not found',
+    });
+  });
+});
