@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ApiException, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { TestApiServer } from './server.js';
+import { NO_FAULTS } from './faults.js';
 import { ADMIN_TOKEN, startApiServer } from './server.js';
 
 export const RBAC = 'rbac.authorization.k8s.io';
@@ -68,14 +69,6 @@ export function useClientServer(): void {
   });
 
   beforeEach(() => {
-    server.faults = {
-      latencyMs: 0,
-      errorRate: 0,
-      errorCode: 500,
-      throttleRate: 0,
-      retryAfterSeconds: 1,
-      conflictRate: 0,
-      dropRate: 0,
-    };
+    server.faults = { ...NO_FAULTS };
   });
 }

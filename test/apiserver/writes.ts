@@ -29,6 +29,18 @@ import { nowTimestamp, storeKeyOf } from './store.js';
 import type { Obj } from './types.js';
 import { validateObject } from './validate.js';
 
+/** The object's namespace is the request's (a different one is refused); cluster-scoped objects have none. */
+function setNamespace(info: ResourceInfo, ri: RequestInfo, meta: Obj): void {
+  if (!info.namespaced) {
+    delete meta.namespace;
+    return;
+  }
+  if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== ri.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  meta.namespace = ri.namespace;
+}
+
 export class Writes {
   constructor(private readonly state: ServerState) {}
 
@@ -69,14 +81,7 @@ export class Writes {
 
   create(info: ResourceInfo, ri: RequestInfo, obj: Obj, user: UserInfo, dryRun: boolean): Obj {
     const meta = obj.metadata as Obj;
-    if (info.namespaced) {
-      if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== ri.namespace) {
-        throw badRequest(
-          'the namespace of the provided object does not match the namespace sent on the request',
-        );
-      }
-      meta.namespace = ri.namespace;
-    } else delete meta.namespace;
+    setNamespace(info, ri, meta);
     if ((meta.name ?? '') === '' && typeof meta.generateName === 'string' && meta.generateName !== '') {
       meta.name = `${meta.generateName}${randomSuffix()}`;
     }
@@ -124,14 +129,7 @@ export class Writes {
       );
     }
     meta.name = ri.name;
-    if (info.namespaced) {
-      if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== ri.namespace) {
-        throw badRequest(
-          'the namespace of the provided object does not match the namespace sent on the request',
-        );
-      }
-      meta.namespace = ri.namespace;
-    } else delete meta.namespace;
+    setNamespace(info, ri, meta);
     const key = storeKeyOf(info);
     const namespace = info.namespaced ? ri.namespace : '';
     const old = this.state.store.get(key, namespace, ri.name);
