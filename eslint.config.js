@@ -62,6 +62,16 @@ export default defineConfig(
     },
   },
   {
+    // The test API server is the oracle the plugin is tested against: it must not share the plugin's code.
+    files: ['test/apiserver/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/**'], message: 'the test API server imports nothing from src/' }] },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -5,8 +5,8 @@
 //
 // The output is deterministic: uids are derived from names, timestamps are fixed, lists are sorted. The CRD names
 // of the providers come from CRD inventories (plain name lists of the real provider packages) read from
-// --inventories (default: ../shared/fixtures/real next to the repository). The generated YAML is committed, so the
-// examples need neither this script nor the inventories; re-run it only to change the examples.
+// --inventories (default: test/fixtures/real, whose README names each inventory's source). The generated YAML is
+// committed, so the examples need neither this script nor the inventories; re-run it only to change the examples.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 function parseArgs(argv) {
   const opts = {
     out: path.join(repoRoot, 'examples'),
-    inventories: path.resolve(repoRoot, '..', 'shared', 'fixtures', 'real'),
+    inventories: path.join(repoRoot, 'test', 'fixtures', 'real'),
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -1312,7 +1312,8 @@ function largeXrds() {
       scope: 'Cluster',
     }),
   );
-  // Longer than 63 characters: an annotation key cannot name it (SPEC §4, rbac.crossplane.io/enabled-xrds).
+  // Longer than 63 characters: an annotation key's name part cannot hold it, so enable-xrd lists it in the
+  // rbac.crossplane.io/enabled-xrds annotation instead.
   xrds.push(
     xrd({
       api: 'v2',

@@ -1,4 +1,4 @@
-/** Exit codes of every command (SPEC §2). */
+/** Exit codes of every command: 0 success, 1 drift found (`sync --check`), 2 any error. */
 export const ExitCode = {
   ok: 0,
   drift: 1,

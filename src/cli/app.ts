@@ -34,7 +34,7 @@ const CONNECTION_FLAGS = [
   'v',
 ];
 
-/** Builds the parser: the global flags of SPEC §2 and the explicit list of commands. */
+/** Builds the parser: kubectl's global flags and ours, and the explicit list of commands. */
 export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> {
   const cli = withGlobalFlags(yargs([...argv]))
     .scriptName(PROGRAM)

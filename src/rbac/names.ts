@@ -94,7 +94,7 @@ export const DEFAULT_CROSSPLANE_NAMESPACE = 'crossplane-system';
 /** serviceaccount.yaml: the chart's service account for the Crossplane Deployment. */
 export const DEFAULT_CROSSPLANE_SERVICE_ACCOUNT = 'crossplane';
 
-// ---- Objects only this plugin makes (SPEC §3.3, §4) ----
+// ---- Objects only this plugin makes (enable-xrd's per-namespace roles, sync's crossplane:aggregated) ----
 export const AGGREGATED_ROLE = 'crossplane:aggregated';
 export const NS_BASE_ROLE_EDIT = 'crossplane:aggregate-to-ns-edit';
 export const NS_BASE_ROLE_VIEW = 'crossplane:aggregate-to-ns-view';
@@ -105,14 +105,14 @@ export const LABEL_SCOPE = 'crossplane.io/scope';
 export const SCOPE_NAMESPACE = 'namespace';
 /** Followed by the namespace name; value "true". */
 export const LABEL_NAMESPACE_PREFIX = 'namespace.crossplane.io/';
-/** The ConfigMap in the Crossplane namespace holding cluster-wide sync opt-outs (SPEC §3.4). */
+/** The ConfigMap in the Crossplane namespace holding cluster-wide sync opt-outs (`manage`, `disable*`). */
 export const SYNC_CONFIG_MAP = 'crossplane-rbac';
 
-// ---- Namespace annotations (seed 000; Crossplane v1.x namespace/roles.go valAccept) ----
+// ---- Namespace annotations (Crossplane v1.x namespace/roles.go valAccept) ----
 export const ANNOTATION_XRD_PREFIX = 'rbac.crossplane.io/';
 /** The value Crossplane's own namespace controller recognised. */
 export const XRD_ACCEPTED = 'xrd-claim-accepted';
-/** The value seed 000 proposed; accepted when reading. */
+/** A second value that also means "enabled"; accepted when reading, never written. */
 export const XRD_ENABLED = 'xrd-enabled';
 /** Comma-separated XRD names too long for a per-XRD annotation key. */
 export const ANNOTATION_ENABLED_XRDS = 'rbac.crossplane.io/enabled-xrds';

@@ -144,8 +144,9 @@ function base(name: string, label: string, rules: readonly PolicyRule[]): Cluste
 }
 
 /**
- * The user-facing roles the chart makes when the RBAC manager is deployed (SPEC §3.3): crossplane-admin/edit/view/
- * browse, their base roles, and the crossplane-admin binding to the crossplane:masters group. All plugin-owned.
+ * The user-facing roles the chart makes when the RBAC manager is deployed (its template
+ * rbac-manager-managed-clusterroles.yaml): crossplane-admin/edit/view/browse, their base roles, and the
+ * crossplane-admin binding to the crossplane:masters group. All plugin-owned.
  */
 export function renderBaseRoles(
   opts: {

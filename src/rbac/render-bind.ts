@@ -1,6 +1,6 @@
 /**
- * The pure core of `bind` (SPEC §6, seed 003): roleRefs in, RoleBindings/ClusterRoleBindings out, and the plan that
- * turns the live bindings into the desired ones.
+ * The pure core of `bind` (a RootSync's spec.override.roleRefs, or roleRefs from the command line): roleRefs
+ * in, RoleBindings/ClusterRoleBindings out, and the plan that turns the live bindings into the desired ones.
  *
  * Behaviour follows Config Sync's reconciler-manager (kpt-config-sync pkg/reconcilermanager/controllers,
  * manageRBACBindings / createRBACBinding / updateRBACBinding): a roleRef without a namespace becomes a

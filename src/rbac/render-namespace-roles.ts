@@ -238,7 +238,10 @@ export function renderNamespaceRoles(ns: Namespace, enabledXrdNames: readonly st
   ];
 }
 
-/** The base roles every namespace role aggregates (seed 000's namespace edit/view base rules). Plugin-owned. */
+/**
+ * The base roles every namespace role aggregates: view events and apiextensions.crossplane.io, edit secrets.
+ * Plugin-owned.
+ */
 export function renderNamespaceBaseRoles(): ClusterRole[] {
   return [
     buildClusterRole({

@@ -1,12 +1,14 @@
 /**
- * Authentication (bearer tokens, impersonation) and the RBAC authorizer: which rules apply to a user
- * (plugin/pkg/auth/authorizer/rbac and pkg/registry/rbac/validation/rule.go), the request's decision, and
- * the escalation checks of the RBAC storage (pkg/registry/rbac/*\/policybased).
- * The matching rules themselves come from the product's src/rbac/authorize.ts.
+ * Authorization as a Kubernetes API server with `--authorization-mode=RBAC` does it: system:masters may do
+ * anything (the privileged-group authorizer); everyone else gets what their bindings grant
+ * (pkg/registry/rbac/validation/rule.go DefaultRuleResolver, plugin/pkg/auth/authorizer/rbac/rbac.go); writes of
+ * roles and bindings pass the escalation checks of the RBAC storage (pkg/registry/rbac/*\/policybased,
+ * escalation_check.go, rule.go ConfirmNoEscalation). Written from Kubernetes' behaviour; nothing here comes from the
+ * plugin's src/.
  */
-import type { PolicyRule } from '../../src/rbac/types.js';
-import type { AccessAttributes } from '../../src/rbac/authorize.js';
-import { coversRules, formatRuleForStatus, rulesAllow } from '../../src/rbac/authorize.js';
+import { compactRules, compactString, covers, goQuoteList } from './covers.js';
+import type { PolicyRule, RequestAttributes } from './rbac-rules.js';
+import { compareGoStrings, listOf, resourceAttributes, ruleAllows } from './rbac-rules.js';
 
 type Obj = Record<string, any>;
 
@@ -17,6 +19,8 @@ export interface UserInfo {
 
 export const MASTERS = 'system:masters';
 export const AUTHENTICATED = 'system:authenticated';
+const UNAUTHENTICATED = 'system:unauthenticated';
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** What the authorizer reads from the store. */
 export interface PolicySource {
@@ -28,132 +32,262 @@ export interface PolicySource {
 }
 
 /**
- * The rules the default bootstrap bindings give every authenticated user (system:discovery,
- * system:basic-user, system:public-info-viewer): a real cluster always has them, and kubectl needs
- * discovery and self reviews to work for any user. Modelled here so that the store stays as seeded.
+ * The ClusterRoleBindings of the bootstrap policy that every user relies on (kubectl needs discovery and self
+ * reviews). A real cluster stores them; here they hold without being stored, so that the store stays as seeded.
  */
-export const AUTHENTICATED_DEFAULT_RULES: readonly PolicyRule[] = [
+const BOOTSTRAP_BINDINGS: readonly {
+  name: string;
+  groups: readonly string[];
+  rules: readonly PolicyRule[];
+}[] = [
   {
-    verbs: ['get'],
-    nonResourceURLs: [
-      '/api',
-      '/api/*',
-      '/apis',
-      '/apis/*',
-      '/healthz',
-      '/livez',
-      '/openapi',
-      '/openapi/*',
-      '/readyz',
-      '/version',
-      '/version/',
+    name: 'system:basic-user',
+    groups: [AUTHENTICATED],
+    rules: [
+      {
+        apiGroups: ['authorization.k8s.io'],
+        resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+        verbs: ['create'],
+      },
+      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
     ],
   },
   {
-    verbs: ['create'],
-    apiGroups: ['authorization.k8s.io'],
-    resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+    name: 'system:discovery',
+    groups: [AUTHENTICATED],
+    rules: [
+      {
+        nonResourceURLs: [
+          '/api',
+          '/api/*',
+          '/apis',
+          '/apis/*',
+          '/healthz',
+          '/livez',
+          '/openapi',
+          '/openapi/*',
+          '/readyz',
+          '/version',
+          '/version/',
+        ],
+        verbs: ['get'],
+      },
+    ],
   },
-  { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+  {
+    name: 'system:public-info-viewer',
+    groups: [AUTHENTICATED, UNAUTHENTICATED],
+    rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }],
+  },
 ];
 
-/** The rules system:masters holds (the privileged-group authorizer's answer to a rules review). */
-export const FULL_AUTHORITY: readonly PolicyRule[] = [
-  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
-  { verbs: ['*'], nonResourceURLs: ['*'] },
+/** The rules of system:masters' unconditional access, as a rules review lists them. */
+const FULL_AUTHORITY: readonly PolicyRule[] = [
+  { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+  { nonResourceURLs: ['*'], verbs: ['*'] },
 ];
-
-function serviceAccountUser(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
-}
-
-function appliesTo(user: UserInfo, subject: Obj, bindingNamespace: string): boolean {
-  switch (subject.kind) {
-    case 'User':
-      return user.name === subject.name;
-    case 'Group':
-      return user.groups.includes(subject.name);
-    case 'ServiceAccount': {
-      // A RoleBinding's subject without a namespace means the binding's own namespace.
-      const ns = (subject.namespace as string | undefined) || bindingNamespace;
-      return ns !== '' && user.name === serviceAccountUser(ns, subject.name);
-    }
-    default:
-      return false;
-  }
-}
-
-function rulesOfRef(source: PolicySource, ref: Obj | undefined, namespace: string): PolicyRule[] | undefined {
-  if (ref?.kind === 'ClusterRole') return (source.get('clusterroles', ref.name)?.rules ?? []) as PolicyRule[];
-  if (ref?.kind === 'Role') {
-    const role = source.get('roles', ref.name, namespace);
-    return role === undefined ? undefined : ((role.rules ?? []) as PolicyRule[]);
-  }
-  return undefined;
-}
-
-/** Every rule the RBAC authorizer grants the user in the namespace ("" = cluster scope), in visiting order. */
-export function rulesFor(source: PolicySource, user: UserInfo, namespace: string): PolicyRule[] {
-  const out: PolicyRule[] = [];
-  for (const b of source.list('clusterrolebindings')) {
-    if (!((b.subjects ?? []) as Obj[]).some((s) => appliesTo(user, s, ''))) continue;
-    if (b.roleRef?.kind !== 'ClusterRole') continue;
-    out.push(...(rulesOfRef(source, b.roleRef, '') ?? []));
-  }
-  if (namespace !== '') {
-    for (const b of source.list('rolebindings', namespace)) {
-      if (!((b.subjects ?? []) as Obj[]).some((s) => appliesTo(user, s, namespace))) continue;
-      out.push(...(rulesOfRef(source, b.roleRef, namespace) ?? []));
-    }
-  }
-  if (user.groups.includes(AUTHENTICATED)) out.push(...AUTHENTICATED_DEFAULT_RULES);
-  return out;
-}
 
 export function isMaster(user: UserInfo): boolean {
   return user.groups.includes(MASTERS);
 }
 
-export function authorize(source: PolicySource, user: UserInfo, attrs: AccessAttributes): boolean {
-  if (isMaster(user)) return true;
-  return rulesAllow(rulesFor(source, user, attrs.namespace ?? ''), attrs);
+/**
+ * The index of the first subject that is this user, or -1. A ServiceAccount subject without a namespace means
+ * the binding's namespace, and never matches in a ClusterRoleBinding.
+ */
+export function subjectIndex(user: UserInfo, subjects: readonly Obj[], bindingNamespace: string): number {
+  return subjects.findIndex((s) => {
+    switch (s.kind) {
+      case 'User':
+        return s.name === user.name;
+      case 'Group':
+        return user.groups.includes(s.name);
+      case 'ServiceAccount': {
+        const ns = typeof s.namespace === 'string' && s.namespace !== '' ? s.namespace : bindingNamespace;
+        return ns !== '' && user.name === `system:serviceaccount:${ns}:${String(s.name)}`;
+      }
+      default:
+        return false;
+    }
+  });
 }
 
-/** responsewriters.forbiddenMessage */
-export function forbiddenMessage(user: UserInfo, attrs: AccessAttributes): string {
-  if (attrs.path !== undefined) return `User "${user.name}" cannot ${attrs.verb} path "${attrs.path}"`;
-  const resource = attrs.subresource
-    ? `${attrs.resource ?? ''}/${attrs.subresource}`
-    : (attrs.resource ?? '');
-  const where = attrs.namespace ? `in the namespace "${attrs.namespace}"` : 'at the cluster scope';
-  return `User "${user.name}" cannot ${attrs.verb} resource "${resource}" in API group "${attrs.apiGroup ?? ''}" ${where}`;
+/**
+ * How a failed role lookup reads. The authorizer looks roles up in an informer cache (its listers name the
+ * resource by the singular kind); the RBAC storage looks them up in the registry (plural resource).
+ */
+type Lookup = 'cache' | 'registry';
+
+function notFoundText(kind: 'ClusterRole' | 'Role', name: string, lookup: Lookup): string {
+  const resource = lookup === 'cache' ? kind.toLowerCase() : `${kind.toLowerCase()}s`;
+  return `${resource}.${RBAC_GROUP} ${JSON.stringify(name)} not found`;
 }
 
-function goQuoteList(list: readonly string[]): string {
-  return `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
+/** GetRoleReferenceRules: the rules of the role a binding refers to, or why there are none. */
+function roleRefRules(
+  source: PolicySource,
+  ref: Obj | undefined,
+  bindingNamespace: string,
+  lookup: Lookup,
+): { rules: readonly PolicyRule[] } | { error: string; notFound?: 'ClusterRole' | 'Role' } {
+  const name = String(ref?.name ?? '');
+  if (ref?.kind === 'ClusterRole') {
+    const role = source.get('clusterroles', name);
+    if (role === undefined)
+      return { error: notFoundText('ClusterRole', name, lookup), notFound: 'ClusterRole' };
+    return { rules: (role.rules ?? []) as PolicyRule[] };
+  }
+  if (ref?.kind === 'Role') {
+    const role = bindingNamespace === '' ? undefined : source.get('roles', name, bindingNamespace);
+    if (role === undefined) return { error: notFoundText('Role', name, lookup), notFound: 'Role' };
+    return { rules: (role.rules ?? []) as PolicyRule[] };
+  }
+  return { error: `unsupported role reference kind: ${JSON.stringify(String(ref?.kind ?? ''))}` };
 }
 
-/** rbac validation.ConfirmNoEscalation: undefined when covered, else the error text. */
+interface Grant {
+  readonly rule: PolicyRule;
+  /** Which binding gave the rule, as the authorizer's "allowed by" reason names it. */
+  readonly source: string;
+}
+
+function describeSubject(subject: Obj, bindingNamespace: string): string {
+  if (subject.kind === 'ServiceAccount') {
+    const ns =
+      typeof subject.namespace === 'string' && subject.namespace !== ''
+        ? subject.namespace
+        : bindingNamespace;
+    return `ServiceAccount ${JSON.stringify(`${String(subject.name)}/${ns}`)}`;
+  }
+  return `${String(subject.kind)} ${JSON.stringify(String(subject.name))}`;
+}
+
+/**
+ * VisitRulesFor: the user's rules in a namespace ("" = cluster scope only), ClusterRoleBindings first, then the
+ * namespace's RoleBindings, with the errors met resolving role references.
+ */
+function grantsFor(
+  source: PolicySource,
+  user: UserInfo,
+  namespace: string,
+  lookup: Lookup,
+): { grants: Grant[]; errors: string[] } {
+  const grants: Grant[] = [];
+  const errors: string[] = [];
+  for (const b of source.list('clusterrolebindings')) {
+    const subjects = (b.subjects ?? []) as Obj[];
+    const i = subjectIndex(user, subjects, '');
+    if (i < 0) continue;
+    const found = roleRefRules(source, b.roleRef, '', lookup);
+    if ('error' in found) {
+      errors.push(found.error);
+      continue;
+    }
+    const text = `ClusterRoleBinding ${JSON.stringify(String(b.metadata?.name))} of ${String(b.roleRef?.kind)} ${JSON.stringify(String(b.roleRef?.name))} to ${describeSubject(subjects[i] ?? {}, '')}`;
+    for (const rule of found.rules) grants.push({ rule, source: text });
+  }
+  for (const b of BOOTSTRAP_BINDINGS) {
+    const group = b.groups.find((g) => user.groups.includes(g));
+    if (group === undefined) continue;
+    const text = `ClusterRoleBinding ${JSON.stringify(b.name)} of ClusterRole ${JSON.stringify(b.name)} to Group ${JSON.stringify(group)}`;
+    for (const rule of b.rules) grants.push({ rule, source: text });
+  }
+  if (namespace !== '') {
+    for (const b of source.list('rolebindings', namespace)) {
+      const subjects = (b.subjects ?? []) as Obj[];
+      const i = subjectIndex(user, subjects, namespace);
+      if (i < 0) continue;
+      const found = roleRefRules(source, b.roleRef, namespace, lookup);
+      if ('error' in found) {
+        errors.push(found.error);
+        continue;
+      }
+      const text = `RoleBinding ${JSON.stringify(`${String(b.metadata?.name)}/${namespace}`)} of ${String(b.roleRef?.kind)} ${JSON.stringify(String(b.roleRef?.name))} to ${describeSubject(subjects[i] ?? {}, namespace)}`;
+      for (const rule of found.rules) grants.push({ rule, source: text });
+    }
+  }
+  return { grants, errors };
+}
+
+/** RulesFor: every rule the RBAC authorizer grants the user in the namespace, in visiting order. */
+export function rulesFor(source: PolicySource, user: UserInfo, namespace: string): PolicyRule[] {
+  return grantsFor(source, user, namespace, 'cache').grants.map((g) => g.rule);
+}
+
+/** utilerrors.NewAggregate(...).Error(): one message as it is, several (duplicates dropped) in brackets. */
+function aggregate(messages: readonly string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? (unique[0] ?? '') : `[${unique.join(', ')}]`;
+}
+
+export interface Decision {
+  readonly allowed: boolean;
+  /** What the authorizer said: the binding that allowed, or the rules it could not resolve. */
+  readonly reason: string;
+}
+
+/** The decision of the authorizer chain for one request. */
+export function authorize(source: PolicySource, user: UserInfo, req: RequestAttributes): Decision {
+  if (isMaster(user)) return { allowed: true, reason: '' };
+  const { grants, errors } = grantsFor(source, user, req.namespace, 'cache');
+  const grant = grants.find((g) => ruleAllows(g.rule, req));
+  if (grant !== undefined) return { allowed: true, reason: `RBAC: allowed by ${grant.source}` };
+  return { allowed: false, reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
+}
+
+/** The text of a 403 for a request (the API server's forbiddenMessage, then the authorizer's reason). */
+export function forbiddenMessage(user: UserInfo, req: RequestAttributes, reason = ''): string {
+  let text: string;
+  if (!req.resourceRequest) {
+    text = `User ${JSON.stringify(user.name)} cannot ${req.verb} path ${JSON.stringify(req.path)}`;
+  } else {
+    const resource = req.subresource === '' ? req.resource : `${req.resource}/${req.subresource}`;
+    const scope =
+      req.namespace === '' ? 'at the cluster scope' : `in the namespace ${JSON.stringify(req.namespace)}`;
+    text = `User ${JSON.stringify(user.name)} cannot ${req.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(req.apiGroup)} ${scope}`;
+  }
+  return reason === '' ? text : `${text}: ${reason}`;
+}
+
+/**
+ * ConfirmNoEscalation: undefined when the user's own rules in the namespace cover `rules`, else the 403 text: the
+ * uncovered rules compacted, one per line, sorted, then any role references that could not be resolved.
+ */
 export function confirmNoEscalation(
   source: PolicySource,
   user: UserInfo,
   namespace: string,
   rules: readonly PolicyRule[],
 ): string | undefined {
-  const owner = rulesFor(source, user, namespace);
-  const result = coversRules(owner, rules);
+  const { grants, errors } = grantsFor(source, user, namespace, 'registry');
+  const result = covers(
+    grants.map((g) => g.rule),
+    rules,
+  );
   if (result.covered) return undefined;
-  const lines = [...new Set(result.missing.map(formatRuleForStatus))].sort();
-  return `user "${user.name}" (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
+  const lines = [...new Set(compactRules(result.uncovered).map(compactString))].sort(compareGoStrings);
+  const resolution = errors.length > 0 ? `; resolution errors: [${aggregate(errors)}]` : '';
+  return `user ${JSON.stringify(user.name)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}${resolution}`;
 }
 
 export type EscalationOutcome =
   | { ok: true }
-  | { ok: false; status: 403 | 404; message: string; notFound?: { resource: string; name: string } };
+  | { ok: false; status: 403 | 404 | 500; message: string; notFound?: { resource: string; name: string } };
+
+const ALLOWED: EscalationOutcome = { ok: true };
+
+/** hasAggregationRule: an aggregationRule with at least one selector. */
+function hasAggregationRule(role: Obj | undefined): boolean {
+  return listOfObjects(role?.aggregationRule?.clusterRoleSelectors).length > 0;
+}
+
+function listOfObjects(v: unknown): readonly unknown[] {
+  return Array.isArray(v) ? v : [];
+}
 
 /**
- * The checks the RBAC storage runs before writing a role or binding (create, or update with the old object).
- * `requestName` is the name in the URL ("" on create), as RoleEscalationAuthorized reads it from RequestInfo.
+ * The checks the RBAC storage makes before it writes a role or binding (create, or update with the old object).
+ * `requestName` is the name in the request's URL ("" on create): the `escalate` check asks about that name.
  */
 export function checkRbacWrite(
   source: PolicySource,
@@ -164,118 +298,117 @@ export function checkRbacWrite(
   obj: Obj,
   old: Obj | undefined,
 ): EscalationOutcome {
-  if (isMaster(user)) return { ok: true };
-  if (old !== undefined && onlyGcFieldsChanged(obj, old)) return { ok: true };
-  const group = 'rbac.authorization.k8s.io';
+  if (isMaster(user)) return ALLOWED;
+  const allowedTo = (verb: string, res: string, name: string, group = RBAC_GROUP): boolean =>
+    authorize(source, user, resourceAttributes({ verb, apiGroup: group, resource: res, name, namespace }))
+      .allowed;
+
   if (resource === 'clusterroles' || resource === 'roles') {
-    const escalate = authorize(source, user, {
-      verb: 'escalate',
-      apiGroup: group,
-      resource,
-      name: requestName,
-      namespace,
-    });
-    if (escalate) return { ok: true };
-    const denied = confirmNoEscalation(source, user, namespace, obj.rules ?? []);
+    if (allowedTo('escalate', resource, requestName)) return ALLOWED;
+    if (old !== undefined && onlyGarbageCollectorFields(obj, old)) return ALLOWED;
+    const denied = confirmNoEscalation(source, user, namespace, (obj.rules ?? []) as PolicyRule[]);
     if (denied !== undefined) return { ok: false, status: 403, message: denied };
-    const hasAggregation =
-      resource === 'clusterroles' && obj.aggregationRule !== undefined && obj.aggregationRule !== null;
-    const aggregationChanged =
-      old === undefined || JSON.stringify(old.aggregationRule) !== JSON.stringify(obj.aggregationRule);
-    if (
-      hasAggregation &&
-      aggregationChanged &&
-      confirmNoEscalation(source, user, namespace, FULL_AUTHORITY) !== undefined
-    ) {
+    // An aggregationRule can gather any rule, so setting, keeping or dropping one takes full authority.
+    const aggregates = resource === 'clusterroles' && (hasAggregationRule(obj) || hasAggregationRule(old));
+    if (aggregates && confirmNoEscalation(source, user, namespace, FULL_AUTHORITY) !== undefined) {
       return {
         ok: false,
         status: 403,
         message: 'must have cluster-admin privileges to use the aggregationRule',
       };
     }
-    return { ok: true };
+    return ALLOWED;
   }
-  // Bindings: `bind` on the referenced role, or holding every rule it grants.
+
+  // ClusterRoleBindings and RoleBindings.
+  if (old !== undefined && onlyGarbageCollectorFields(obj, old)) return ALLOWED;
   const ref = (obj.roleRef ?? {}) as Obj;
   const refResource = ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : undefined;
-  if (refResource !== undefined) {
-    const bind = authorize(source, user, {
-      verb: 'bind',
-      apiGroup: ref.apiGroup ?? '',
-      resource: refResource,
-      name: ref.name ?? '',
-      namespace,
-    });
-    if (bind) return { ok: true };
-  }
-  const rules = rulesOfRef(source, ref, namespace);
   if (
-    rules === undefined ||
-    (ref.kind === 'ClusterRole' && source.get('clusterroles', ref.name) === undefined)
-  ) {
+    refResource !== undefined &&
+    allowedTo('bind', refResource, String(ref.name ?? ''), String(ref.apiGroup ?? ''))
+  )
+    return ALLOWED;
+  const found = roleRefRules(source, ref, namespace, 'registry');
+  if ('error' in found) {
+    if (found.notFound === undefined) return { ok: false, status: 500, message: found.error };
     return {
       ok: false,
       status: 404,
-      message: '',
-      notFound: { resource: refResource ?? 'roles', name: String(ref.name ?? '') },
+      message: found.error,
+      notFound: { resource: `${found.notFound.toLowerCase()}s`, name: String(ref.name ?? '') },
     };
   }
-  const denied = confirmNoEscalation(source, user, namespace, rules);
-  return denied === undefined ? { ok: true } : { ok: false, status: 403, message: denied };
+  const denied = confirmNoEscalation(source, user, namespace, found.rules);
+  return denied === undefined ? ALLOWED : { ok: false, status: 403, message: denied };
 }
 
-/** rbacregistry.IsOnlyMutatingGCFields: only ownerReferences/finalizers differ. */
-function onlyGcFieldsChanged(obj: Obj, old: Obj): boolean {
-  const strip = (o: Obj): string => {
+/**
+ * IsOnlyMutatingGCFields: the update changes nothing but ownerReferences and finalizers (or nothing at all), so
+ * that the garbage collector can always finish its work.
+ */
+function onlyGarbageCollectorFields(obj: Obj, old: Obj): boolean {
+  const comparable = (o: Obj): string => {
     const c = structuredClone(o);
     if (c.metadata) {
       delete c.metadata.ownerReferences;
       delete c.metadata.finalizers;
-      delete c.metadata.resourceVersion;
       delete c.metadata.managedFields;
     }
     return JSON.stringify(c);
   };
-  return strip(obj) === strip(old) && JSON.stringify(obj) !== JSON.stringify(old);
+  return comparable(obj) === comparable(old);
 }
 
-/** SelfSubjectRulesReview status for a user in a namespace. */
+/** The status of a SelfSubjectRulesReview: the user's rules split into resource and non-resource rules. */
 export function rulesReviewStatus(source: PolicySource, user: UserInfo, namespace: string): Obj {
-  const rules = isMaster(user)
-    ? [...FULL_AUTHORITY, ...rulesFor(source, user, namespace)]
-    : rulesFor(source, user, namespace);
+  const { grants, errors } = grantsFor(source, user, namespace, 'cache');
+  const rules = [...(isMaster(user) ? FULL_AUTHORITY : []), ...grants.map((g) => g.rule)];
   const resourceRules: Obj[] = [];
   const nonResourceRules: Obj[] = [];
   for (const r of rules) {
-    if ((r.resources ?? []).length > 0) {
+    if (listOf(r.resources).length > 0) {
       resourceRules.push({
-        verbs: r.verbs,
-        ...(r.apiGroups !== undefined ? { apiGroups: r.apiGroups } : {}),
+        verbs: listOf(r.verbs),
+        ...(r.apiGroups !== undefined && r.apiGroups !== null ? { apiGroups: r.apiGroups } : {}),
         resources: r.resources,
-        ...(r.resourceNames !== undefined && r.resourceNames.length > 0
-          ? { resourceNames: r.resourceNames }
-          : {}),
+        ...(listOf(r.resourceNames).length > 0 ? { resourceNames: r.resourceNames } : {}),
       });
     }
-    if ((r.nonResourceURLs ?? []).length > 0)
-      nonResourceRules.push({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs });
+    if (listOf(r.nonResourceURLs).length > 0) {
+      nonResourceRules.push({ verbs: listOf(r.verbs), nonResourceURLs: r.nonResourceURLs });
+    }
   }
-  return { resourceRules, nonResourceRules, incomplete: false };
+  return {
+    resourceRules,
+    nonResourceRules,
+    incomplete: false,
+    ...(errors.length > 0 ? { evaluationError: aggregate(errors) } : {}),
+  };
 }
 
-/** Attributes of a SubjectAccessReview spec. */
-export function reviewAttributes(spec: Obj): AccessAttributes {
-  const ra = spec.resourceAttributes as Obj | undefined;
-  const nra = spec.nonResourceAttributes as Obj | undefined;
+/** The request a SubjectAccessReview spec asks about. */
+export function reviewAttributes(spec: Obj): RequestAttributes {
+  const ra = spec.resourceAttributes as Obj | undefined | null;
   if (ra !== undefined && ra !== null) {
-    return {
-      verb: ra.verb ?? '',
-      apiGroup: ra.group ?? '',
-      resource: ra.resource ?? '',
-      subresource: ra.subresource ?? '',
-      name: ra.name ?? '',
-      namespace: ra.namespace ?? '',
-    };
+    return resourceAttributes({
+      verb: String(ra.verb ?? ''),
+      apiGroup: String(ra.group ?? ''),
+      resource: String(ra.resource ?? ''),
+      subresource: String(ra.subresource ?? ''),
+      name: String(ra.name ?? ''),
+      namespace: String(ra.namespace ?? ''),
+    });
   }
-  return { verb: nra?.verb ?? '', path: nra?.path ?? '' };
+  const nra = (spec.nonResourceAttributes ?? {}) as Obj;
+  return {
+    resourceRequest: false,
+    verb: String(nra.verb ?? ''),
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    namespace: '',
+    path: String(nra.path ?? ''),
+  };
 }

@@ -1,18 +1,15 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { TestApiServer } from './server.js';
 import { startApiServer } from './server.js';
+import { fixturePath } from '../support/fixtures.js';
 
-const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared/fixtures');
-const bootstrap = join(fixtures, 'kubernetes-bootstrap-cluster-roles.yaml');
-const computed = join(fixtures, 'computed-bootstrap-aggregated-admin-edit-view.yaml');
-const haveFixtures = existsSync(bootstrap) && existsSync(computed);
-if (!haveFixtures) console.log(`skipping fixture cases: ${fixtures} is absent`);
+const bootstrap = fixturePath('kubernetes', 'bootstrap-cluster-roles.yaml');
+const computed = fixturePath('kubernetes', 'computed-bootstrap-aggregated-admin-edit-view.yaml');
 
 interface Run {
   code: number;
@@ -56,26 +53,23 @@ afterAll(async () => {
 });
 
 describe('kubectl against the test API server', () => {
-  it.skipIf(!haveFixtures)(
-    'applies the bootstrap roles and aggregates admin exactly as the controller does',
-    async () => {
-      const applied = await kubectl(['apply', '-f', bootstrap]);
-      expect(applied.stderr).toBe('');
-      expect(applied.code).toBe(0);
-      const got = await kubectl(['get', 'clusterrole', 'admin', '-o', 'yaml']);
-      expect(got.code).toBe(0);
-      const want = YAML.parseAllDocuments(readFileSync(computed, 'utf8'))
-        .map((d) => d.toJS() as Record<string, any>)
-        .filter((d) => d.kind === 'ClusterRole');
-      for (const name of ['admin', 'edit', 'view']) {
-        const role =
-          name === 'admin'
-            ? YAML.parse(got.stdout)
-            : YAML.parse((await kubectl(['get', 'clusterrole', name, '-o', 'yaml'])).stdout);
-        expect(role.rules, name).toStrictEqual(want.find((w) => w.metadata.name === name)?.rules);
-      }
-    },
-  );
+  it('applies the bootstrap roles and aggregates admin exactly as the controller does', async () => {
+    const applied = await kubectl(['apply', '-f', bootstrap]);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const got = await kubectl(['get', 'clusterrole', 'admin', '-o', 'yaml']);
+    expect(got.code).toBe(0);
+    const want = YAML.parseAllDocuments(readFileSync(computed, 'utf8'))
+      .map((d) => d.toJS() as Record<string, any>)
+      .filter((d) => d.kind === 'ClusterRole');
+    for (const name of ['admin', 'edit', 'view']) {
+      const role =
+        name === 'admin'
+          ? YAML.parse(got.stdout)
+          : YAML.parse((await kubectl(['get', 'clusterrole', name, '-o', 'yaml'])).stdout);
+      expect(role.rules, name).toStrictEqual(want.find((w) => w.metadata.name === name)?.rules);
+    }
+  });
 
   it('serves discovery that kubectl api-resources reads, CRDs included once created', async () => {
     const crd = {

@@ -1,13 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
-import { repoRoot, runPlugin, startSeeded } from './harness.js';
+import { fixturePath } from '../support/fixtures.js';
+import { runPlugin, startSeeded } from './harness.js';
 
-const fixtures = join(repoRoot, '..', 'shared', 'fixtures');
-const haveFixtures = existsSync(join(fixtures, 'computed-bootstrap-aggregated-admin-edit-view.yaml'));
-if (!haveFixtures) console.log(`skipping fixture comparisons: ${fixtures} is absent`);
+const computedBootstrap = fixturePath('kubernetes', 'computed-bootstrap-aggregated-admin-edit-view.yaml');
 
 describe('explain against the test API server', () => {
   let server: TestApiServer;
@@ -20,13 +18,11 @@ describe('explain against the test API server', () => {
     await server.stop();
   });
 
-  it.skipIf(!haveFixtures)('computes the bootstrap admin role exactly as Kubernetes stores it', async () => {
+  it('computes the bootstrap admin role exactly as Kubernetes stores it', async () => {
     const r = await runPlugin(['explain', 'admin', '--kubeconfig', kubeconfig, '-o', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { effectiveRules: unknown[]; drift: unknown };
-    const want = parseAllDocuments(
-      readFileSync(join(fixtures, 'computed-bootstrap-aggregated-admin-edit-view.yaml'), 'utf8'),
-    )
+    const want = parseAllDocuments(readFileSync(computedBootstrap, 'utf8'))
       .map((d) => d.toJS() as { metadata: { name: string }; rules: Record<string, unknown>[] })
       .find((d) => d.metadata.name === 'admin');
     const strip = (rules: Record<string, unknown>[]): unknown[] =>

@@ -9,7 +9,8 @@ import {
 } from '../../../src/explain/aggregate.js';
 import { InvalidSelectorError } from '../../../src/explain/selector.js';
 import type { ClusterRole, LabelSelector, PolicyRule } from '../../../src/rbac/types.js';
-import { exists, prng, readClusterRoles, role, rule, sharedFixture } from './helpers.js';
+import { fixturePath } from '../../support/fixtures.js';
+import { prng, readClusterRoles, role, rule } from './helpers.js';
 
 // The controller's own fixtures (TestSyncClusterRole): rules without an API group.
 const hammer: PolicyRule[] = [
@@ -277,12 +278,11 @@ describe('aggregateClusterRoles: transitive and to a fixpoint', () => {
   });
 });
 
-const bootstrap = sharedFixture('kubernetes-bootstrap-cluster-roles.yaml');
-const computed = sharedFixture('computed-bootstrap-aggregated-admin-edit-view.yaml');
-const haveBootstrap = exists(bootstrap) && exists(computed);
+const bootstrap = fixturePath('kubernetes', 'bootstrap-cluster-roles.yaml');
+const computed = fixturePath('kubernetes', 'computed-bootstrap-aggregated-admin-edit-view.yaml');
 
 describe('bootstrap admin/edit/view', () => {
-  it.skipIf(!haveBootstrap)('MatchesTheComputedFixtureRuleForRule', () => {
+  it('MatchesTheComputedFixtureRuleForRule', () => {
     const got = aggregateClusterRoles(readClusterRoles(bootstrap));
     const want = readClusterRoles(computed);
     expect(want.map((r) => r.metadata.name)).toStrictEqual(['admin', 'edit', 'view']);
@@ -292,7 +292,7 @@ describe('bootstrap admin/edit/view', () => {
     }
   });
 
-  it.skipIf(!haveBootstrap)('InputOrderDoesNotMatter', () => {
+  it('InputOrderDoesNotMatter', () => {
     const roles = readClusterRoles(bootstrap);
     const shuffled = [...roles].reverse();
     const r = prng(7);
@@ -304,8 +304,7 @@ describe('bootstrap admin/edit/view', () => {
   });
 });
 
-const chart = sharedFixture('real', 'crossplane-chart-rbac.yaml');
-const haveChart = exists(chart);
+const chart = fixturePath('real', 'crossplane-chart-rbac.yaml');
 
 describe('Crossplane chart roles with rendered XRD and provider roles', () => {
   const xrdEdit = role(
@@ -341,7 +340,7 @@ describe('Crossplane chart roles with rendered XRD and provider roles', () => {
     [{ apiGroups: ['s3.aws.upbound.io'], resources: ['buckets', 'buckets/status'], verbs: ['*'] }],
   );
 
-  it.skipIf(!haveChart)('EditAndAdminTakeChartThenXrdThenProviderRoles', () => {
+  it('EditAndAdminTakeChartThenXrdThenProviderRoles', () => {
     const roles = [providerEdit, ...readClusterRoles(chart), xrdView, xrdEdit];
     const byName = new Map(roles.map((r) => [r.metadata.name, r]));
     const own = (n: string): readonly PolicyRule[] => byName.get(n)?.rules ?? [];

@@ -7,7 +7,8 @@ import {
 } from '../../../src/explain/explain-role.js';
 import { InvalidSelectorError } from '../../../src/explain/selector.js';
 import type { ClusterRole, ClusterRoleBinding, RoleBinding } from '../../../src/rbac/types.js';
-import { exists, readClusterRoles, readObjects, role, rule, sharedFixture } from './helpers.js';
+import { fixturePath } from '../../support/fixtures.js';
+import { readClusterRoles, readObjects, role, rule } from './helpers.js';
 
 const snap = (clusterRoles: ClusterRole[], more: Partial<ExplainSnapshot> = {}): ExplainSnapshot => ({
   clusterRoles,
@@ -255,12 +256,11 @@ describe('explainRole', () => {
   });
 });
 
-const bootstrap = sharedFixture('kubernetes-bootstrap-cluster-roles.yaml');
-const computed = sharedFixture('computed-bootstrap-aggregated-admin-edit-view.yaml');
-const haveBootstrap = exists(bootstrap) && exists(computed);
+const bootstrap = fixturePath('kubernetes', 'bootstrap-cluster-roles.yaml');
+const computed = fixturePath('kubernetes', 'computed-bootstrap-aggregated-admin-edit-view.yaml');
 
 describe('bootstrap provenance', () => {
-  it.skipIf(!haveBootstrap)('LastHopMatchesTheFixtureProvenance', () => {
+  it('LastHopMatchesTheFixtureProvenance', () => {
     const roles = readClusterRoles(bootstrap);
     const byName = new Map(roles.map((r) => [r.metadata.name, r]));
     for (const doc of readObjects(computed)) {

@@ -1,13 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterRole, ClusterRoleBinding, LabelSelector, PolicyRule } from '../../../src/rbac/types.js';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-export const sharedFixture = (...parts: string[]): string =>
-  path.resolve(repoRoot, '..', 'shared', 'fixtures', ...parts);
 
 /** Every object in a YAML file, `kind: List` items flattened. */
 export function readObjects(file: string): Record<string, unknown>[] {
@@ -28,13 +21,6 @@ export function readClusterRoles(file: string): ClusterRole[] {
 
 export function readClusterRoleBindings(file: string): ClusterRoleBinding[] {
   return readObjects(file).filter((o) => o.kind === 'ClusterRoleBinding') as unknown as ClusterRoleBinding[];
-}
-
-export function exists(file: string): boolean {
-  const ok = existsSync(file);
-  if (!ok)
-    console.warn(`skipping cases that need ${file}: not found (the shared fixtures are not checked out)`);
-  return ok;
 }
 
 export function role(

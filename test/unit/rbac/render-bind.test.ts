@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -24,12 +22,9 @@ import {
   type RoleRefSpec,
 } from '../../../src/rbac/render-bind.js';
 import type { ClusterRoleBinding, KubeObject, RoleBinding } from '../../../src/rbac/types.js';
+import { fixturePath } from '../../support/fixtures.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const configSyncFixture = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'real', 'configsync.yaml');
-const haveConfigSyncFixture = existsSync(configSyncFixture);
-if (!haveConfigSyncFixture)
-  console.warn(`skipping Config Sync fixture cases: ${configSyncFixture} not found`);
+const configSyncFixture = fixturePath('real', 'configsync.yaml');
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -235,7 +230,7 @@ describe('roleRefsOfRootSync', () => {
       'RootSync config-management-system/sync-a: spec.override.roleRefs[1]',
     );
   });
-  it.skipIf(!haveConfigSyncFixture)('ReadsTheRealFixtures', () => {
+  it('ReadsTheRealFixtures', () => {
     const docs = parseAllDocuments(readFileSync(configSyncFixture, 'utf8')).map(
       (d) => d.toJS() as KubeObject | null,
     );
@@ -749,7 +744,7 @@ describe('findClusterAdminBindings', () => {
     expect(found, tc.reason).toStrictEqual(want);
   });
 
-  it.skipIf(!haveConfigSyncFixture)('FindsConfigSyncsLegacyBindingInTheFixture', () => {
+  it('FindsConfigSyncsLegacyBindingInTheFixture', () => {
     const docs = parseAllDocuments(readFileSync(configSyncFixture, 'utf8')).map(
       (d) => d.toJS() as KubeObject | null,
     );

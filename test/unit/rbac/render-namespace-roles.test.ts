@@ -15,7 +15,7 @@ import {
   renderBaseRoles,
 } from '../../../src/rbac/render-base-roles.js';
 import type { ClusterRole, Xrd } from '../../../src/rbac/types.js';
-import { HAS_REAL, loadYaml, namespace, xrd } from './sync-fixtures.js';
+import { loadYaml, namespace, xrd } from './sync-fixtures.js';
 
 const LONG = `${'x'.repeat(70)}.example.org`;
 
@@ -132,7 +132,7 @@ describe('isXrdNamespaceable', () => {
     else expect(got.reason, tc.reason).toContain('xs.a.io');
   });
 
-  it.skipIf(!HAS_REAL)('classifies the real XRD fixtures by their file names', () => {
+  it('classifies the real XRD fixtures by their file names', () => {
     for (const f of [
       'v1-claim-xnopresources.nop.example.org.yaml',
       'v2-namespaced-tests.example.org.yaml',
@@ -217,7 +217,7 @@ describe('namespace roles', () => {
 });
 
 describe('base roles', () => {
-  it.skipIf(!HAS_REAL)("uses the chart's base-role rules (chart 2.3.4 and v1.20)", () => {
+  it("uses the chart's base-role rules (chart 2.3.4 and v1.20)", () => {
     for (const [file, version] of [
       ['crossplane-chart-rbac.yaml', 'v2'],
       ['crossplane-chart-v1.20-rbac.yaml', 'v1'],
@@ -230,7 +230,7 @@ describe('base roles', () => {
     }
   });
 
-  it.skipIf(!HAS_REAL)('detects the chart roles with and without the RBAC manager', () => {
+  it('detects the chart roles with and without the RBAC manager', () => {
     const roles = (f: string) =>
       loadYaml(f).filter((o) => o.kind === 'ClusterRole') as unknown as ClusterRole[];
     const withManager = roles('crossplane-chart-rbac.yaml');

@@ -15,7 +15,7 @@ import type {
   ProviderRevision,
   RoleBinding,
 } from '../../../src/rbac/types.js';
-import { HAS_REAL, crdRef, deployment, loadYaml, readRaw, rev } from './sync-fixtures.js';
+import { crdRef, deployment, loadYaml, readRaw, rev } from './sync-fixtures.js';
 
 describe('resourceRules', () => {
   it('merges two groups, ordered by plural+group, one rule per group in first-appearance order', () => {
@@ -340,67 +340,61 @@ function excerptText(doc: string): string {
 }
 
 describe('byte-for-byte against live roles rendered by Crossplane', () => {
-  const docs = HAS_REAL ? readRaw('live-cluster-excerpts.yaml').split(/^---$/m) : [];
+  const docs = readRaw('live-cluster-excerpts.yaml').split(/^---$/m);
 
-  it.skipIf(!HAS_REAL)(
-    'the provider-aws-ec2 aggregate-to-view role of upjet-aws PR #1330 (truncated copy)',
-    () => {
-      const doc = docs.find((d) =>
-        d.includes('name: crossplane:provider:provider-aws-ec2-provider-aws:aggregate-to-view'),
-      );
-      expect(doc, 'excerpt present').toBeDefined();
-      const plurals = [
-        'amicopies',
-        'amilaunchpermissions',
-        'amis',
-        'availabilityzonegroups',
-        'capacityreservations',
-      ];
-      const more = ['carriergateways', 'customergateways', 'defaultnetworkacls', 'vpcs'];
-      const r = rev(
-        'provider-aws-ec2-provider-aws',
-        [...more, ...plurals].map((p) => `${p}.ec2.aws.upbound.io`),
-        {
-          uid: '459fb0df-8c55-4036-8c9e-56e9dc1bd392',
-        },
-      );
-      const view = renderProviderRoles(r, [r], [])[1]!;
-      const want = excerptText(doc!);
-      expect(kubectlYaml(view).startsWith(want), `${want}\n---\n${kubectlYaml(view)}`).toBe(true);
-    },
-  );
+  it('the provider-aws-ec2 aggregate-to-view role of upjet-aws PR #1330 (truncated copy)', () => {
+    const doc = docs.find((d) =>
+      d.includes('name: crossplane:provider:provider-aws-ec2-provider-aws:aggregate-to-view'),
+    );
+    expect(doc, 'excerpt present').toBeDefined();
+    const plurals = [
+      'amicopies',
+      'amilaunchpermissions',
+      'amis',
+      'availabilityzonegroups',
+      'capacityreservations',
+    ];
+    const more = ['carriergateways', 'customergateways', 'defaultnetworkacls', 'vpcs'];
+    const r = rev(
+      'provider-aws-ec2-provider-aws',
+      [...more, ...plurals].map((p) => `${p}.ec2.aws.upbound.io`),
+      {
+        uid: '459fb0df-8c55-4036-8c9e-56e9dc1bd392',
+      },
+    );
+    const view = renderProviderRoles(r, [r], [])[1]!;
+    const want = excerptText(doc!);
+    expect(kubectlYaml(view).startsWith(want), `${want}\n---\n${kubectlYaml(view)}`).toBe(true);
+  });
 
-  it.skipIf(!HAS_REAL)(
-    'the provider-aws system role of crossplane #2372: rule and group order (truncated copy)',
-    () => {
-      const doc = docs.find((d) => d.includes('name: crossplane:provider:provider-aws-0113aaace17b:system'));
-      expect(doc, 'excerpt present').toBeDefined();
-      const ec2 = [
-        'addresses',
-        'internetgateways',
-        'natgateways',
-        'routetables',
-        'securitygroups',
-        'subnets',
-        'vpccidrblocks',
-        'vpcs',
-      ];
-      const r = rev('provider-aws-0113aaace17b', [
-        ...ec2.map((p) => `${p}.ec2.aws.crossplane.io`),
-        'statemachines.sfn.aws.crossplane.io',
-        'activities.sfn.aws.crossplane.io',
-      ]);
-      const system = renderProviderRoles(r, [r], [])[2]!;
-      // That Crossplane (~1.2) did not set blockOwnerDeletion yet; compare from the rules on.
-      const want = excerptText(doc!).slice(excerptText(doc!).indexOf('rules:'));
-      const got = kubectlYaml(system);
-      expect(got.slice(got.indexOf('rules:')).startsWith(want), `${want}\n---\n${got}`).toBe(true);
-    },
-  );
+  it('the provider-aws system role of crossplane #2372: rule and group order (truncated copy)', () => {
+    const doc = docs.find((d) => d.includes('name: crossplane:provider:provider-aws-0113aaace17b:system'));
+    expect(doc, 'excerpt present').toBeDefined();
+    const ec2 = [
+      'addresses',
+      'internetgateways',
+      'natgateways',
+      'routetables',
+      'securitygroups',
+      'subnets',
+      'vpccidrblocks',
+      'vpcs',
+    ];
+    const r = rev('provider-aws-0113aaace17b', [
+      ...ec2.map((p) => `${p}.ec2.aws.crossplane.io`),
+      'statemachines.sfn.aws.crossplane.io',
+      'activities.sfn.aws.crossplane.io',
+    ]);
+    const system = renderProviderRoles(r, [r], [])[2]!;
+    // That Crossplane (~1.2) did not set blockOwnerDeletion yet; compare from the rules on.
+    const want = excerptText(doc!).slice(excerptText(doc!).indexOf('rules:'));
+    const got = kubectlYaml(system);
+    expect(got.slice(got.indexOf('rules:')).startsWith(want), `${want}\n---\n${got}`).toBe(true);
+  });
 });
 
 describe('real provider revision fixtures', () => {
-  it.skipIf(!HAS_REAL)('renders the v2 AWS family: every member sees the family ProviderConfig types', () => {
+  it('renders the v2 AWS family: every member sees the family ProviderConfig types', () => {
     const objs = loadYaml('providerrevisions-family-aws-v2.yaml');
     const revs = objs.filter((o) => o.kind === 'ProviderRevision') as unknown as ProviderRevision[];
     const deps = objs.filter((o) => o.kind === 'Deployment') as unknown as Deployment[];
@@ -420,7 +414,7 @@ describe('real provider revision fixtures', () => {
     ]);
   });
 
-  it.skipIf(!HAS_REAL)('binds the inactive provider-nop revision with no subjects', () => {
+  it('binds the inactive provider-nop revision with no subjects', () => {
     const objs = loadYaml('providerrevisions-family-aws-v2.yaml');
     const revs = objs.filter((o) => o.kind === 'ProviderRevision') as unknown as ProviderRevision[];
     const deps = objs.filter((o) => o.kind === 'Deployment') as unknown as Deployment[];

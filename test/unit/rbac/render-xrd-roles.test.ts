@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderXrdRoles } from '../../../src/rbac/render-xrd-roles.js';
 import { SyncInputError } from '../../../src/rbac/sync-input-error.js';
 import type { Xrd } from '../../../src/rbac/types.js';
-import { HAS_REAL, loadYaml, realXrdFiles, xrd } from './sync-fixtures.js';
+import { loadYaml, realXrdFiles, xrd } from './sync-fixtures.js';
 
 const owner = (name: string) => [
   {
@@ -218,7 +218,7 @@ describe('renderXrdRoles', () => {
     });
   });
 
-  it.skipIf(!HAS_REAL).each(realXrdFiles())('renders the real XRD %s', (file) => {
+  it.each(realXrdFiles())('renders the real XRD %s', (file) => {
     const [obj] = loadYaml(`xrds/${file}`) as unknown as Xrd[];
     const roles = renderXrdRoles(obj!, { crossplaneVersion: 'v2' });
     const plural = obj!.spec.names.plural!;

@@ -1,6 +1,6 @@
 // Valid-by-default builders and real-fixture loading for the sync renderer tests.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type {
   ClusterSnapshot,
@@ -11,10 +11,10 @@ import type {
   ProviderRevision,
   Xrd,
 } from '../../../src/rbac/types.js';
+import { fixturePath } from '../../support/fixtures.js';
 
-export const REAL_DIR = fileURLToPath(new URL('../../../../shared/fixtures/real/', import.meta.url));
-export const HAS_REAL = existsSync(REAL_DIR);
-if (!HAS_REAL) console.warn(`skipping real-fixture cases: ${REAL_DIR} is absent`);
+/** test/fixtures/real/: real Crossplane objects (see test/fixtures/README.md). */
+export const REAL_DIR = fixturePath('real') + path.sep;
 
 export function loadYaml(rel: string): KubeObject[] {
   const docs = parseAllDocuments(readFileSync(REAL_DIR + rel, 'utf8'));
@@ -33,7 +33,7 @@ export function readRaw(rel: string): string {
 }
 
 export function realXrdFiles(): string[] {
-  return HAS_REAL ? readdirSync(REAL_DIR + 'xrds').filter((f) => f.endsWith('.yaml')) : [];
+  return readdirSync(REAL_DIR + 'xrds').filter((f) => f.endsWith('.yaml'));
 }
 
 export function xrd(

@@ -1,0 +1,155 @@
+/** The read verbs: list (paged, filtered), the Table form, and watch. */
+import type http from 'node:http';
+import { groupVersion, present } from './objects.js';
+import { clone } from './patch.js';
+import type { ResourceInfo } from './registry.js';
+import type { RequestInfo } from './request-info.js';
+import { fieldsMatch, labelsMatch, parseFieldSelector, parseLabelSelector } from './selectors.js';
+import { badRequest } from './status.js';
+import type { Store } from './store.js';
+import { objectKey, storeKeyOf } from './store.js';
+import type { Obj } from './types.js';
+
+/** A list as the API answers it: label and field selectors, then a page of `limit` from the `continue` token. */
+export function listObjects(store: Store, info: ResourceInfo, ri: RequestInfo, query: URLSearchParams): Obj {
+  const labelReqs = parseLabelSelector(query.get('labelSelector') ?? '');
+  const supported = (f: string): boolean =>
+    f === 'metadata.name' ||
+    f === 'metadata.namespace' ||
+    (info.resource === 'events' && /^(involvedObject\.\w+|reason|reportingComponent|source|type)$/.test(f)) ||
+    (info.resource === 'secrets' && f === 'type') ||
+    (info.resource === 'namespaces' && f === 'status.phase');
+  const fieldReqs = parseFieldSelector(query.get('fieldSelector') ?? '', supported);
+  const all = store
+    .list(storeKeyOf(info), info.namespaced && ri.namespace !== '' ? ri.namespace : undefined)
+    .filter((o) => labelsMatch(labelReqs, o.metadata?.labels) && fieldsMatch(fieldReqs, o));
+  const limit = Number(query.get('limit') ?? '0');
+  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${query.get('limit') ?? ''}`);
+  let start = 0;
+  const cont = query.get('continue') ?? '';
+  if (cont !== '') {
+    let token: Obj;
+    try {
+      token = JSON.parse(Buffer.from(cont, 'base64').toString('utf8')) as Obj;
+    } catch {
+      throw badRequest('continue key is not valid: illegal base64 data');
+    }
+    if (typeof token.start !== 'string')
+      throw badRequest(
+        'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+      );
+    const key = token.start;
+    start = all.findIndex((o) => objectKey(o.metadata.namespace ?? '', o.metadata.name) > key);
+    if (start < 0) start = all.length;
+  }
+  const page = limit > 0 ? all.slice(start, start + limit) : all.slice(start);
+  const metadata: Obj = { resourceVersion: String(store.currentRv()) };
+  const last = page[page.length - 1];
+  if (limit > 0 && start + limit < all.length && last !== undefined) {
+    metadata.continue = Buffer.from(
+      JSON.stringify({
+        v: 'meta.k8s.io/v1',
+        rv: store.currentRv(),
+        start: objectKey(last.metadata.namespace ?? '', last.metadata.name),
+      }),
+    ).toString('base64');
+    metadata.remainingItemCount = all.length - start - limit;
+  }
+  const items = page.map((o) => {
+    const c = clone(o);
+    // Like the real server, items of built-in lists carry no apiVersion/kind; custom resources do.
+    if (info.custom) return { ...c, apiVersion: groupVersion(info), kind: info.kind };
+    delete c.apiVersion;
+    delete c.kind;
+    return c;
+  });
+  return { kind: info.listKind, apiVersion: groupVersion(info), metadata, items };
+}
+
+/** The Table form kubectl asks for (`Accept: ...;as=Table`): name and age columns. */
+export function table(
+  store: Store,
+  info: ResourceInfo,
+  items: Obj[],
+  query: URLSearchParams,
+  listMeta?: Obj,
+): Obj {
+  const includeObject = query.get('includeObject') ?? 'Metadata';
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: listMeta ?? { resourceVersion: String(store.currentRv()) },
+    columnDefinitions: [
+      {
+        name: 'Name',
+        type: 'string',
+        format: 'name',
+        description: 'Name must be unique within a namespace.',
+        priority: 0,
+      },
+      {
+        name: 'Created At',
+        type: 'date',
+        format: '',
+        description:
+          'CreationTimestamp is a timestamp representing the server time when this object was created.',
+        priority: 0,
+      },
+    ],
+    rows: items.map((o) => ({
+      cells: [o.metadata?.name ?? '', o.metadata?.creationTimestamp ?? ''],
+      object:
+        includeObject === 'Object'
+          ? { ...o, apiVersion: groupVersion(info), kind: info.kind }
+          : includeObject === 'None'
+            ? undefined
+            : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
+    })),
+  };
+}
+
+/**
+ * A watch: the current objects (or the events after `resourceVersion`), then every change, as JSON lines, until
+ * `timeoutSeconds` or the client goes away. `open` holds the answers of open watches, for the server to end.
+ */
+export function watch(
+  store: Store,
+  open: Set<http.ServerResponse>,
+  info: ResourceInfo,
+  ri: RequestInfo,
+  query: URLSearchParams,
+  res: http.ServerResponse,
+): void {
+  const labelReqs = parseLabelSelector(query.get('labelSelector') ?? '');
+  const fieldReqs = parseFieldSelector(
+    query.get('fieldSelector') ?? '',
+    (f) => f === 'metadata.name' || f === 'metadata.namespace',
+  );
+  const key = storeKeyOf(info);
+  const matches = (o: Obj): boolean =>
+    (!info.namespaced || ri.namespace === '' || o.metadata?.namespace === ri.namespace) &&
+    labelsMatch(labelReqs, o.metadata?.labels) &&
+    fieldsMatch(fieldReqs, o);
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+  open.add(res);
+  const send = (type: string, o: Obj): void => {
+    res.write(`${JSON.stringify({ type, object: present(info, o) })}\n`);
+  };
+  const rv = query.get('resourceVersion') ?? '';
+  if (rv === '' || rv === '0') {
+    for (const o of store.list(key)) if (matches(o)) send('ADDED', o);
+  } else {
+    for (const e of store.history)
+      if (e.storeKey === key && e.rv > Number(rv) && matches(e.object)) send(e.type, e.object);
+  }
+  const unsubscribe = store.subscribe((e) => {
+    if (e.storeKey === key && matches(e.object)) send(e.type, e.object);
+  });
+  const timeout = Number(query.get('timeoutSeconds') ?? '1800');
+  const timer = setTimeout(() => res.end(), Math.max(0, timeout) * 1000);
+  res.on('close', () => {
+    clearTimeout(timer);
+    unsubscribe();
+    open.delete(res);
+  });
+}

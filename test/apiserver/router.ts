@@ -1,0 +1,196 @@
+/**
+ * The request pipeline: read the request, count it, inject faults, authenticate (and impersonate), authorize, then
+ * serve discovery or dispatch the resource request to its verb.
+ */
+import type http from 'node:http';
+import type { UserInfo } from './authz.js';
+import { authorize, forbiddenMessage } from './authz.js';
+import { authenticate, impersonate } from './authn.js';
+import type { RequestCounters } from './counters.js';
+import { handleNonResource } from './discovery.js';
+import { pickFault } from './faults.js';
+import { decodeObject, decodeProtobuf, parseJson, readBody, sendJson, sleep } from './http.js';
+import { present } from './objects.js';
+import { pathAttributes, resourceAttributes } from './rbac-rules.js';
+import { listObjects, table, watch } from './reads.js';
+import type { RequestInfo } from './request-info.js';
+import { parseRequestInfo } from './request-info.js';
+import { review } from './reviews.js';
+import type { ServerState } from './state.js';
+import {
+  badRequest,
+  forbidden,
+  forbiddenPath,
+  methodNotSupported,
+  notFound,
+  pathNotFound,
+} from './status.js';
+import { storeKeyOf } from './store.js';
+import type { FaultConfig, Obj } from './types.js';
+import { Writes } from './writes.js';
+
+/** What the router needs from the server that owns it. */
+export interface RouterDeps {
+  readonly counters: RequestCounters;
+  /** The faults in force now (tests replace them between requests). */
+  faults(): FaultConfig;
+  readonly tokens: ReadonlyMap<string, UserInfo>;
+  /** Answers of open watches, ended when the server stops. */
+  readonly openWatches: Set<http.ServerResponse>;
+}
+
+export class Router {
+  private readonly writes: Writes;
+
+  constructor(
+    private readonly state: ServerState,
+    private readonly deps: RouterDeps,
+  ) {
+    this.writes = new Writes(state);
+  }
+
+  async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    const ri = parseRequestInfo(url.pathname, method, url.searchParams);
+    // Counted first: faulted, unauthenticated, forbidden and failing requests count too.
+    if (ri.resourceRequest)
+      this.deps.counters.record(
+        ri.verb,
+        ri.subresource !== '' ? `${ri.resource}/${ri.subresource}` : ri.resource,
+      );
+    await sleep(this.deps.faults().latencyMs);
+    if (method === 'GET') this.state.aggregation.flush();
+    if (ri.resourceRequest) {
+      const fault = pickFault(this.deps.faults(), ri);
+      if (fault === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      if (fault !== undefined) throw fault;
+    }
+    const user = impersonate(this.state.policy, req, authenticate(this.deps.tokens, req));
+    const attrs = ri.resourceRequest
+      ? resourceAttributes({
+          verb: ri.verb,
+          apiGroup: ri.group,
+          resource: ri.resource,
+          subresource: ri.subresource,
+          name: ri.name,
+          namespace: ri.namespace,
+        })
+      : pathAttributes(ri.verb, ri.path);
+    const decision = authorize(this.state.policy, user, attrs);
+    if (!decision.allowed) {
+      const message = forbiddenMessage(user, attrs, decision.reason);
+      if (!ri.resourceRequest) throw forbiddenPath(message);
+      throw forbidden({ group: ri.group, resource: ri.resource }, ri.name, message);
+    }
+    if (!ri.resourceRequest) {
+      handleNonResource(this.state.registry, ri, req, res);
+      return;
+    }
+    this.handleResource(ri, url.searchParams, req, res, body, user);
+  }
+
+  /** Dispatches a resource request to its verb. */
+  private handleResource(
+    ri: RequestInfo,
+    query: URLSearchParams,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: Buffer,
+    user: UserInfo,
+  ): void {
+    const info = this.state.registry.find(ri.group, ri.version, ri.resource);
+    if (info === undefined || ri.malformed) throw pathNotFound();
+    if (ri.subresource !== '' && !(ri.subresource === 'status' && info.status)) throw pathNotFound();
+    if (!info.namespaced && ri.namespace !== '' && info.resource !== 'namespaces') throw pathNotFound();
+    const gr = { group: info.group, resource: info.resource };
+    if (!info.verbs.includes(ri.verb) && ri.subresource === '') {
+      const action = ri.verb === 'deletecollection' ? 'deletecollection' : ri.verb;
+      throw methodNotSupported(gr, action);
+    }
+    const dryRun = query.getAll('dryRun').includes('All');
+    if (query.getAll('dryRun').some((d) => d !== 'All'))
+      throw badRequest(`Invalid dry run value: ${query.getAll('dryRun').join(',')}`);
+    const needsNamespace =
+      info.namespaced && ri.verb !== 'list' && ri.verb !== 'watch' && ri.verb !== 'deletecollection';
+    if (needsNamespace && ri.namespace === '' && !info.review) throw pathNotFound();
+    const namespace = info.namespaced ? ri.namespace : '';
+
+    if (info.review) {
+      if (ri.verb !== 'create') throw methodNotSupported(gr, ri.verb);
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+      const reviewBody: Obj =
+        type === 'application/vnd.kubernetes.protobuf' ? decodeProtobuf(body) : parseJson(body);
+      sendJson(res, 201, review(this.state.policy, info, reviewBody, user, ri.namespace));
+      return;
+    }
+    const accept = req.headers.accept ?? '';
+    const asTable = /as=Table/.test(accept);
+    switch (ri.verb) {
+      case 'get': {
+        const obj = this.state.store.get(storeKeyOf(info), namespace, ri.name);
+        if (obj === undefined) throw notFound(gr, ri.name);
+        const out = present(info, obj);
+        sendJson(res, 200, asTable ? table(this.state.store, info, [out], query) : out);
+        return;
+      }
+      case 'list': {
+        const list = listObjects(this.state.store, info, ri, query);
+        sendJson(
+          res,
+          200,
+          asTable ? table(this.state.store, info, list.items as Obj[], query, list.metadata as Obj) : list,
+        );
+        return;
+      }
+      case 'watch':
+        watch(this.state.store, this.deps.openWatches, info, ri, query, res);
+        return;
+      case 'create': {
+        const obj = decodeObject(info, body, req.headers['content-type']);
+        const created = this.writes.create(info, ri, obj, user, dryRun);
+        sendJson(res, 201, present(info, created));
+        return;
+      }
+      case 'update': {
+        const obj = decodeObject(info, body, req.headers['content-type']);
+        const { result, created } = this.writes.update(info, ri, obj, user, dryRun, true);
+        sendJson(res, created ? 201 : 200, present(info, result));
+        return;
+      }
+      case 'patch': {
+        const { result, created } = this.writes.patch(info, ri, query, req, body, user, dryRun);
+        sendJson(res, created ? 201 : 200, present(info, result));
+        return;
+      }
+      case 'delete': {
+        const options = body.length > 0 ? parseJson(body) : {};
+        if (query.has('propagationPolicy')) options.propagationPolicy = query.get('propagationPolicy');
+        if (query.getAll('dryRun').includes('All')) options.dryRun = ['All'];
+        const result = this.writes.delete(info, namespace, ri.name, options);
+        sendJson(res, 200, result);
+        return;
+      }
+      case 'deletecollection': {
+        const options = body.length > 0 ? parseJson(body) : {};
+        if (query.has('propagationPolicy')) options.propagationPolicy = query.get('propagationPolicy');
+        if (dryRun) options.dryRun = ['All'];
+        const list = listObjects(this.state.store, info, ri, query);
+        for (const item of list.items as Obj[]) {
+          this.writes.delete(info, item.metadata.namespace ?? '', item.metadata.name, {
+            ...options,
+            preconditions: undefined,
+          });
+        }
+        sendJson(res, 200, list);
+        return;
+      }
+      default:
+        throw methodNotSupported(gr, ri.verb);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The test API server's public surface (how tests start it, its options, its fault injection) and the types its
+ * parts share.
+ */
+import type { RequestCounters } from './counters.js';
+
+/** An object of any kind, as untyped JSON, the way the API stores it. */
+export type Obj = Record<string, any>;
+
+export interface FaultConfig {
+  /** Added to every request, discovery included. */
+  latencyMs: number;
+  /** Fraction (0..1) of resource requests answered with errorCode. */
+  errorRate: number;
+  errorCode: 500 | 503;
+  /** Fraction answered 429 with Retry-After: retryAfterSeconds. */
+  throttleRate: number;
+  retryAfterSeconds: number;
+  /** Fraction of updates (PUT) answered 409 Conflict as if the object had changed. */
+  conflictRate: number;
+  /** Fraction of resource requests whose connection is destroyed without an answer. */
+  dropRate: number;
+  /** When set, the rate-based faults apply only to these verbs / resources (plural, "res/sub" for subresources). */
+  onlyVerbs?: string[] | undefined;
+  onlyResources?: string[] | undefined;
+  /** Fails the next `count` matching resource requests with `code`, before the rate-based faults. */
+  failNext?: { count: number; code: number; verbs?: string[] | undefined } | undefined;
+}
+
+export interface ApiServerOptions {
+  port?: number;
+  latencyMs?: number;
+  aggregation?: boolean;
+  aggregationDelayMs?: number;
+  seed?: readonly unknown[];
+}
+
+export interface TestApiServer {
+  readonly url: string;
+  stop(): Promise<void>;
+  seed(objects: readonly unknown[]): void;
+  addUser(token: string, user: string, groups?: readonly string[]): void;
+  writeKubeconfig(file: string, opts?: { token?: string; context?: string }): void;
+  readonly counters: RequestCounters;
+  faults: FaultConfig;
+  get(resource: string, name: string, namespace?: string): unknown;
+  list(resource: string, namespace?: string): unknown[];
+  setAggregation(enabled: boolean): void;
+}
+
+export const ADMIN_TOKEN = 'test-apiserver-admin-token';
