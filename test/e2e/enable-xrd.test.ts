@@ -273,8 +273,10 @@ class TerminalSession {
   readonly name: string;
 
   constructor(workDir: string) {
-    this.socket = join(workDir, 'tmux.sock');
-    this.name = `xrbac-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    // A socket of its own per session: a server just told to exit may still hold the previous one.
+    this.socket = join(workDir, `tmux-${id}.sock`);
+    this.name = `xrbac-${process.pid}-${id}`;
   }
 
   tmux(args: string[]): Promise<RunResult> {
