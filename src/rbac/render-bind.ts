@@ -331,9 +331,17 @@ export function inventorySelector(target: BindTarget): string {
 
 /** True when the binding carries every inventory label of this target. */
 export function isOurBinding(
-  binding: { readonly metadata: { readonly labels?: Labels } },
+  binding: {
+    readonly metadata: {
+      readonly labels?: Labels;
+      readonly ownerReferences?: readonly { readonly controller?: boolean }[];
+    };
+  },
   target: BindTarget,
 ): boolean {
+  // bind never sets a controller: a binding someone else controls (an Argo CD Application, say) is theirs,
+  // whatever its labels.
+  if ((binding.metadata.ownerReferences ?? []).some((r) => r.controller === true)) return false;
   const labels = binding.metadata.labels ?? {};
   return Object.entries(inventoryLabels(target)).every(([k, v]) => labels[k] === v);
 }

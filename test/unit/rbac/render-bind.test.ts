@@ -461,6 +461,19 @@ describe('renderBindings', () => {
       isOurBinding(bs[0]!, rootSyncTarget('a'.repeat(200) + '-synd')),
       'hashed label values still tell targets apart',
     ).toBe(false);
+    const argo = {
+      ...bs[0]!,
+      metadata: {
+        ...bs[0]!.metadata,
+        ownerReferences: [
+          { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', name: 'a', uid: 'u', controller: true },
+        ],
+      },
+    };
+    expect(
+      isOurBinding(argo, target),
+      'a binding another controller owns is not ours, whatever its labels',
+    ).toBe(false);
   });
 });
 
