@@ -110,6 +110,8 @@ export class Transport implements PromiseHttpLibrary {
 
   async send(request: RequestContext): Promise<ResponseContext> {
     const url = new URL(request.getUrl());
+    // client-node's all-namespaces custom object list carries a stray fragment; it is never sent, so never shown.
+    url.hash = '';
     const method = request.getHttpMethod().toString();
     const rawBody = request.getBody() as unknown;
     const body =
