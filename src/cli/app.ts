@@ -7,6 +7,7 @@ import { explainCommand } from './commands/explain.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
 import type { Deps, GlobalArgs } from './context.js';
+import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './read-input.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
 
@@ -55,6 +56,15 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
       describe: 'Verbose errors',
       global: true,
     })
+    // Input safety (issue #12): bounded -f input, and number flags that name what they got.
+    .option('max-input-size', {
+      type: 'string',
+      describe: `The most bytes -f and --role-refs-file may read in all (e.g. 64Mi, 1Gi; default ${DEFAULT_MAX_INPUT_SIZE_TEXT})`,
+      global: true,
+    })
+    .middleware((args) => {
+      rejectNaNNumbers(args, argv);
+    }, true)
     .command(syncCommand(deps))
     .command(enableXrdCommand(deps))
     .command(explainCommand(deps))
@@ -85,4 +95,22 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
     helpText = output;
   });
   if (helpText !== '') deps.io.stdout.write(`${helpText}\n`);
+}
+
+/**
+ * A number flag given something that is not a number (`--concurrency abc`) reaches the command as NaN, with the
+ * text lost: name the flag and the text here, before any command runs.
+ */
+function rejectNaNNumbers(args: Record<string, unknown>, argv: readonly string[]): void {
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'number' || !Number.isNaN(value)) continue;
+    if (!/^[a-z][a-z-]*$/.test(key)) continue;
+    const flag = `--${key}`;
+    const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+    const given =
+      at < 0 ? '' : argv[at]?.startsWith(`${flag}=`) ? argv[at].slice(flag.length + 1) : (argv[at + 1] ?? '');
+    throw new UsageError(`invalid ${flag} ${JSON.stringify(given)}: expected a whole number`, {
+      hint: `e.g. ${flag} 8`,
+    });
+  }
 }

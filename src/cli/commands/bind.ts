@@ -3,11 +3,11 @@ import { UsageError, UserError } from '../../errors.js';
 import type { Binding, BindTarget, RoleRefSpec } from '../../rbac/render-bind.js';
 import type { ClusterSnapshot, KubeObject } from '../../rbac/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, type Input } from '../read-input.js';
+import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { DRY_RUN_CHOICES, parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
 
 interface BindArgs extends GlobalArgs {
-  readonly from: string | undefined;
+  readonly from: FromPaths | undefined;
   readonly 'root-sync': string | undefined;
   readonly 'service-account': string | undefined;
   readonly 'role-ref': string[] | undefined;

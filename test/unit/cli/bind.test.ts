@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { readManifests } from '../../../src/k8s/read-manifests.js';
+import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/k8s/read-manifests.js';
 import type { KubeObject } from '../../../src/rbac/types.js';
 import { exampleCluster, FakeCluster, runWithFakes, tempFile } from './bind-fakes.js';
 
 let examples: KubeObject[];
 beforeAll(async () => {
-  examples = await readManifests(exampleCluster, () => Promise.resolve(''));
+  ({ objects: examples } = await readManifests([exampleCluster], {
+    readStdin: () => Promise.resolve(''),
+    maxBytes: DEFAULT_MAX_INPUT_SIZE,
+  }));
 });
 
 function rootSync(name: string, override: unknown): KubeObject {
