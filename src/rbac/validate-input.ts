@@ -291,14 +291,6 @@ function xrdProblem(xrd: Record<string, unknown>): Problem | undefined {
       return { field, problem: `${field} ${JSON.stringify(plural)} is not a valid resource name: ${p}` };
     }
   }
-  const want = `${spec.names.plural ?? ''}.${spec.group}`;
-  const name = (xrd.metadata as { name: string }).name;
-  if (name !== want) {
-    return {
-      field: 'metadata.name',
-      problem: `metadata.name must be spec.names.plural + "." + spec.group (${JSON.stringify(want)}), found ${JSON.stringify(name)}`,
-    };
-  }
   return undefined;
 }
 
