@@ -24,10 +24,7 @@ export const DEFAULT_MAX_INPUT_SIZE_TEXT = '256Mi';
  * one invalid object fails the command before anything is written.
  */
 export async function readInput(
-  args: GlobalArgs & {
-    readonly from?: FromPaths | undefined;
-    readonly 'max-input-size'?: string | readonly string[] | undefined;
-  },
+  args: GlobalArgs & { readonly from?: FromPaths | undefined },
   deps: Deps,
   parts: readonly SnapshotPart[],
 ): Promise<Input> {
@@ -86,11 +83,14 @@ export const fromOption = {
   coerce: fromPathsOf,
 } as const;
 
-/** --max-input-size in bytes (the last one given wins, as yargs does for other flags). */
-export function maxInputSize(args: {
+/** The global --max-input-size flag (app.ts) as yargs hands it over: a string, or several when repeated. */
+interface MaxInputSizeArg {
   readonly 'max-input-size'?: string | readonly string[] | undefined;
-}): number {
-  const raw = args['max-input-size'];
+}
+
+/** --max-input-size in bytes (the last one given wins, as for other flags); the default when absent. */
+export function maxInputSize(args: GlobalArgs): number {
+  const raw = (args as GlobalArgs & MaxInputSizeArg)['max-input-size'];
   const value = typeof raw === 'string' || raw === undefined ? raw : raw[raw.length - 1];
   return parseSize('max-input-size', value ?? DEFAULT_MAX_INPUT_SIZE_TEXT);
 }

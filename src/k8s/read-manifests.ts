@@ -127,17 +127,18 @@ export function readInputFile(
   path: string,
   remaining: number,
   maxBytes: number,
+  flag = '-f',
 ): { text: string; bytes: number } {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (err) {
-    throw cannotRead(path, err);
+    throw cannotRead(path, err, flag);
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw new UserError(`cannot read ${path}: it is a directory, not a file`);
-    if (!stat.isFile()) throw notRegular(path, stat);
+    if (stat.isDirectory()) throw cannotRead(path, { code: 'EISDIR' }, flag);
+    if (!stat.isFile()) throw notRegular(path, stat, flag);
     if (stat.size > remaining) throw tooLarge(maxBytes, path, stat.size);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -152,44 +153,50 @@ export function readInputFile(
     return { text: Buffer.concat(chunks, total).toString('utf8'), bytes: total };
   } catch (err) {
     if (err instanceof UserError) throw err;
-    throw cannotRead(path, err);
+    throw cannotRead(path, err, flag);
   } finally {
     closeSync(fd);
   }
 }
 
 /** Why a path cannot be read, as one sentence naming it. */
-export function cannotRead(path: string, err: unknown): UserError {
+export function cannotRead(path: string, err: unknown, flag = '-f'): UserError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
-  const hint = { hint: 'pass -f with a file, a directory or - for standard input' };
+  const hint = {
+    hint:
+      flag === '-f'
+        ? 'pass -f with a file, a directory or - for standard input'
+        : `pass ${flag} the path of a file`,
+  };
+  const what = flag === '-f' ? path : `${flag} ${path}`;
   switch (code) {
     case 'ENOENT': {
       const target = danglingTarget(path);
       return new UserError(
         target !== undefined
-          ? `cannot read ${path}: it is a symbolic link to ${target}, which does not exist`
-          : `cannot read ${path}: no such file or directory`,
+          ? `cannot read ${what}: it is a symbolic link to ${target}, which does not exist`
+          : `cannot read ${what}: no such file or directory`,
         hint,
       );
     }
     case 'ELOOP':
       return new UserError(
-        `cannot read ${path}: too many levels of symbolic links (a symbolic link loop)`,
+        `cannot read ${what}: too many levels of symbolic links (a symbolic link loop)`,
         hint,
       );
     case 'EACCES':
     case 'EPERM':
-      return new UserError(`cannot read ${path}: permission denied`, {
+      return new UserError(`cannot read ${what}: permission denied`, {
         hint: 'check the file mode and owner, or run as a user who may read it',
       });
     case 'ENOTDIR':
-      return new UserError(`cannot read ${path}: a part of the path is a file, not a directory`, hint);
+      return new UserError(`cannot read ${what}: a part of the path is a file, not a directory`, hint);
     case 'EISDIR':
-      return new UserError(`cannot read ${path}: it is a directory, not a file`);
+      return new UserError(`cannot read ${what}: it is a directory, not a file`);
     case 'ENAMETOOLONG':
-      return new UserError(`cannot read ${path.slice(0, 80)}…: the file name is too long`, hint);
+      return new UserError(`cannot read ${what.slice(0, 80)}…: the file name is too long`, hint);
     default:
-      return new UserError(`cannot read ${path}: ${code}`, hint);
+      return new UserError(`cannot read ${what}: ${code}`, hint);
   }
 }
 
@@ -210,7 +217,12 @@ function fileType(stat: Stats): string {
   return 'not a regular file';
 }
 
-function notRegular(path: string, stat: Stats): UserError {
+function notRegular(path: string, stat: Stats, flag = '-f'): UserError {
+  if (flag !== '-f') {
+    return new UserError(`cannot read ${flag} ${path}: not a regular file (${fileType(stat)})`, {
+      hint: `pass ${flag} the path of a file`,
+    });
+  }
   return new UserError(`cannot read ${path}: not a regular file or directory (${fileType(stat)})`, {
     hint: 'to read a pipe or the output of a command, redirect it to standard input and pass -f -',
   });

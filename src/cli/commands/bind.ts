@@ -47,17 +47,18 @@ async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefS
   const refs = (args['role-ref'] ?? []).map((s) => rb.parseRoleRefFlag(s));
   const file = args['role-refs-file'];
   if (file === undefined) return refs;
-  const [{ readFile }, YAML] = await Promise.all([import('node:fs/promises'), import('yaml')]);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new rb.BindInputError(`cannot read --role-refs-file ${file} (${code})`);
-  }
+  const [{ readInputFile }, { maxInputSize }, YAML] = await Promise.all([
+    import('../../k8s/read-manifests.js'),
+    import('../read-input.js'),
+    import('yaml'),
+  ]);
+  if (file === '')
+    throw new UsageError('--role-refs-file needs a path', { hint: 'e.g. --role-refs-file roles.yaml' });
+  const max = maxInputSize(args);
+  const { text } = readInputFile(file, max, max, '--role-refs-file');
   let doc: unknown;
   try {
-    doc = YAML.parse(text);
+    doc = YAML.parse(text, { maxAliasCount: 100 });
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
     throw new rb.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {

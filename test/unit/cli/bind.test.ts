@@ -81,7 +81,7 @@ describe('bind: bad input', () => {
       RoleRefsFileMissing: {
         reason: 'a missing file is a bad input, not a crash',
         argv: () => ['--root-sync', 'root-sync', '--role-refs-file', '/nonexistent/roles.yaml'],
-        want: /cannot read --role-refs-file \/nonexistent\/roles\.yaml \(ENOENT\)/,
+        want: /^error: cannot read --role-refs-file \/nonexistent\/roles\.yaml: no such file or directory$/,
       },
       ServiceAccountWithoutNamespace: {
         reason: 'a service account is always NAMESPACE/NAME',
