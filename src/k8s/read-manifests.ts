@@ -321,28 +321,35 @@ function parseDocuments(text: string, source: string): unknown[] {
  * the API server does when it decodes an object.
  */
 function normalize(doc: unknown, where: string, budget: { nodes: number }): void {
-  const stack: { value: unknown; depth: number }[] = [{ value: doc, depth: 0 }];
+  const aliasError = (): UserError =>
+    new UserError(
+      `${where}: YAML aliases expand to more values than the file holds (an alias bomb or an alias cycle)`,
+      { hint: 'write the objects out in full, without & anchors and * aliases' },
+    );
+  interface Visit {
+    readonly value: unknown;
+    readonly depth: number;
+    readonly parent: Visit | undefined;
+  }
+  const stack: Visit[] = [{ value: doc, depth: 0, parent: undefined }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    if (--budget.nodes < 0) {
-      throw new UserError(
-        `${where}: YAML aliases expand to more values than the file holds (an alias bomb or an alias cycle)`,
-        { hint: 'write the objects out in full, without & anchors and * aliases' },
-      );
-    }
+    if (--budget.nodes < 0) throw aliasError();
     const { value, depth } = top;
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_NESTING) {
+      // Only an alias can make a value its own ancestor: that is a cycle, not deep nesting.
+      for (let up = top.parent; up !== undefined; up = up.parent) if (up.value === value) throw aliasError();
       throw new UserError(`${where}: nested more than ${MAX_NESTING} levels deep: not a Kubernetes object`);
     }
     if (Array.isArray(value)) {
-      for (const v of value as unknown[]) stack.push({ value: v, depth: depth + 1 });
+      for (const v of value as unknown[]) stack.push({ value: v, depth: depth + 1, parent: top });
       continue;
     }
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const v = record[key];
       if (v === null) Reflect.deleteProperty(record, key);
-      else stack.push({ value: v, depth: depth + 1 });
+      else stack.push({ value: v, depth: depth + 1, parent: top });
     }
   }
 }
