@@ -188,8 +188,8 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           describe: 'Write without asking on a terminal',
         })
         .example(
-          '$0 bind --root-sync root-sync -f examples/cluster',
-          "The bindings for the example RootSync's roleRefs, without a cluster",
+          '$0 bind --root-sync root-sync -f examples/cluster --allow-privileged',
+          "The bindings for the example RootSync's roleRefs (edit grants impersonate), without a cluster",
         )
         .example(
           '$0 bind --root-sync root-sync --base-role --yes',
