@@ -40,34 +40,40 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
+function nameProblem(s: string, max: number, pattern: RegExp, rule: string): string | undefined {
+  if (s === '') return 'it is empty';
+  if (s.length > max) return `it is longer than ${max} characters`;
+  return pattern.test(s) ? undefined : rule;
+}
+
 /** Why `s` is not a DNS-1123 subdomain (an API group, an object name), or undefined. */
 export function dnsSubdomainProblem(s: string): string | undefined {
-  if (s === '') return 'it is empty';
-  if (s.length > 253) return 'it is longer than 253 characters';
-  if (!DNS1123_SUBDOMAIN.test(s)) {
-    return 'only lower-case letters, digits, "-" and ".", starting and ending with a letter or digit';
-  }
-  return undefined;
+  return nameProblem(
+    s,
+    253,
+    DNS1123_SUBDOMAIN,
+    'only lower-case letters, digits, "-" and ".", starting and ending with a letter or digit',
+  );
 }
 
 /** Why `s` is not a DNS-1123 label (a namespace name), or undefined. */
 export function dnsLabelProblem(s: string): string | undefined {
-  if (s === '') return 'it is empty';
-  if (s.length > 63) return 'it is longer than 63 characters';
-  if (!DNS1123_LABEL.test(s)) {
-    return 'only lower-case letters, digits and "-", starting and ending with a letter or digit';
-  }
-  return undefined;
+  return nameProblem(
+    s,
+    63,
+    DNS1123_LABEL,
+    'only lower-case letters, digits and "-", starting and ending with a letter or digit',
+  );
 }
 
 /** Why `s` is not a DNS-1035 label (a resource's plural), or undefined. */
 export function dns1035LabelProblem(s: string): string | undefined {
-  if (s === '') return 'it is empty';
-  if (s.length > 63) return 'it is longer than 63 characters';
-  if (!DNS1035_LABEL.test(s)) {
-    return 'only lower-case letters, digits and "-", starting with a letter and ending with a letter or digit';
-  }
-  return undefined;
+  return nameProblem(
+    s,
+    63,
+    DNS1035_LABEL,
+    'only lower-case letters, digits and "-", starting with a letter and ending with a letter or digit',
+  );
 }
 
 /** Why `group` cannot be a custom resource's API group, or undefined. */
