@@ -25,7 +25,6 @@ await build({
   define: { __VERSION__: JSON.stringify(`v${pkg.version}`) },
   // Libraries the plugin carries but never needs: see each shim's comment.
   alias: {
-    'js-yaml': join(root, 'scripts', 'bundle-shims', 'js-yaml.mjs'),
     'whatwg-url': join(root, 'scripts', 'bundle-shims', 'whatwg-url.mjs'),
   },
   banner: {

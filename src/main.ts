@@ -63,9 +63,18 @@ function userAgent(version: string): string {
   return `kubectl-crossplane-rbac/${version} (${os}/${arch})`;
 }
 
-async function readStdin(): Promise<string> {
+/** All of stdin, or as soon as more than `maxBytes` came in, that much (the caller refuses it): never unbounded. */
+async function readStdin(maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) {
+      process.stdin.destroy();
+      break;
+    }
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -8,6 +8,7 @@ import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
 import type { Cluster } from '../k8s/cluster.js';
 import type { Deps, GlobalArgs } from './context.js';
+import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './read-input.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
 
@@ -43,6 +44,9 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
     .usage(
       `${PROGRAM}: render, apply and explain the RBAC of Crossplane clusters\n\nUsage: ${PROGRAM} <command> [flags]`,
     )
+    .middleware((args) => {
+      rejectNaNNumbers(args, argv);
+    }, true)
     .command(commands(deps) as CommandModule<GlobalArgs, GlobalArgs>[])
     .demandCommand(1, 'a command is required')
     .strict()
@@ -138,6 +142,11 @@ export function withGlobalFlags(y: Argv): Argv<GlobalArgs> {
       describe: 'Colour output (--no-color disables)',
       global: true,
     })
+    .option('max-input-size', {
+      type: 'string',
+      describe: `The most bytes -f and --role-refs-file may read in all (e.g. 64Mi, 1Gi; default ${DEFAULT_MAX_INPUT_SIZE_TEXT})`,
+      global: true,
+    })
     .option('stack-traces', {
       type: 'boolean',
       default: false,
@@ -188,4 +197,22 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
     for (const cluster of opened) cluster.close?.();
   }
   if (helpText !== '') deps.io.stdout.write(`${helpText}\n`);
+}
+
+/**
+ * A number flag given something that is not a number (`--concurrency abc`) reaches the command as NaN, with the
+ * text lost: name the flag and the text here, before any command runs.
+ */
+function rejectNaNNumbers(args: Record<string, unknown>, argv: readonly string[]): void {
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'number' || !Number.isNaN(value)) continue;
+    if (!/^[a-z][a-z-]*$/.test(key)) continue;
+    const flag = `--${key}`;
+    const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+    const given =
+      at < 0 ? '' : argv[at]?.startsWith(`${flag}=`) ? argv[at].slice(flag.length + 1) : (argv[at + 1] ?? '');
+    throw new UsageError(`invalid ${flag} ${JSON.stringify(given)}: expected a whole number`, {
+      hint: `e.g. ${flag} 8`,
+    });
+  }
 }

@@ -1,6 +1,7 @@
+import { UsageError } from '../errors.js';
 import type { Cluster } from '../k8s/cluster.js';
 import type { SnapshotPart } from '../k8s/read-snapshot.js';
-import type { ClusterSnapshot } from '../rbac/types.js';
+import type { ClusterSnapshot, KubeObject } from '../rbac/types.js';
 import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
 
 export interface Input {
@@ -11,32 +12,109 @@ export interface Input {
   readonly source: string;
 }
 
-/** Reads the objects a command works on: from -f PATH (no cluster needed), or one LIST per kind from the cluster. */
+/** The -f/--from value after parsing: one or more paths (repeat -f to read several). */
+export type FromPaths = readonly string[];
+
+/** The default of --max-input-size, as the flag spells it. */
+export const DEFAULT_MAX_INPUT_SIZE_TEXT = '256Mi';
+
+/**
+ * Reads the objects a command works on: from -f PATH... (no cluster needed), or one LIST per kind from the
+ * cluster. Either way every object of the parts read is checked (validate-input) before a command renders from it:
+ * one invalid object fails the command before anything is written.
+ */
 export async function readInput(
-  args: GlobalArgs & { readonly from?: string | undefined },
+  args: GlobalArgs & { readonly from?: FromPaths | undefined },
   deps: Deps,
   parts: readonly SnapshotPart[],
 ): Promise<Input> {
+  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
+    import('../rbac/snapshot.js'),
+    import('../rbac/validate-input.js'),
+  ]);
+  const maxBytes = maxInputSize(args);
   if (args.from !== undefined) {
-    const [{ readManifests }, { snapshotFromObjects }] = await Promise.all([
-      import('../k8s/read-manifests.js'),
-      import('../rbac/snapshot.js'),
-    ]);
-    const objects = await readManifests(args.from, deps.io.readStdin);
+    const from = checkFromPaths(args.from);
+    const { readManifests } = await import('../k8s/read-manifests.js');
+    const { objects, origins } = await readManifests(from, {
+      readStdin: (max) => deps.io.readStdin(max),
+      maxBytes,
+    });
+    const snapshot = snapshotFromObjects(objects);
+    const invalid = findInvalidObjects(snapshot, parts);
+    if (invalid.length > 0) throw invalidInputError(invalid, (o) => origins.get(o) ?? 'input');
     return {
-      snapshot: snapshotFromObjects(objects),
+      snapshot,
       cluster: undefined,
-      source: args.from === '-' ? 'standard input' : args.from,
+      source: from.map((p) => (p === '-' ? 'standard input' : p)).join(', '),
     };
   }
   const cluster = await deps.connect(connectionFlags(args));
   const { readClusterSnapshot } = await import('../k8s/read-snapshot.js');
-  return { snapshot: await readClusterSnapshot(cluster, parts), cluster, source: cluster.describe };
+  const snapshot = await readClusterSnapshot(cluster, parts);
+  const invalid = findInvalidObjects(snapshot, parts);
+  if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => cluster.describe);
+  return { snapshot, cluster, source: cluster.describe };
+}
+
+/** The -f values as a list (yargs gives a string, or an array when -f is repeated). */
+function fromPathsOf(value: unknown): FromPaths {
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  return values.map((v) => (typeof v === 'string' ? v : ''));
+}
+
+/** Every -f value must name something: an empty one (`-f ''`) is a usage error. */
+export function checkFromPaths(paths: FromPaths): FromPaths {
+  return paths.map((v) => {
+    if (v === '') {
+      throw new UsageError('-f needs a path: a file, a directory, or - for standard input', {
+        hint: 'e.g. -f examples/cluster, or kubectl get clusterroles -o yaml | kubectl crossplane-rbac explain admin -f -',
+      });
+    }
+    return v;
+  });
 }
 
 /** The -f/--from option every reading command takes. */
 export const fromOption = {
   alias: 'f',
   type: 'string',
-  describe: 'Read objects from a file, a directory or - (stdin) instead of a cluster',
+  describe: 'Read objects from a file, a directory or - (stdin) instead of a cluster (repeatable)',
+  coerce: fromPathsOf,
 } as const;
+
+/** The global --max-input-size flag (app.ts) as yargs hands it over: a string, or several when repeated. */
+interface MaxInputSizeArg {
+  readonly 'max-input-size'?: string | readonly string[] | undefined;
+}
+
+/** --max-input-size in bytes (the last one given wins, as for other flags); the default when absent. */
+export function maxInputSize(args: GlobalArgs): number {
+  const raw = (args as GlobalArgs & MaxInputSizeArg)['max-input-size'];
+  const value = typeof raw === 'string' || raw === undefined ? raw : raw[raw.length - 1];
+  return parseSize('max-input-size', value ?? DEFAULT_MAX_INPUT_SIZE_TEXT);
+}
+
+const UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+};
+
+/** Parses a size as Kubernetes writes quantities (`256Mi`, `1Gi`, `500M`, `1048576`) into bytes. */
+export function parseSize(flag: string, value: unknown): number {
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  const m = /^(\d+(?:\.\d+)?)(k|M|G|Ki|Mi|Gi)?$/.exec(text);
+  const bytes = m === null ? NaN : Math.floor(Number(m[1]) * (UNITS[m[2] ?? ''] ?? NaN));
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new UsageError(
+      `invalid --${flag} ${JSON.stringify(Array.isArray(value) ? value.join(' ') : text)}: expected a size such as 256Mi, 1Gi or 500000 (bytes)`,
+      { hint: 'units: Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000); no unit means bytes' },
+    );
+  }
+  return bytes;
+}

@@ -108,8 +108,8 @@ export async function presentAndApply(
   }
 
   if (hasChanges) {
-    const { checkWritePermissions } = await import('../k8s/preflight.js');
-    const missing = await checkWritePermissions(
+    const { findMissingPermissions } = await import('../k8s/preflight.js');
+    const { lines: missing, rules } = await findMissingPermissions(
       cluster,
       writes.map((e) => ({
         action: e.action as 'create' | 'update' | 'delete',
@@ -117,6 +117,15 @@ export async function presentAndApply(
       })),
     );
     if (missing.length > 0) {
+      // The message summarises; -o yaml|json gets every missing rule, as a ClusterRole that would grant them.
+      if (output === 'yaml' || output === 'json') {
+        const [{ renderMissingRulesRole }, data] = await Promise.all([
+          import('../rbac/summarize-rules.js'),
+          import('./output/format-data.js'),
+        ]);
+        const role = renderMissingRulesRole(rules);
+        deps.io.stdout.write(output === 'json' ? data.formatJson(role) : data.formatYaml(role));
+      }
       throw new UserError(
         `not allowed to ${opts.what}, nothing was written; missing: ${missing.join('; ')}`,
         {

@@ -22,7 +22,10 @@ afterAll(async () => {
 
 describe('bind through the real kubectl', () => {
   it('BindsTheRootSyncRoleRefsAndKubectlSeesThemByTheirInventoryLabel', async () => {
-    const bind = await kubectl(['crossplane-rbac', 'bind', '--root-sync', 'root-sync', '--yes'], { env });
+    const bind = await kubectl(
+      ['crossplane-rbac', 'bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      { env },
+    );
     expect(bind.code, bind.stderr).toBe(0);
     expect(bind.stdout).toMatch(/ClusterRoleBinding\s+2\s+0\s+0\s+0\s+0\s+0/);
     expect(bind.stderr).toMatch(
@@ -58,7 +61,10 @@ describe('bind through the real kubectl', () => {
     expect(rbs.code, rbs.stderr).toBe(0);
     expect(rbs.stdout.trim().split('\n').sort()).toStrictEqual(['team-a/edit', 'team-b/gitops-deployer']);
 
-    const again = await kubectl(['crossplane-rbac', 'bind', '--root-sync', 'root-sync', '--yes'], { env });
+    const again = await kubectl(
+      ['crossplane-rbac', 'bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      { env },
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/ClusterRoleBinding\s+0\s+0\s+2\s+0\s+0\s+0/);
   });

@@ -74,7 +74,7 @@ describe('bind against the test API server', () => {
 
   it('ColdRunBindsTheRootSyncRoleRefsThenASecondRunChangesNothing', async () => {
     expect(ours()).toHaveLength(0);
-    const first = await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    const first = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(refsOf(ours())).toStrictEqual(FOUR);
     for (const b of ours()) {
@@ -88,18 +88,26 @@ describe('bind against the test API server', () => {
     );
 
     server.counters.reset();
-    const second = await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    const second = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(server.counters.writes(), JSON.stringify(server.counters.snapshot())).toBe(0);
     expect(second.stdout).toMatch(/ClusterRoleBinding\s+0\s+0\s+2\s+0\s+0\s+0/);
   });
 
   it('FourRefsThenOneRefPrunesThree', async () => {
-    const first = await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    const first = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(ours()).toHaveLength(4);
     server.counters.reset();
-    const one = await run(['bind', '--root-sync', 'root-sync', '--role-ref', 'ClusterRole/view', '--yes']);
+    const one = await run([
+      'bind',
+      '--root-sync',
+      'root-sync',
+      '--allow-privileged',
+      '--role-ref',
+      'ClusterRole/view',
+      '--yes',
+    ]);
     expect(one.exitCode, one.stderr).toBe(0);
     expect(refsOf(ours())).toStrictEqual(['ClusterRoleBinding - ClusterRole/view']);
     expect(server.counters.get('delete', 'clusterrolebindings')).toBe(1);
@@ -112,7 +120,15 @@ describe('bind against the test API server', () => {
   });
 
   it('ABindingWithoutOurLabelsIsNeverDeletedEvenWhenNameAndRoleRefMatch', async () => {
-    const plan = await run(['bind', '--root-sync', 'root-sync', '--dry-run=client', '-o', 'json']);
+    const plan = await run([
+      'bind',
+      '--root-sync',
+      'root-sync',
+      '--allow-privileged',
+      '--dry-run=client',
+      '-o',
+      'json',
+    ]);
     const items = (JSON.parse(plan.stdout) as { items: BindingObj[] }).items;
     const view = items.find((i) => i.roleRef.name === 'view');
     expect(view).toBeDefined();
@@ -124,7 +140,7 @@ describe('bind against the test API server', () => {
     const uid = (server.get('clusterrolebindings', handMade.metadata.name) as BindingObj).metadata.uid;
     server.counters.reset();
 
-    const r = await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    const r = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     // The rest is written; the hand-made binding is reported and the run fails so that CI notices.
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^refused ClusterRoleBinding/${handMade.metadata.name}`, 'm'));
@@ -132,6 +148,7 @@ describe('bind against the test API server', () => {
       'bind',
       '--root-sync',
       'root-sync',
+      '--allow-privileged',
       '--role-ref',
       'ClusterRole/edit@team-a',
       '--yes',
@@ -171,7 +188,7 @@ describe('bind against the test API server', () => {
     server.writeKubeconfig(janeKubeconfig, { token: 'jane-token', context: 'jane' });
     server.counters.reset();
 
-    const r = await run(['bind', '--root-sync', 'root-sync', '--yes'], janeKubeconfig);
+    const r = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'], janeKubeconfig);
     expect(r.exitCode).toBe(2);
     expect(server.counters.writes(), JSON.stringify(server.counters.snapshot())).toBe(0);
     const forbidden = r.stderr
@@ -189,7 +206,7 @@ describe('bind against the test API server', () => {
 
     // The prediction is the server's own verdict: each binding, sent anyway as a server dry run, gets a 403.
     const plan = await run(
-      ['bind', '--root-sync', 'root-sync', '--dry-run=client', '-o', 'json'],
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--dry-run=client', '-o', 'json'],
       janeKubeconfig,
     );
     const items = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items;
@@ -241,12 +258,12 @@ describe('bind against the test API server', () => {
     server.addUser('sam-token', 'sam');
     const samKubeconfig = path.join(dir, 'sam.kubeconfig');
     server.writeKubeconfig(samKubeconfig, { token: 'sam-token', context: 'sam' });
-    const r = await run(['bind', '--root-sync', 'root-sync', '--yes'], samKubeconfig);
+    const r = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'], samKubeconfig);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(refsOf(ours())).toStrictEqual(FOUR);
 
     const more = await run(
-      ['bind', '--root-sync', 'root-sync', '--role-ref', 'ClusterRole/admin', '--yes'],
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--role-ref', 'ClusterRole/admin', '--yes'],
       samKubeconfig,
     );
     expect(more.exitCode).toBe(2);
@@ -257,13 +274,14 @@ describe('bind against the test API server', () => {
   });
 
   it('ARunCutByAServerFaultAfterItsCreatesConvergesWhenReRun', async () => {
-    const first = await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    const first = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     expect(first.exitCode, first.stderr).toBe(0);
     server.faults = { ...server.faults, failNext: { count: 100, code: 403, verbs: ['delete'] } };
     const cut = await run([
       'bind',
       '--root-sync',
       'root-sync',
+      '--allow-privileged',
       '--role-ref',
       'ClusterRole/view',
       '--role-ref',
@@ -285,6 +303,7 @@ describe('bind against the test API server', () => {
       'bind',
       '--root-sync',
       'root-sync',
+      '--allow-privileged',
       '--role-ref',
       'ClusterRole/view',
       '--role-ref',
@@ -301,6 +320,7 @@ describe('bind against the test API server', () => {
       'bind',
       '--root-sync',
       'root-sync',
+      '--allow-privileged',
       '--role-ref',
       'ClusterRole/view',
       '--role-ref',
@@ -312,7 +332,7 @@ describe('bind against the test API server', () => {
   });
 
   it('AForeignSubjectAddedToOurBindingIsRemoved', async () => {
-    await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     const view = ours().find((b) => b.roleRef.name === 'view');
     expect(view).toBeDefined();
     server.seed([
@@ -325,7 +345,7 @@ describe('bind against the test API server', () => {
       },
     ]);
     server.counters.reset();
-    const r = await run(['bind', '--root-sync', 'root-sync', '--yes']);
+    const r = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(server.counters.get('update', 'clusterrolebindings')).toBe(1);
     expect(ours().find((b) => b.roleRef.name === 'view')?.subjects).toStrictEqual([

@@ -1,13 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { UsageError, UserError } from '../../errors.js';
-import type { Binding, BindTarget, RoleRefSpec } from '../../rbac/render-bind.js';
-import type { ClusterSnapshot, KubeObject } from '../../rbac/types.js';
+import type { Binding, BindPlan, BindTarget, RoleRefSpec } from '../../rbac/render-bind.js';
+import type { ClusterSnapshot, KubeObject, Role } from '../../rbac/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, type Input } from '../read-input.js';
+import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { DRY_RUN_CHOICES, parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
 
 interface BindArgs extends GlobalArgs {
-  readonly from: string | undefined;
+  readonly from: FromPaths | undefined;
   readonly 'root-sync': string | undefined;
   readonly 'service-account': string | undefined;
   readonly 'role-ref': string[] | undefined;
@@ -16,6 +16,7 @@ interface BindArgs extends GlobalArgs {
   readonly prune: boolean;
   readonly 'dry-run': string | undefined;
   readonly yes: boolean;
+  readonly 'allow-privileged': boolean;
 }
 
 type RenderBind = typeof import('../../rbac/render-bind.js');
@@ -46,17 +47,18 @@ async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefS
   const refs = (args['role-ref'] ?? []).map((s) => rb.parseRoleRefFlag(s));
   const file = args['role-refs-file'];
   if (file === undefined) return refs;
-  const [{ readFile }, YAML] = await Promise.all([import('node:fs/promises'), import('yaml')]);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new rb.BindInputError(`cannot read --role-refs-file ${file} (${code})`);
-  }
+  const [{ readInputFile }, { maxInputSize }, YAML] = await Promise.all([
+    import('../../k8s/read-manifests.js'),
+    import('../read-input.js'),
+    import('yaml'),
+  ]);
+  if (file === '')
+    throw new UsageError('--role-refs-file needs a path', { hint: 'e.g. --role-refs-file roles.yaml' });
+  const max = maxInputSize(args);
+  const { text } = readInputFile(file, max, max, '--role-refs-file');
   let doc: unknown;
   try {
-    doc = YAML.parse(text);
+    doc = YAML.parse(text, { maxAliasCount: 100 });
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
     throw new rb.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
@@ -95,10 +97,25 @@ function resolveBaseRole(value: string | undefined, target: BindTarget, rb: Rend
   });
 }
 
-/** Warnings about the bindings as they are: cluster-admin still bound, roles that do not exist. */
-function warnings(target: BindTarget, desired: readonly Binding[], input: Input, rb: RenderBind): string[] {
+/**
+ * Warnings about the bindings as they are: cluster-admin still bound (not by a binding this run deletes), roles
+ * that do not exist.
+ */
+function warnings(
+  target: BindTarget,
+  desired: readonly Binding[],
+  plan: BindPlan,
+  input: Input,
+  rb: RenderBind,
+): string[] {
   const sa = target.serviceAccount;
-  const out = rb.findClusterAdminBindings(sa, input.snapshot).map((ref) => {
+  const refKey = (r: { kind: string; name: string; namespace?: string | undefined }): string =>
+    `${r.kind}/${r.namespace ?? ''}/${r.name}`;
+  const deleted = new Set(plan.deletes.map((d) => refKey(d.ref)));
+  const stillBound = rb
+    .findClusterAdminBindings(sa, input.snapshot)
+    .filter((ref) => !deleted.has(refKey(ref)));
+  const out = stillBound.map((ref) => {
     const id =
       ref.namespace !== undefined ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
     return `ServiceAccount ${sa.namespace}/${sa.name} is still bound to cluster-admin by ${id}: least privilege is moot until that binding is gone`;
@@ -157,6 +174,12 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           type: 'string',
           describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
         })
+        .option('allow-privileged', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Also bind privileged roles (cluster-admin, * on *, escalate, bind, impersonate, token or certificate minting)',
+        })
         .option('from', fromOption)
         .option('yes', {
           alias: 'y',
@@ -165,8 +188,8 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           describe: 'Write without asking on a terminal',
         })
         .example(
-          '$0 bind --root-sync root-sync -f examples/cluster',
-          "The bindings for the example RootSync's roleRefs, without a cluster",
+          '$0 bind --root-sync root-sync -f examples/cluster --allow-privileged',
+          "The bindings for the example RootSync's roleRefs (edit grants impersonate), without a cluster",
         )
         .example(
           '$0 bind --root-sync root-sync --base-role --yes',
@@ -202,8 +225,9 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         );
       }
       const desired = rb.renderBindings(target, refs, baseRole !== undefined ? { baseRole } : {});
+      await checkPrivileged(desired, input, args['allow-privileged'], deps);
       const bindPlan = rb.planBind(desired, input.snapshot, { prune: args.prune, target });
-      for (const w of warnings(target, desired, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
+      for (const w of warnings(target, desired, bindPlan, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
       for (const r of bindPlan.notPruned) {
         deps.io.stderr.write(
           `kept (--no-prune): ${r.kind} ${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name}\n`,
@@ -240,6 +264,88 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
       });
     },
   };
+}
+
+/**
+ * Before anything else: a roleRef list that names a privileged role needs --allow-privileged (also for previews,
+ * so that a dry run fails as the real run would). With the flag, each privileged role is named on stderr.
+ */
+async function checkPrivileged(
+  desired: readonly Binding[],
+  input: Input,
+  allowed: boolean,
+  deps: Deps,
+): Promise<void> {
+  const { findPrivilegedBindings, formatPrivileged } = await import('../../rbac/privileged-rules.js');
+  const roles = await readBoundRoles(desired, input, deps);
+  const found = formatPrivileged(
+    findPrivilegedBindings(desired, { clusterRoles: input.snapshot.clusterRoles, roles }),
+  );
+  if (found.length === 0) return;
+  if (allowed) {
+    for (const line of found)
+      deps.io.stderr.write(`warning: binding a privileged role (--allow-privileged): ${line}\n`);
+    return;
+  }
+  const what = found.length === 1 ? 'a privileged role' : `${found.length} privileged roles`;
+  throw new UserError(
+    `refusing to bind ${what} without --allow-privileged, nothing was written: ${found.join('; ')}`,
+    {
+      hint: 'bind a narrower role, or pass --allow-privileged if the account is meant to hold exactly that',
+    },
+  );
+}
+
+/**
+ * The Roles the bindings refer to: from the -f objects, or one GET each from the cluster. A Role the caller may not
+ * read is left unchecked with a warning: an account given `bind` on a Role but not `get` was trusted with it by
+ * whoever granted that, and the API server still checks the binding.
+ */
+async function readBoundRoles(
+  desired: readonly Binding[],
+  input: Input,
+  deps: Deps,
+): Promise<Map<string, Role>> {
+  const out = new Map<string, Role>();
+  const wanted = desired.filter((b) => b.roleRef.kind === 'Role');
+  if (wanted.length === 0) return out;
+  const cluster = input.cluster;
+  if (cluster === undefined) {
+    for (const o of input.snapshot.others) {
+      if (o.kind === 'Role' && o.apiVersion.startsWith('rbac.authorization.k8s.io/')) {
+        out.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o as unknown as Role);
+      }
+    }
+    return out;
+  }
+  const [{ Kinds }, { ApiError, translateError }, { findInvalidField }] = await Promise.all([
+    import('../../k8s/cluster.js'),
+    import('../../k8s/translate-error.js'),
+    import('../../rbac/validate-input.js'),
+  ]);
+  await Promise.all(
+    wanted.map(async (b) => {
+      const ns = b.metadata.namespace ?? '';
+      const id = `Role ${ns}/${b.roleRef.name}`;
+      let role: KubeObject | undefined;
+      try {
+        role = await cluster.get(Kinds.role, b.roleRef.name, ns);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 403) {
+          deps.io.stderr.write(
+            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules\n`,
+          );
+          return;
+        }
+        throw translateError(err, `reading ${id} to check it for privileged rules`, cluster.describe);
+      }
+      if (role === undefined) return;
+      const invalid = findInvalidField(role);
+      if (invalid !== undefined) throw new UserError(`${id}: ${invalid.problem}`);
+      out.set(`${ns}/${b.roleRef.name}`, role as unknown as Role);
+    }),
+  );
+  return out;
 }
 
 /** Before any write: every binding the API server would refuse for want of `bind` or of the role's rules. */

@@ -6,7 +6,7 @@ import type { EnableXrdPlan } from '../../rbac/enable-xrd-plan.js';
 import { parseLabelSelector } from '../../rbac/enable-xrd-selector.js';
 import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../rbac/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, type Input } from '../read-input.js';
+import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { useColor } from '../output/terminal.js';
 import { DRY_RUN_CHOICES, parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
 
@@ -17,7 +17,7 @@ interface EnableXrdArgs extends GlobalArgs {
   readonly sync: boolean;
   readonly 'dry-run': string | undefined;
   readonly interactive: boolean;
-  readonly from: string | undefined;
+  readonly from: FromPaths | undefined;
   readonly yes: boolean;
   readonly concurrency: number;
   readonly adopt: boolean;

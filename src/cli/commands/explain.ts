@@ -2,14 +2,14 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { AccessAttributes } from '../../rbac/authorize.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput } from '../read-input.js';
+import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { palette, useColor } from '../output/terminal.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
 interface ExplainArgs extends GlobalArgs {
   readonly role: string;
-  readonly from: string | undefined;
+  readonly from: FromPaths | undefined;
   readonly for: string | undefined;
   readonly verb: string | undefined;
 }

@@ -1,14 +1,14 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput } from '../read-input.js';
+import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { DRY_RUN_CHOICES, parseDryRun, presentAndApply } from '../write-flow.js';
 
 const MANAGE = ['all', 'basic', 'serviceaccounts'] as const;
 const FAMILIES = ['providers', 'composites', 'namespaces', 'base'] as const;
 
 interface SyncArgs extends GlobalArgs {
-  readonly from: string | undefined;
+  readonly from: FromPaths | undefined;
   readonly manage: (typeof MANAGE)[number] | undefined;
   readonly only: string | undefined;
   readonly provider: string[] | undefined;

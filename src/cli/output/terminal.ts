@@ -2,8 +2,8 @@
 export interface Io {
   readonly stdout: TextSink;
   readonly stderr: TextSink;
-  /** Reads all of standard input (for `-f -`). */
-  readonly readStdin: () => Promise<string>;
+  /** Reads all of standard input (for `-f -`), stopping once more than `maxBytes` bytes came in. */
+  readonly readStdin: (maxBytes: number) => Promise<string>;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   readonly stdinIsTTY: boolean;

@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { readManifests } from '../../../src/k8s/read-manifests.js';
+import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/k8s/read-manifests.js';
 import type { KubeObject } from '../../../src/rbac/types.js';
 import { exampleCluster, FakeCluster, runWithFakes, tempFile } from './bind-fakes.js';
 
 let examples: KubeObject[];
 beforeAll(async () => {
-  examples = await readManifests(exampleCluster, () => Promise.resolve(''));
+  ({ objects: examples } = await readManifests([exampleCluster], {
+    readStdin: () => Promise.resolve(''),
+    maxBytes: DEFAULT_MAX_INPUT_SIZE,
+  }));
 });
 
 function rootSync(name: string, override: unknown): KubeObject {
@@ -78,7 +81,7 @@ describe('bind: bad input', () => {
       RoleRefsFileMissing: {
         reason: 'a missing file is a bad input, not a crash',
         argv: () => ['--root-sync', 'root-sync', '--role-refs-file', '/nonexistent/roles.yaml'],
-        want: /cannot read --role-refs-file \/nonexistent\/roles\.yaml \(ENOENT\)/,
+        want: /^error: cannot read --role-refs-file \/nonexistent\/roles\.yaml: no such file or directory$/,
       },
       ServiceAccountWithoutNamespace: {
         reason: 'a service account is always NAMESPACE/NAME',
@@ -151,7 +154,10 @@ describe('bind: bad input', () => {
 describe('bind: against a fake cluster', () => {
   it('ColdRunCreatesTheRootSyncRoleRefsAndWarnsAboutClusterAdmin', async () => {
     const cluster = new FakeCluster(examples);
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '--yes'], cluster);
+    const r = await runWithFakes(
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      cluster,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const created = cluster.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ?? ''}`).sort();
     expect(created).toStrictEqual([
@@ -171,14 +177,17 @@ describe('bind: against a fake cluster', () => {
       .sort();
     expect(roleRefs).toStrictEqual(['crossplane-edit', 'view']);
 
-    const again = await runWithFakes(['bind', '--root-sync', 'root-sync', '--yes'], cluster);
+    const again = await runWithFakes(
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      cluster,
+    );
     expect(again.exitCode, again.stderr).toBe(0);
     expect(cluster.writes, 'a second run writes nothing').toHaveLength(4);
   });
 
   it('WithoutATerminalWritingNeedsYes', async () => {
     const cluster = new FakeCluster(examples);
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync'], cluster);
+    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '--allow-privileged'], cluster);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--yes/);
     expect(cluster.writes).toStrictEqual([]);
@@ -189,7 +198,10 @@ describe('bind: against a fake cluster', () => {
       canI: (c) => c.verb !== 'bind',
       rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }],
     });
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '--yes'], cluster);
+    const r = await runWithFakes(
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      cluster,
+    );
     expect(r.exitCode).toBe(2);
     expect(cluster.writes).toStrictEqual([]);
     const forbidden = r.stderr.split('\n').filter((l) => l.startsWith('forbidden: '));
@@ -221,7 +233,10 @@ describe('bind: against a fake cluster', () => {
       canI: (c) => c.verb !== 'bind',
       rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
     });
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '--yes'], cluster);
+    const r = await runWithFakes(
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      cluster,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(cluster.writes).toHaveLength(4);
   });
@@ -258,17 +273,26 @@ describe('bind: against a fake cluster', () => {
 
   it('NoPruneKeepsBindingsNoLongerDeclared', async () => {
     const cluster = new FakeCluster(examples);
-    await runWithFakes(['bind', '--root-sync', 'root-sync', '--yes'], cluster);
+    await runWithFakes(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'], cluster);
     const before = cluster.writes.length;
     const keep = await runWithFakes(
-      ['bind', '--root-sync', 'root-sync', '--role-ref', 'ClusterRole/view', '--no-prune', '--yes'],
+      [
+        'bind',
+        '--root-sync',
+        'root-sync',
+        '--allow-privileged',
+        '--role-ref',
+        'ClusterRole/view',
+        '--no-prune',
+        '--yes',
+      ],
       cluster,
     );
     expect(keep.exitCode, keep.stderr).toBe(0);
     expect(cluster.writes.length).toBe(before);
     expect(keep.stderr.match(/^kept \(--no-prune\): /gm)).toHaveLength(3);
     const prune = await runWithFakes(
-      ['bind', '--root-sync', 'root-sync', '--role-ref', 'ClusterRole/view', '--yes'],
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--role-ref', 'ClusterRole/view', '--yes'],
       cluster,
     );
     expect(prune.exitCode, prune.stderr).toBe(0);
@@ -277,7 +301,10 @@ describe('bind: against a fake cluster', () => {
 
   it('DryRunClientWritesNothing', async () => {
     const cluster = new FakeCluster(examples);
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '--dry-run=client'], cluster);
+    const r = await runWithFakes(
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--dry-run=client'],
+      cluster,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/TO CREATE/);
     expect(cluster.writes).toStrictEqual([]);
@@ -286,7 +313,16 @@ describe('bind: against a fake cluster', () => {
 
 describe('bind: output from -f', () => {
   it('YamlListsTheBindingsItWouldWrite', async () => {
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '-f', exampleCluster, '-o', 'yaml']);
+    const r = await runWithFakes([
+      'bind',
+      '--root-sync',
+      'root-sync',
+      '--allow-privileged',
+      '-f',
+      exampleCluster,
+      '-o',
+      'yaml',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.connected, '-f needs no cluster').toBe(0);
     const docs = parseAllDocuments(r.stdout);
@@ -316,13 +352,40 @@ describe('bind: output from -f', () => {
   });
 
   it('JsonIsParseableAndSameAsYaml', async () => {
-    const y = await runWithFakes(['bind', '--root-sync', 'root-sync', '-f', exampleCluster, '-o', 'yaml']);
-    const j = await runWithFakes(['bind', '--root-sync', 'root-sync', '-f', exampleCluster, '-o', 'json']);
+    const y = await runWithFakes([
+      'bind',
+      '--root-sync',
+      'root-sync',
+      '--allow-privileged',
+      '-f',
+      exampleCluster,
+      '-o',
+      'yaml',
+    ]);
+    const j = await runWithFakes([
+      'bind',
+      '--root-sync',
+      'root-sync',
+      '--allow-privileged',
+      '-f',
+      exampleCluster,
+      '-o',
+      'json',
+    ]);
     expect(JSON.parse(j.stdout)).toStrictEqual(parse(y.stdout));
   });
 
   it('DiffShowsNewBindings', async () => {
-    const r = await runWithFakes(['bind', '--root-sync', 'root-sync', '-f', exampleCluster, '-o', 'diff']);
+    const r = await runWithFakes([
+      'bind',
+      '--root-sync',
+      'root-sync',
+      '--allow-privileged',
+      '-f',
+      exampleCluster,
+      '-o',
+      'diff',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       /^\+\+\+ desired\/clusterrolebinding\.rbac\.authorization\.k8s\.io\/root-reconciler-clusterrole-view-/m,
@@ -335,6 +398,7 @@ describe('bind: output from -f', () => {
       'bind',
       '--root-sync',
       'root-sync',
+      '--allow-privileged',
       '--base-role',
       '-f',
       exampleCluster,
@@ -354,6 +418,7 @@ describe('bind: output from -f', () => {
       'bind',
       '--root-sync',
       'root-sync',
+      '--allow-privileged',
       '--role-ref',
       'clusterrole/view',
       '--role-refs-file',
