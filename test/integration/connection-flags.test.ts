@@ -204,7 +204,12 @@ describe('--client-certificate and --client-key', () => {
       recorder: front,
     });
     // TLS 1.3 clients learn of the refusal after the handshake: kubectl says "EOF".
-    expectBothFail(c, /EOF|certificate required/, /^error: /m);
+    expectBothFail(
+      c,
+      /EOF|certificate required/,
+      /^error: TLS error .*: tlsv13 alert certificate required$/m,
+    );
+    expect(c.plugin.stderr).toMatch(/^hint: the server wants a client certificate/m);
     expect(c.pluginRequests).toEqual([]);
   });
 });
