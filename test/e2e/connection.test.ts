@@ -1,7 +1,7 @@
 // The built binary through real kubectl: output names, User-Agent, -v request logs, kubectl's plugin completion
 // and a terminal with no width. kubectl itself, on the same server, is the reference for each shape.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
@@ -177,7 +177,7 @@ describe("kubectl's plugin completion", () => {
   });
 });
 
-describe('a terminal that reports no width', () => {
+describe.skipIf(!existsSync('/usr/bin/script'))('a terminal that reports no width (run under script)', () => {
   /** Runs COMMAND in a pseudo-terminal of the given width, with `script`; resolves with its output and time. */
   function inTerminal(
     columns: number,

@@ -113,7 +113,6 @@ describe('answers to retry and dropped connections', () => {
     ['429 with Retry-After', 429],
     ['503', 503],
   ])('%s is retried and the command succeeds', async (_name, code) => {
-    api.faults.retryAfterSeconds = 1;
     api.counters.reset();
     api.faults.failNext = { count: 2, code, verbs: ['list'] };
     const plugin = await explain(kubeconfig);
@@ -133,15 +132,13 @@ describe('answers to retry and dropped connections', () => {
   });
 
   it('connections reset while reading are retried, as kubectl does', async () => {
-    // The first two lists of ClusterRoles lose their connection after the request has been read.
-    const firstTwo = (): number => (api.counters.get('list', 'clusterroles') <= 2 ? 1 : 0);
-    api.faults = Object.defineProperty(
-      { ...api.faults, onlyVerbs: ['list'], onlyResources: ['clusterroles'] },
-      'dropRate',
-      {
-        get: firstTwo,
-      },
-    );
+    // The first two lists of ClusterRoles lose their connection once the server has read them (the counters
+    // count a request before its fault is picked).
+    const dropFirstTwo = { ...api.faults, onlyVerbs: ['list'], onlyResources: ['clusterroles'] };
+    Object.defineProperty(dropFirstTwo, 'dropRate', {
+      get: () => (api.counters.get('list', 'clusterroles') <= 2 ? 1 : 0),
+    });
+    api.faults = dropFirstTwo;
     try {
       api.counters.reset();
       const kubectl = await runKubectl(['get', 'clusterroles', '-o', 'name', '--kubeconfig', kubeconfig]);
