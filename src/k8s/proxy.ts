@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 
 /**
  * The proxy a request to TARGET goes through, as kubectl (Go's net/http) chooses it: the cluster's proxy-url when
@@ -78,6 +79,8 @@ export function noProxyMatches(noProxy: string, host: string, port: number): boo
       continue;
     }
     if (entry.startsWith('*.')) entry = entry.slice(1);
+    // Hosts arrive in ASCII (the URL parser applies IDNA): compare entries spelled in Unicode the same way, as Go.
+    if (/\P{ASCII}/u.test(entry)) entry = domainToASCII(entry) || entry;
     if (entry.startsWith('.')) {
       if (host.endsWith(entry)) return true;
       continue;

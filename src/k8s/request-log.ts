@@ -18,7 +18,7 @@ export class RequestLog {
     body: string | undefined,
   ): void {
     if (this.level < 7) return;
-    this.line(`${method} ${url.href}`);
+    this.line(`${method} ${shown(url)}`);
     this.line('Request Headers:');
     for (const [name, value] of Object.entries(headers)) {
       for (const v of Array.isArray(value) ? value : [value])
@@ -41,7 +41,7 @@ export class RequestLog {
     if (this.level < 6) return;
     const status = `${String(answer.status)} ${answer.statusText}`.trim();
     if (this.level < 7) {
-      this.line(`${method} ${url.href} ${status} in ${String(ms)} milliseconds`);
+      this.line(`${method} ${shown(url)} ${status} in ${String(ms)} milliseconds`);
       return;
     }
     this.line(`Response Status: ${status} in ${String(ms)} milliseconds`);
@@ -54,7 +54,7 @@ export class RequestLog {
   failure(method: string, url: URL, err: unknown, ms: number): void {
     if (this.level < 6) return;
     const message = err instanceof Error ? err.message : String(err);
-    this.line(`${method} ${url.href}  in ${String(ms)} milliseconds: ${message}`);
+    this.line(`${method} ${shown(url)}  in ${String(ms)} milliseconds: ${message}`);
   }
 
   /** A line of the exec credential plugin's life (run, cached, refreshed), shown from -v=6. */
@@ -70,6 +70,11 @@ export class RequestLog {
   private line(text: string): void {
     this.write(`${klogHeader(new Date(), this.pid)}] ${text}\n`);
   }
+}
+
+/** The URL as sent: a fragment (client-node puts one in some paths) never leaves the client, so kubectl shows none. */
+function shown(url: URL): string {
+  return `${url.origin}${url.pathname}${url.search}`;
 }
 
 function maskSecret(name: string, value: string): string {

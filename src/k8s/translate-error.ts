@@ -41,6 +41,8 @@ const NETWORK_HINTS: Readonly<Record<string, string>> = {
   ENOTFOUND: 'the server name does not resolve: check the server address with: kubectl config view --minify',
   EAI_AGAIN: 'the server name does not resolve: check DNS and the server address',
   ETIMEDOUT: 'the server did not answer: check the network or raise --request-timeout',
+  ETLSTIMEDOUT:
+    'the server accepted the connection but not a TLS handshake: check the server address and port',
   ECONNRESET: 'the connection was dropped: try again',
   EHOSTUNREACH: 'the server is unreachable: check the network',
   ENETUNREACH: 'the network is unreachable',
@@ -70,14 +72,19 @@ export function translateError(err: unknown, doing: string, server: string): Use
     });
   }
   const code = errorCode(err);
-  if (code !== undefined && TLS_CODES.has(code)) {
-    return new UserError(`TLS error while ${doing} at ${server}: ${firstLine(err)}`, {
-      hint: 'check certificate-authority in your kubeconfig (or insecure-skip-tls-verify for a test cluster)',
+  if (code !== undefined && (TLS_CODES.has(code) || code.startsWith('ERR_SSL_'))) {
+    const detail = code.startsWith('ERR_SSL_') ? opensslReason(err) : firstLine(err);
+    return new UserError(`TLS error while ${doing} at ${server}: ${detail}`, {
+      hint: /_ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE)$/.test(code)
+        ? 'the server wants a client certificate it trusts: check client-certificate and client-key in your kubeconfig (or --client-certificate and --client-key)'
+        : 'check certificate-authority in your kubeconfig (or insecure-skip-tls-verify for a test cluster)',
       cause: err,
     });
   }
   if (code !== undefined && NETWORK_HINTS[code] !== undefined) {
-    return new UserError(`cannot reach the API server at ${server} while ${doing} (${code})`, {
+    // The dialer's own errors say what timed out and after how long; Node's say little beyond their code.
+    const detail = err instanceof Error && err.name === 'DialError' ? `: ${err.message}` : ` (${code})`;
+    return new UserError(`cannot reach the API server at ${server} while ${doing}${detail}`, {
       hint: NETWORK_HINTS[code],
       cause: err,
     });
@@ -124,6 +131,16 @@ function errorCode(err: unknown): string | undefined {
 
 function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+/** OpenSSL's reason ("tlsv13 alert certificate required") rather than its error stack with file names. */
+function opensslReason(err: unknown): string {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const { reason, cause } = e as { reason?: unknown; cause?: unknown };
+    if (typeof reason === 'string' && reason !== '') return reason;
+    e = cause;
+  }
+  return firstLine(err);
 }
 
 function firstLine(err: unknown): string {

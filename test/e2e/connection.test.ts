@@ -1,0 +1,225 @@
+// The built binary through real kubectl: output names, User-Agent, -v request logs, kubectl's plugin completion
+// and a terminal with no width. kubectl itself, on the same server, is the reference for each shape.
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSeedFiles } from '../apiserver/seed.js';
+import { ADMIN_TOKEN, startApiServer, type TestApiServer } from '../apiserver/server.js';
+import { TEST_CERT } from '../apiserver/tls.js';
+import { startRecorder, type Recorder } from '../support/net-servers.js';
+import { assertBuilt, binDir, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+
+let server: TestApiServer;
+let kubeconfig: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startApiServer({ seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]) });
+  kubeconfig = join(tempDir('xrbac-e2e-conn-'), 'kubeconfig');
+  server.writeKubeconfig(kubeconfig);
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+const run = (args: string[], env: Record<string, string> = {}): Promise<RunResult> =>
+  kubectl(args, { env: { KUBECONFIG: kubeconfig, ...env } });
+
+const linesOf = (text: string): string[] => text.split('\n').filter((l) => l !== '');
+
+describe('-o name', () => {
+  it("prints kubectl's TYPE.GROUP/NAME lines: kubectl get reads back exactly the same lines", async () => {
+    const fresh = await startApiServer({ seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]) });
+    try {
+      const config = join(tempDir(), 'kubeconfig');
+      fresh.writeKubeconfig(config);
+      const synced = await kubectl(['crossplane-rbac', 'sync', '--yes', '-o', 'name'], {
+        env: { KUBECONFIG: config },
+      });
+      expect(synced.stderr).toBe('');
+      const written = linesOf(synced.stdout);
+      expect(written.length).toBeGreaterThan(5);
+      // A few of each type: kubectl reads each name with its own request, throttled on the client side.
+      const names = [...new Set(written.map((n) => n.split('/')[0]))].flatMap((type) =>
+        written.filter((n) => n.startsWith(`${type ?? ''}/`)).slice(0, 4),
+      );
+      const got = await kubectl(['get', ...names, '-o', 'name'], { env: { KUBECONFIG: config } });
+      expect(got.stderr).toBe('');
+      expect(linesOf(got.stdout)).toStrictEqual(names);
+    } finally {
+      await fresh.stop();
+    }
+  });
+});
+
+describe('User-Agent', () => {
+  let front: Recorder;
+  beforeAll(async () => {
+    front = await startRecorder({ tls: true, forwardTo: { url: server.url, token: ADMIN_TOKEN } });
+  });
+  afterAll(async () => {
+    await front.close();
+  });
+
+  it('is kubectl-crossplane-rbac/VERSION (OS/ARCH), the shape of kubectl/VERSION (OS/ARCH)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'ca.crt'), TEST_CERT);
+    const flags = ['--server', front.url, '--certificate-authority', join(dir, 'ca.crt'), '--token', 't'];
+    const ref = await kubectl(['get', 'clusterrole', 'crossplane-edit', '-o', 'name', ...flags]);
+    expect(ref.stderr).toBe('');
+    const kubectlAgents = new Set(front.requests.splice(0).map((r) => r.headers['user-agent']?.[0] ?? ''));
+    const r = await kubectl(['crossplane-rbac', 'explain', 'crossplane-edit', ...flags]);
+    expect(r.stderr).toBe('');
+    const agents = new Set(front.requests.splice(0).map((r) => r.headers['user-agent']?.[0] ?? ''));
+
+    const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string] ?? process.arch;
+    expect([...agents]).toStrictEqual([`kubectl-crossplane-rbac/v${version} (${process.platform}/${arch})`]);
+    const shape = /^[\w-]+\/v\d+\.\d+\.\d+\S* \((\w+)\/(\w+)\)/;
+    const kubectlAgent = [...kubectlAgents].find((a) => a.startsWith('kubectl/')) ?? '';
+    expect(kubectlAgent).toMatch(shape);
+    expect(shape.exec([...agents][0] ?? '')?.slice(1)).toStrictEqual(shape.exec(kubectlAgent)?.slice(1));
+  });
+});
+
+describe('-v request logs', () => {
+  // klog's header, then kubectl's request line: VERB URL STATUS in N milliseconds.
+  const KLOG = String.raw`I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]+\] `;
+  const REQUEST_LINE = new RegExp(
+    String.raw`^${KLOG}(GET|POST|PUT|PATCH|DELETE) (https://[^\s#]+) (\d{3} [A-Za-z ]+) in \d+ milliseconds$`,
+  );
+
+  it('-v=6 prints one line per request in the shape of kubectl -v=6', async () => {
+    const ref = await run(['get', 'clusterrole', 'crossplane-edit', '-o', 'name', '-v=6']);
+    const refLines = linesOf(ref.stderr).filter((l) => l.includes(' milliseconds'));
+    expect(refLines.length).toBeGreaterThan(0);
+    for (const line of refLines) expect(line).toMatch(REQUEST_LINE);
+
+    server.counters.reset();
+    const r = await run(['crossplane-rbac', 'explain', 'crossplane-edit', '-v=6']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = linesOf(r.stderr);
+    expect(lines).toHaveLength(server.counters.total());
+    for (const line of lines) expect(line).toMatch(REQUEST_LINE);
+    expect(lines.map((l) => REQUEST_LINE.exec(l)?.[3])).toStrictEqual(lines.map(() => '200 OK'));
+  });
+
+  it('-v=8 shows headers and bodies cut at 1 KiB, never the bearer token (kubectl masks it too)', async () => {
+    const ref = await run(['get', 'clusterrole', 'crossplane-edit', '-o', 'name', '-v=8']);
+    expect(ref.stderr).not.toContain(ADMIN_TOKEN);
+    expect(ref.stderr).toMatch(/Authorization: Bearer <masked>/);
+
+    const r = await run(['crossplane-rbac', 'explain', 'crossplane-edit', '-v=8']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain(ADMIN_TOKEN);
+    expect(r.stderr).toMatch(/Authorization: Bearer <masked>/);
+    const bodies = linesOf(r.stderr).filter((l) => / Response Body: /.test(l));
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const line of bodies)
+      expect(
+        line.split(' Response Body: ')[1]?.replace(/ \[truncated \d+ chars\]$/, '').length,
+      ).toBeLessThanOrEqual(1024);
+    expect(bodies.some((l) => / \[truncated \d+ chars\]$/.test(l))).toBe(true);
+  });
+
+  it('-v abc is one usage error, as in kubectl', async () => {
+    const ref = await run(['get', 'clusterroles', '-v', 'abc']);
+    expect(ref.code).not.toBe(0);
+    expect(linesOf(ref.stderr)[0]).toMatch(/^Error: invalid argument "abc" for "-v, --v" flag/);
+    expect(linesOf(ref.stderr).filter((l) => /^error:/i.test(l))).toHaveLength(1);
+
+    const r = await run(['crossplane-rbac', 'explain', 'crossplane-edit', '-v', 'abc']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(linesOf(r.stderr)[0]).toMatch(/^error: invalid -v "abc"/);
+    expect(linesOf(r.stderr).filter((l) => l.startsWith('error:'))).toHaveLength(1);
+  });
+});
+
+describe("kubectl's plugin completion", () => {
+  /** `kubectl __complete crossplane-rbac WORDS...` with the completion script on PATH, as its comment says. */
+  async function complete(words: string[]): Promise<{ items: string[]; directive: string }> {
+    const script = await kubectl(['crossplane-rbac', 'completion', 'kubectl']);
+    expect(script.code, script.stderr).toBe(0);
+    const dir = tempDir('xrbac-e2e-complete-');
+    mkdirSync(join(dir, 'bin'));
+    const file = join(dir, 'bin', 'kubectl_complete-crossplane_rbac');
+    writeFileSync(file, script.stdout);
+    chmodSync(file, 0o755);
+    const r = await kubectl(['__complete', 'crossplane-rbac', ...words], {
+      env: { PATH: `${join(dir, 'bin')}:${binDir}:${process.env.PATH ?? ''}` },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = linesOf(r.stdout);
+    return { items: lines.slice(0, -1), directive: lines.at(-1) ?? '' };
+  }
+
+  it('completes the flags of sync: --pr gives --prune and --provider', async () => {
+    const { items } = await complete(['sync', '--pr']);
+    expect(items).toEqual(expect.arrayContaining(['--prune', '--provider']));
+    for (const item of items) expect(item).toMatch(/^--pr/);
+  });
+
+  it('lists no one-letter long flags (--n, --o, --v)', async () => {
+    const { items } = await complete(['sync', '--']);
+    expect(items).toEqual(expect.arrayContaining(['--namespace', '--output', '--kubeconfig']));
+    expect(items.filter((i) => /^--\w$/.test(i))).toEqual([]);
+  });
+
+  it('lists the commands for an empty word', async () => {
+    const { items } = await complete(['']);
+    expect(items).toEqual(
+      expect.arrayContaining(['sync', 'enable-xrd', 'explain', 'bind', 'version', 'completion']),
+    );
+  });
+});
+
+describe.skipIf(!existsSync('/usr/bin/script'))('a terminal that reports no width (run under script)', () => {
+  /** Runs COMMAND in a pseudo-terminal of the given width, with `script`; resolves with its output and time. */
+  function inTerminal(
+    columns: number,
+    command: string,
+  ): Promise<{ code: number; output: string; ms: number }> {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      execFile(
+        'script',
+        ['-qec', `stty cols ${String(columns)} rows 24; ${command}`, '/dev/null'],
+        {
+          env: {
+            PATH: `${binDir}:${process.env.PATH ?? ''}`,
+            HOME: tempDir(),
+            KUBECONFIG: kubeconfig,
+            TERM: 'xterm',
+          },
+          timeout: 30_000,
+        },
+        (err, stdout) => {
+          resolve({
+            code: err === null ? 0 : typeof err.code === 'number' ? err.code : 124,
+            output: stdout,
+            ms: Date.now() - started,
+          });
+        },
+      );
+    });
+  }
+
+  const sync = 'kubectl crossplane-rbac sync --dry-run=server --yes';
+
+  it('with 80 columns, the progress spinner is shown (the control)', async () => {
+    const r = await inTerminal(80, sync);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/applying 0\/\d+/);
+  });
+
+  it('with 0 columns, the command completes without a spinner', async () => {
+    const r = await inTerminal(0, sync);
+    expect(r.code, r.output).toBe(0);
+    expect(r.ms).toBeLessThan(20_000);
+    expect(r.output).toMatch(/^ClusterRole\s+\d+/m);
+  });
+});
