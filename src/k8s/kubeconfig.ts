@@ -4,9 +4,17 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError, UserError } from '../errors.js';
 import { parseExecConfig } from './exec-credential.js';
-import type { ConnectionFlags, Credentials, Impersonation, RestConfig, TlsConfig } from './rest-config.js';
+import {
+  parseRequestTimeout,
+  type ConnectionFlags,
+  type Credentials,
+  type Impersonation,
+  type RestConfig,
+  type TlsConfig,
+} from './rest-config.js';
 
 export type { ConnectionFlags, RestConfig } from './rest-config.js';
+export { parseRequestTimeout } from './rest-config.js';
 
 type Raw = Record<string, unknown>;
 type RawNamed = { name?: unknown; [key: string]: unknown };
@@ -390,35 +398,4 @@ function stringList(v: unknown): string[] {
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
-}
-
-/**
- * Parses kubectl's --request-timeout: a bare number of seconds, or a Go duration such as 500ms, 30s, 1m30s, 1h;
- * 0 = none (undefined).
- */
-export function parseRequestTimeout(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-  else if (/^((\d+(\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/.test(text)) {
-    const factor: Readonly<Record<string, number>> = {
-      ns: 1e-6,
-      us: 1e-3,
-      µs: 1e-3,
-      ms: 1,
-      s: 1000,
-      m: 60_000,
-      h: 3_600_000,
-    };
-    ms = 0;
-    for (const part of text.matchAll(/(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
-      ms += Number(part[1]) * (factor[part[2] ?? 's'] ?? 1000);
-    }
-  } else {
-    throw new UsageError(`invalid --request-timeout "${value}"`, {
-      hint: 'use a number of seconds or a duration such as 500ms, 30s, 1m30s (0 = no limit)',
-    });
-  }
-  return ms === 0 ? undefined : ms;
 }

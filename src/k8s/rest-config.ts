@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import type { ExecConfig } from './exec-credential.js';
 
 /** kubectl's global connection flags, as parsed from the command line (undefined = not given). */
@@ -71,4 +72,35 @@ export interface RestConfig {
   readonly requestTimeoutMs: number | undefined;
   /** clusters[].cluster.extensions["client.authentication.k8s.io/exec"], handed to exec plugins. */
   readonly execClusterConfig: unknown;
+}
+
+/**
+ * Parses kubectl's --request-timeout: a bare number of seconds, or a Go duration such as 500ms, 30s, 1m30s, 1h;
+ * 0 = none (undefined).
+ */
+export function parseRequestTimeout(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+  else if (/^((\d+(\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/.test(text)) {
+    const factor: Readonly<Record<string, number>> = {
+      ns: 1e-6,
+      us: 1e-3,
+      µs: 1e-3,
+      ms: 1,
+      s: 1000,
+      m: 60_000,
+      h: 3_600_000,
+    };
+    ms = 0;
+    for (const part of text.matchAll(/(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
+      ms += Number(part[1]) * (factor[part[2] ?? 's'] ?? 1000);
+    }
+  } else {
+    throw new UsageError(`invalid --request-timeout "${value}"`, {
+      hint: 'use a number of seconds or a duration such as 500ms, 30s, 1m30s (0 = no limit)',
+    });
+  }
+  return ms === 0 ? undefined : ms;
 }

@@ -120,7 +120,8 @@ function statusWord(code: number): string {
   }
 }
 
-function errorCode(err: unknown): string | undefined {
+/** The Node-style error code (ECONNRESET, ...) of ERR or of its causes. */
+export function errorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as { code?: unknown; errno?: unknown; cause?: unknown };
   if (typeof e.code === 'string') return e.code;

@@ -1,15 +1,23 @@
 import http from 'node:http';
 import https from 'node:https';
-import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { ResponseContext, type PromiseHttpLibrary, type RequestContext } from '@kubernetes/client-node';
-import { UserError } from '../errors.js';
 import { CONNECT_TIMEOUT_MS, DialingHttpAgent, DialingHttpsAgent } from './dial.js';
 import { ExecCredentialProvider, type ExecCredential, type ExecIo } from './exec-credential.js';
 import { chooseProxy } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
+import {
+  backoff,
+  encodeExtraKey,
+  flattenHeaders,
+  proxyAuthorization,
+  readTokenFile,
+  retryAfterMs,
+  toResponse,
+  type Answer,
+} from './http-answer.js';
 import { RequestLog } from './request-log.js';
-import { ServerGoneError } from './translate-error.js';
+import { ServerGoneError, errorCode } from './translate-error.js';
 
 /** With no --request-timeout, a request that receives nothing for this long fails (kubectl would wait forever). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -17,8 +25,6 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const GONE_AFTER_MS = 30_000;
 /** Answers that ask to be retried (429, 5xx) are retried this many times. */
 const MAX_ANSWER_RETRIES = 5;
-const MAX_BACKOFF_MS = 5_000;
-const MAX_RETRY_AFTER_MS = 10_000;
 
 /** Network errors after which the same request may be sent again (nothing was done, or the write is guarded). */
 const RETRIABLE_CODES = new Set([
@@ -41,18 +47,6 @@ export interface TransportDeps {
   readonly execIo: ExecIo;
   readonly pid: number;
   readonly sleep?: (ms: number) => Promise<void>;
-}
-
-/** The server (or something in front of it) answered with a body that is not JSON. */
-export class NotJsonError extends UserError {
-  override readonly name = 'NotJsonError';
-}
-
-interface Answer {
-  readonly status: number;
-  readonly statusText: string;
-  readonly headers: Record<string, string>;
-  readonly body: Buffer;
 }
 
 /**
@@ -337,89 +331,4 @@ export class Transport implements PromiseHttpLibrary {
     this.agents.set(key, agent);
     return agent;
   }
-}
-
-function toResponse(answer: Answer, method: string, url: URL): ResponseContext {
-  const type = answer.headers['content-type'] ?? '';
-  const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(type);
-  let body = answer.body;
-  if (!isJson && body.length > 0) {
-    const what = type === '' ? 'no content type' : (type.split(';')[0] ?? type);
-    if (answer.status >= 200 && answer.status < 300) {
-      throw new NotJsonError(
-        `the server answered ${method} ${url.pathname} with ${what}, not JSON: is a proxy or a login page in front of the API server?`,
-        {
-          hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
-        },
-      );
-    }
-    body = Buffer.from(
-      JSON.stringify({
-        kind: 'Status',
-        apiVersion: 'v1',
-        status: 'Failure',
-        code: answer.status,
-        message: `HTTP ${String(answer.status)} ${answer.statusText} with ${what}, not a Kubernetes answer: is a proxy in front of the API server?`,
-      }),
-    );
-  }
-  const headers = {
-    ...answer.headers,
-    'content-type': isJson || body.length === 0 ? type : 'application/json',
-  };
-  return new ResponseContext(answer.status, headers, {
-    text: () => Promise.resolve(body.toString('utf8')),
-    binary: () => Promise.resolve(body),
-  });
-}
-
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-function proxyAuthorization(proxy: URL): Record<string, string> {
-  if (proxy.username === '') return {};
-  const basic = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`);
-  return { 'Proxy-Authorization': `Basic ${basic.toString('base64')}` };
-}
-
-/** Impersonate-Extra-* keys are percent-encoded as client-go does (legal header characters pass through). */
-function encodeExtraKey(key: string): string {
-  return key.replace(/[^A-Za-z0-9!#$&'*+.^_`|~-]/g, (c) =>
-    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
-}
-
-function readTokenFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (err) {
-    throw new UserError(`cannot read the token file ${path}: ${(err as Error).message}`, {
-      hint: 'check users[].user.tokenFile in your kubeconfig',
-      cause: err,
-    });
-  }
-}
-
-function retryAfterMs(answer: Answer): number | undefined {
-  const value = answer.headers['retry-after'];
-  if (value === undefined || !/^\d+$/.test(value)) return undefined;
-  return Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS);
-}
-
-function backoff(attempt: number): number {
-  const base = Math.min(200 * 2 ** attempt, MAX_BACKOFF_MS);
-  return base / 2 + Math.random() * (base / 2);
-}
-
-export function errorCode(err: unknown): string | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { code?: unknown; cause?: unknown };
-  if (typeof e.code === 'string') return e.code;
-  if (e.cause !== undefined && e.cause !== err) return errorCode(e.cause);
-  return undefined;
 }
