@@ -195,7 +195,7 @@ async function applyPhases(
       };
     });
   const total = preWrites.length + upserts.length + recreates.length * 2 + deletes.length;
-  const progress = startProgress(deps.io, `applying 0/${total}`);
+  const progress = await startProgress(deps.io, `applying 0/${total}`);
   let base = 0;
   const run = async (ops: readonly Operation[]): Promise<OperationResult[]> => {
     const r = await applyOperations(cluster, ops, {
