@@ -19,12 +19,14 @@ export function* formatListChunks(items: readonly unknown[], format: 'yaml' | 'j
     for (const item of items) yield formatYaml([item]);
     return;
   }
+  const head = '{\n  "items": [\n';
+  const tail = '\n  ]\n}';
   yield '{\n  "apiVersion": "v1",\n  "kind": "List",\n  "metadata": {},\n  "items": [\n';
   let first = true;
   for (const item of items) {
-    // JSON strings hold no raw line breaks, so indenting every line of the item is exact.
-    const text = (JSON.stringify(item, null, 2) as string | undefined) ?? 'null';
-    yield `${first ? '' : ',\n'}    ${text.replaceAll('\n', '\n    ')}`;
+    // The item as it prints inside a list's "items", at the same depth (no re-indenting of its lines).
+    const text = JSON.stringify({ items: [item] }, null, 2);
+    yield `${first ? '' : ',\n'}${text.slice(head.length, text.length - tail.length)}`;
     first = false;
   }
   yield '\n  ]\n}\n';
@@ -43,6 +45,11 @@ interface DrainingSink extends TextSink {
 export async function printChunks(sink: TextSink, chunks: Iterable<string>): Promise<void> {
   let pending = '';
   for (const chunk of chunks) {
+    if (pending === '' && chunk.length >= WRITE_SIZE) {
+      // A large piece (one big object) goes as it is, not copied into a bigger string first.
+      await writeAndWait(sink, chunk);
+      continue;
+    }
     pending += chunk;
     if (pending.length >= WRITE_SIZE) {
       await writeAndWait(sink, pending);
