@@ -1,5 +1,8 @@
-// Bundles src/main.ts into one ESM file and writes the executable dist/bin/kubectl-crossplane_rbac. The bundle holds
-// every library the plugin uses, so the npm package has no runtime dependencies.
+// Bundles src/main.ts twice, from the same sources and settings:
+// - dist/bin/kubectl-crossplane_rbac: one ESM file, the executable of the npm package (Node.js);
+// - dist/standalone/kubectl-crossplane_rbac.cjs: one CommonJS file, the entry `npm run release` compiles into the
+//   standalone executables with bun's bytecode cache (which needs CommonJS: no top-level await, no import.meta).
+// Each holds every library the plugin uses, so the npm package has no runtime dependencies.
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,15 +10,49 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const outfile = join(root, 'dist', 'bin', 'kubectl-crossplane_rbac');
-mkdirSync(dirname(outfile), { recursive: true });
+const BUNDLE = join(root, 'dist', 'bin', 'kubectl-crossplane_rbac');
+const STANDALONE_ENTRY = join(root, 'dist', 'standalone', 'kubectl-crossplane_rbac.cjs');
 
-await build({
+/**
+ * string-width with a fast path for printable ASCII, in front of every copy the libraries bring: yargs measures
+ * every help line with it (also when it runs a command, whose help it caches), and the real function is slow to
+ * load (each copy builds an Intl.Segmenter and Unicode property regexes when it is loaded). For printable ASCII
+ * the width is the length; anything else goes to the real function, loaded on first use.
+ */
+const fastStringWidth = {
+  name: 'fast-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData?.real === true) return undefined;
+      const real = await b.resolve('string-width', {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: { real: true },
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'fast-string-width' };
+    });
+    // CommonJS, so that require() loads the real (ESM) module lazily; importers get the function as default export.
+    b.onLoad({ filter: /.*/, namespace: 'fast-string-width' }, (args) => ({
+      contents: [
+        'const PRINTABLE_ASCII = /^[\\x20-\\x7e]*$/;',
+        'let real;',
+        'module.exports = function stringWidth(text, options) {',
+        "  if (typeof text === 'string' && PRINTABLE_ASCII.test(text)) return text.length;",
+        `  real ??= require(${JSON.stringify(args.path)}).default;`,
+        '  return real(text, options);',
+        '};',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
+const common = {
   entryPoints: [join(root, 'src', 'main.ts')],
-  outfile,
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   minify: true,
   keepNames: true,
@@ -27,10 +64,29 @@ await build({
   alias: {
     'whatwg-url': join(root, 'scripts', 'bundle-shims', 'whatwg-url.mjs'),
   },
+  plugins: [fastStringWidth],
+};
+
+mkdirSync(dirname(BUNDLE), { recursive: true });
+await build({
+  ...common,
+  outfile: BUNDLE,
+  format: 'esm',
   banner: {
     // Some bundled CommonJS dependencies call require(); give them one.
     js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
 });
-chmodSync(outfile, 0o755);
-console.log(`built ${outfile}`);
+chmodSync(BUNDLE, 0o755);
+console.log(`built ${BUNDLE}`);
+
+mkdirSync(dirname(STANDALONE_ENTRY), { recursive: true });
+await build({
+  ...common,
+  outfile: STANDALONE_ENTRY,
+  format: 'cjs',
+  // Bundled ESM libraries (yargs) ask import.meta.url for their own location; CommonJS knows it as __filename.
+  define: { ...common.define, 'import.meta.url': '__import_meta_url' },
+  banner: { js: "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+});
+console.log(`built ${STANDALONE_ENTRY}`);

@@ -3,6 +3,8 @@
 export interface BunModule {
   readonly name: string;
   readonly contents: Buffer;
+  /** The bytecode bun compiled the module to, when built with --bytecode. */
+  readonly bytecode: Buffer | undefined;
 }
 
 export declare function readBunModuleGraph(data: Buffer): {

@@ -17,6 +17,18 @@ function stringAt(graph, offset, length) {
   return graph.subarray(offset, offset + length);
 }
 
+/**
+ * The bytecode bun compiled a module to (`--bytecode`): the record's fourth {offset, length} pair, after name,
+ * contents and source map; undefined when the module has none or the record is too short to hold it.
+ */
+function bytecodeAt(graph, record, size, end) {
+  if (size < 32) return undefined;
+  const offset = graph.readUInt32LE(record + 24);
+  const length = graph.readUInt32LE(record + 28);
+  if (length === 0 || offset + length > end) return undefined;
+  return graph.subarray(offset, offset + length);
+}
+
 /** The modules of a graph whose Offsets struct starts at OFFSETS, or undefined when that reading is inconsistent. */
 function modulesAt(graph, offsets) {
   const modulesOffset = graph.readUInt32LE(offsets + 8);
@@ -31,7 +43,7 @@ function modulesAt(graph, offsets) {
       const contents = stringAt(graph, graph.readUInt32LE(p + 8), graph.readUInt32LE(p + 12));
       const nameText = name?.toString('utf8');
       if (contents === undefined || !BASE_PATHS.some((b) => nameText?.startsWith(b))) break;
-      modules.push({ name: nameText, contents });
+      modules.push({ name: nameText, contents, bytecode: bytecodeAt(graph, p, size, offsets) });
     }
     if (modules.length === modulesLength / size && entryPoint < modules.length)
       return { modules, entryPoint };
@@ -84,7 +96,7 @@ function trailingGraph(data) {
 
 /**
  * The modules embedded in a bun-compiled executable (ELF, Mach-O or PE), each with its name under bun's virtual
- * root and its contents, and which of them is the entry point.
+ * root, its contents and its bytecode (when compiled with --bytecode), and which of them is the entry point.
  */
 export function readBunModuleGraph(data) {
   const isMachO = data.length >= 4 && data.readUInt32LE(0) === 0xfeedfacf;

@@ -1593,9 +1593,56 @@ function main() {
   process.stdout.write(written.map((f) => `wrote ${path.join(opts.out, f)}\n`).join(''));
 }
 
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(2);
+// ---------------------------------------------------------------------------------------------------------------
+// The full family (benchmarks only, never written to examples/): every package of crossplane-contrib's
+// provider-upjet-aws at v2.6.0, 177 revisions holding all of its 2,065 CRDs, with the Crossplane chart around them.
+// Every member's roles hold the whole family, as Crossplane makes them, so `sync -f` of this renders >100 MB.
+
+/** The documents of the full-family cluster, as one multi-document YAML text. */
+export function fullFamilyYaml(inventories = path.join(repoRoot, 'test', 'fixtures', 'real')) {
+  const byPackage = readByPackage(inventories, 'provider-upjet-aws-crds-by-package.tsv');
+  const packages = mergePackages(
+    [...byPackage.keys()].sort().map((pkg) =>
+      providerPackage({
+        name: `crossplane-contrib-${pkg}`,
+        source: UPBOUND_SOURCE,
+        images: [`xpkg.crossplane.io/crossplane-contrib/${pkg}:v2.6.0`],
+        crds: byPackage.get(pkg),
+        family: FAMILY_LABEL,
+        refKind: 'mrd',
+        capabilities: ['SafeStart'],
+        created: PROVIDERS_UPGRADED,
+      }),
+    ),
+  );
+  const chart = crossplaneChartObjects();
+  const bootstrap = kubernetesBootstrapRoles();
+  const chartRoles = crossplaneChartRoles();
+  aggregate([...bootstrap, ...chartRoles]);
+  return toYaml(
+    [
+      ...crossplaneCrds(),
+      namespace(CROSSPLANE_NS, { created: CROSSPLANE_INSTALLED }),
+      ...bootstrap,
+      ...chart.serviceAccounts,
+      ...chartRoles,
+      ...chart.bindings,
+      chart.deployment,
+      ...packages.providers.sort(byName),
+      ...packages.revisions.sort(byName),
+      ...packages.serviceAccounts.sort(byName),
+      ...packages.deployments.sort(byName),
+    ],
+    'The whole crossplane-contrib provider-upjet-aws family (benchmarks).',
+  );
+}
+
+// Run as a script (not when imported by the benchmarks).
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main();
+  } catch (err) {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
 }

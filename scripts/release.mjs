@@ -282,6 +282,10 @@ function compile(bun, platform, entry, outfile) {
       'process.arch=process.arch',
       // The bundle is esbuild-minified with its names kept; bun prints it again, and would add whitespace back.
       '--minify',
+      // Ship the bytecode bun compiles the bundle to, so that the executable does not parse 2 MB of JavaScript at
+      // every start (most of the start-up time of --help without it). Needs the CommonJS entry.
+      '--bytecode',
+      '--format=cjs',
       // Relative to the entry's directory: bun's output depends on the entry's path, so this keeps it reproducible.
       `./${basename(entry)}`,
       '--outfile',
@@ -377,8 +381,9 @@ function signatureSummary(info) {
 }
 
 /**
- * The sha256 of the JavaScript an executable runs (its bun entry point); stops the release when it is not the
- * same as REFERENCE's, the executable first built.
+ * The sha256s of the JavaScript an executable runs (its bun entry point) and of the bytecode bun compiled it to;
+ * stops the release when either is not the same as REFERENCE's, the executable first built, or the bytecode is
+ * missing (the executable would parse the whole bundle at every start).
  */
 function checkEmbeddedJavaScript(name, exe, reference) {
   let graph;
@@ -390,12 +395,18 @@ function checkEmbeddedJavaScript(name, exe, reference) {
   const entry = graph.modules[graph.entryPoint];
   if (graph.modules.length !== 1)
     fail(`the ${name} executable embeds ${graph.modules.length} modules, want 1`);
-  const digest = sha256(entry.contents);
-  if (reference !== undefined && digest !== reference.digest)
-    fail(
-      `the ${name} executable embeds other JavaScript than the ${reference.name} one (${digest} ≠ ${reference.digest})`,
-    );
-  return digest;
+  if (entry.bytecode === undefined) fail(`the ${name} executable embeds no bytecode for its JavaScript`);
+  const digests = { javascriptSha256: sha256(entry.contents), bytecodeSha256: sha256(entry.bytecode) };
+  for (const [what, key] of [
+    ['JavaScript', 'javascriptSha256'],
+    ['bytecode', 'bytecodeSha256'],
+  ]) {
+    if (reference !== undefined && digests[key] !== reference[key])
+      fail(
+        `the ${name} executable embeds other ${what} than the ${reference.name} one (${digests[key]} ≠ ${reference[key]})`,
+      );
+  }
+  return digests;
 }
 
 // ---- manifest
@@ -457,15 +468,18 @@ function main() {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
   const bundle = join(root, 'dist', 'bin', BIN);
   if (!existsSync(bundle)) fail(`no bundle at ${bundle}: run "npm run build"`);
+  // The same sources bundled as CommonJS (scripts/build.mjs), which bun's bytecode compilation needs.
+  const standaloneEntry = join(root, 'dist', 'standalone', `${BIN}.cjs`);
+  if (!existsSync(standaloneEntry)) fail(`no bundle at ${standaloneEntry}: run "npm run build"`);
   const license = readFileSync(join(root, 'LICENSE'));
 
   rmSync(opts.out, { recursive: true, force: true });
   mkdirSync(opts.out, { recursive: true });
-  // bun picks its loader by extension; the bundle has none, so compile a .mjs copy of it.
+  // Compiled from a copy, in a directory of its own: bun's output depends on the entry's path.
   const work = join(opts.out, '.work');
   mkdirSync(work, { recursive: true });
-  const entry = join(work, `${BIN}.mjs`);
-  copyFileSync(bundle, entry);
+  const entry = join(work, `${BIN}.cjs`);
+  copyFileSync(standaloneEntry, entry);
 
   const needsBun = opts.platforms.some((p) => opts.standalone.includes(p));
   const bun = needsBun ? bunCompiler() : undefined;
@@ -483,8 +497,8 @@ function main() {
     if (standalone) {
       compile(bun, platform, entry, exe);
       if (platform.os === 'darwin') checks.macho = checkMacExecutable(name, exe);
-      checks.javascriptSha256 = checkEmbeddedJavaScript(name, exe, reference);
-      reference ??= { name, digest: checks.javascriptSha256 };
+      Object.assign(checks, checkEmbeddedJavaScript(name, exe, reference));
+      reference ??= { name, ...checks };
       if (smokeRun(name, exe, version)) ran.push(name);
       checks.ran = ran.includes(name);
     } else if (platform.os === 'windows')

@@ -75,11 +75,14 @@ export async function presentAndApply(
 
   const shown = [...(opts.preWritesShown?.entries ?? []), ...plan.entries];
   const leading = opts.preWritesShown?.objects ?? [];
-  const print = (failed: ReadonlySet<string>, dryRun: boolean): void => {
+  const print = async (failed: ReadonlySet<string>, dryRun: boolean): Promise<void> => {
+    // The objects are printed one by one as they are formatted: a large plan never becomes one string.
+    if (output === 'yaml' || output === 'json') {
+      await fmt.printPlanObjects(deps.io.stdout, plan.entries, output, leading);
+      return;
+    }
     const text = {
       table: () => fmt.formatPlanSummary(shown, failed, { color, dryRun }),
-      yaml: () => fmt.formatPlanObjects(plan.entries, 'yaml', leading),
-      json: () => fmt.formatPlanObjects(plan.entries, 'json', leading),
       name: () => fmt.formatPlanNames(shown),
       diff: () => fmt.formatPlanDiff(shown),
     }[output]();
@@ -98,7 +101,7 @@ export async function presentAndApply(
   };
 
   if (!willWrite) {
-    print(new Set(), true);
+    await print(new Set(), true);
     if (cluster === undefined) {
       deps.io.stderr.write(`read from ${input.source}: nothing was written (-f never writes to a cluster)\n`);
     }
@@ -147,7 +150,7 @@ export async function presentAndApply(
   const results = await (deps.interrupt !== undefined ? deps.interrupt.whileWriting(apply) : apply());
   const failed = results.filter((r) => r.error !== undefined || r.notAttempted === true);
   const failedKeys = new Set(failed.map((r) => keyOf(r.operation.object)));
-  print(failedKeys, opts.dryRun === 'server');
+  await print(failedKeys, opts.dryRun === 'server');
   if (deps.interrupt?.requested === true) {
     const written = results.filter((r) => r.error === undefined && r.notAttempted !== true).length;
     const notStarted = results.filter((r) => r.notAttempted === true).length;
@@ -201,7 +204,7 @@ async function applyPhases(
       };
     });
   const total = preWrites.length + upserts.length + recreates.length * 2 + deletes.length;
-  const progress = startProgress(deps.io, `applying 0/${total}`);
+  const progress = await startProgress(deps.io, `applying 0/${total}`);
   let base = 0;
   const run = async (ops: readonly Operation[]): Promise<OperationResult[]> => {
     const r = await applyOperations(cluster, ops, {

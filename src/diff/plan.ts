@@ -83,14 +83,38 @@ function normLabels(l: Labels | undefined): [string, string][] {
   return Object.entries(l ?? {}).sort(([a], [b]) => compareStrings(a, b));
 }
 
-function normRules(rules: readonly PolicyRule[] | undefined): unknown {
-  return (rules ?? []).map((r) => [
-    r.verbs,
-    r.apiGroups ?? [],
-    r.resources ?? [],
-    r.resourceNames ?? [],
-    r.nonResourceURLs ?? [],
-  ]);
+/**
+ * Rule lists compared field by field (verbs, apiGroups, resources, resourceNames, nonResourceURLs; a missing list
+ * equals an empty one, except verbs), in one pass without building anything: provider roles hold whole families.
+ */
+function sameRules(a: readonly PolicyRule[] | undefined, b: readonly PolicyRule[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const p = x[i];
+    const q = y[i];
+    if (p === undefined || q === undefined) return false;
+    if (
+      !sameStrings(p.verbs, q.verbs) ||
+      !sameStrings(p.apiGroups ?? [], q.apiGroups ?? []) ||
+      !sameStrings(p.resources ?? [], q.resources ?? []) ||
+      !sameStrings(p.resourceNames ?? [], q.resourceNames ?? []) ||
+      !sameStrings(p.nonResourceURLs ?? [], q.nonResourceURLs ?? [])
+    )
+      return false;
+  }
+  return true;
+}
+
+function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  // Live objects are JSON: verbs may be missing or null there, whatever the type says.
+  const missingA = a === undefined || (a as unknown) === null;
+  const missingB = b === undefined || (b as unknown) === null;
+  if (missingA || missingB) return missingA === missingB;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function normAggregation(role: ClusterRole): unknown {
@@ -135,8 +159,7 @@ export function changedFields(desired: RbacObject, live: RbacObject): string[] {
     const d = desired as ClusterRole;
     const l = live as ClusterRole;
     if (!sameJson(normAggregation(d), normAggregation(l))) changed.push('aggregationRule');
-    if (d.aggregationRule === undefined && !sameJson(normRules(d.rules), normRules(l.rules)))
-      changed.push('rules');
+    if (d.aggregationRule === undefined && !sameRules(d.rules, l.rules)) changed.push('rules');
     return changed;
   }
   const d = desired;

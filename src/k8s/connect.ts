@@ -96,7 +96,11 @@ class ClientCluster implements Cluster {
         if (opts.optional === true && err instanceof ApiError && err.code === 404) return [];
         throw err;
       }
-      for (const item of page.items ?? []) items.push(withKind(kind, plain(item)));
+      // Custom objects arrive as parsed JSON already; only client-node's models (core kinds) need converting.
+      const typed = kind.group === '';
+      for (const item of page.items ?? []) {
+        items.push(withKind(kind, typed ? plain(item) : (item as Record<string, unknown>)));
+      }
       // Typed lists (client-node's models) name the token `_continue`; custom-object lists keep the wire name.
       cont = page.metadata?._continue ?? page.metadata?.continue;
       if (cont !== undefined && cont !== '') {

@@ -71,19 +71,27 @@ export function controllerRef(
   return { apiVersion, blockOwnerDeletion: true, controller: true, kind, name, uid: uid ?? '' };
 }
 
-/** A policy rule with keys in print order; empty optional lists are left out, as omitempty does. */
+/**
+ * A policy rule with keys in print order; empty optional lists are left out, as omitempty does. Lists are copied,
+ * except frozen ones, which nobody can change and are shared: a provider family's roles all hold the same long
+ * resource lists (see resourceRules).
+ */
 export function rule(r: PolicyRule): PolicyRule {
   return {
-    ...(r.apiGroups !== undefined ? { apiGroups: [...r.apiGroups] } : {}),
+    ...(r.apiGroups !== undefined ? { apiGroups: list(r.apiGroups) } : {}),
     ...(r.nonResourceURLs !== undefined && r.nonResourceURLs.length > 0
-      ? { nonResourceURLs: [...r.nonResourceURLs] }
+      ? { nonResourceURLs: list(r.nonResourceURLs) }
       : {}),
     ...(r.resourceNames !== undefined && r.resourceNames.length > 0
-      ? { resourceNames: [...r.resourceNames] }
+      ? { resourceNames: list(r.resourceNames) }
       : {}),
-    ...(r.resources !== undefined ? { resources: [...r.resources] } : {}),
-    verbs: [...r.verbs],
+    ...(r.resources !== undefined ? { resources: list(r.resources) } : {}),
+    verbs: list(r.verbs),
   };
+}
+
+function list(xs: readonly string[]): readonly string[] {
+  return Object.isFrozen(xs) ? xs : [...xs];
 }
 
 function selector(s: LabelSelector): LabelSelector {

@@ -175,14 +175,25 @@ export function parseImageContext(ref: string, defaultRegistry = ''): ImageConte
   return { registry, repository };
 }
 
+/** parseImageContext per default registry and reference: every member of a family is compared with every other. */
+const imageContexts = new Map<string, ImageContext | undefined>();
+
+function imageContext(ref: string, defaultRegistry: string): ImageContext | undefined {
+  const key = `${defaultRegistry} ${ref}`;
+  if (imageContexts.has(key)) return imageContexts.get(key);
+  const context = parseImageContext(ref, defaultRegistry);
+  imageContexts.set(key, context);
+  return context;
+}
+
 /** True when two package images are in the same registry and organisation (crossplane's OrgDiffer, negated). */
 export function sameRegistryAndOrg(
   a: string | undefined,
   b: string | undefined,
   defaultRegistry = '',
 ): boolean {
-  const ca = parseImageContext(a ?? '', defaultRegistry);
-  const cb = parseImageContext(b ?? '', defaultRegistry);
+  const ca = imageContext(a ?? '', defaultRegistry);
+  const cb = imageContext(b ?? '', defaultRegistry);
   if (ca === undefined || cb === undefined) return false;
   if (ca.registry !== cb.registry) return false;
   return ca.repository.split('/')[0] === cb.repository.split('/')[0];
@@ -190,26 +201,95 @@ export function sameRegistryAndOrg(
 
 /**
  * A revision's resources followed by those of every other revision of its provider family (same family label,
- * same registry and organisation, active or not). Members are taken in name order so the result never depends on
- * list order; the renderer sorts anyway.
+ * same registry and organisation, active or not; see familyMembers). The renderer sorts them.
  */
-export function familyResources(
+function resourcesOf(
   rev: ProviderRevision,
-  all: readonly ProviderRevision[],
-  policy: ProviderRolePolicy = {},
+  members: readonly ProviderRevision[],
+  policy: ProviderRolePolicy,
 ): ApiResource[] {
   const version = policy.crossplaneVersion ?? 'v2';
   const out = definedResources(rev.status?.objectRefs, version);
+  for (const m of members) out.push(...definedResources(m.status?.objectRefs, version));
+  return out;
+}
+
+/**
+ * The other revisions of REV's provider family, in name order (so the result never depends on list order): same
+ * family label, same registry and organisation, active or not; none when it has no family label.
+ */
+function familyMembers(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy,
+): ProviderRevision[] {
   const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
-  if (family === undefined || family === '') return out;
+  if (family === undefined || family === '') return [];
   const registry = familyDefaultRegistry(policy);
-  const members = all
+  return all
     .filter((m) => m.metadata.labels?.[LABEL_PROVIDER_FAMILY] === family)
     .filter((m) => !isSameRevision(m, rev))
     .filter((m) => sameRegistryAndOrg(rev.spec?.image, m.spec?.image, registry))
     .sort((x, y) => compareStrings(x.metadata.name, y.metadata.name));
-  for (const m of members) out.push(...definedResources(m.status?.objectRefs, version));
-  return out;
+}
+
+interface ResourceRules {
+  readonly groups: string[];
+  readonly rules: PolicyRule[];
+}
+
+/**
+ * resourceRules of a revision's family resources, computed once per family: every member has the same resources
+ * (its own and the others'), in another order that the sort undoes, so all get the same rules. Only when two
+ * different resources share a sort key (plural+group) does the order matter; such families are computed for each
+ * revision. Cached per list of revisions (one renderSync), by the objectRefs the resources come from.
+ */
+function familyResourceRules(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy,
+): ResourceRules {
+  const members = familyMembers(rev, all, policy);
+  if (members.length === 0) return resourceRules(resourcesOf(rev, members, policy));
+  const ids = [rev, ...members].map((r) => refsId(r.status?.objectRefs)).sort((a, b) => a - b);
+  const key = `${policy.crossplaneVersion ?? 'v2'} ${ids.join(',')}`;
+  let cache = familyRulesCache.get(all);
+  if (cache === undefined) {
+    cache = new Map();
+    familyRulesCache.set(all, cache);
+  }
+  const cached = cache.get(key);
+  if (cached !== undefined && cached !== null) return cached;
+  const resources = resourcesOf(rev, members, policy);
+  const computed = resourceRules(resources);
+  if (cached === undefined) cache.set(key, hasSortKeyTies(resources) ? null : computed);
+  return computed;
+}
+
+/** Per list of revisions: family rules by the objectRefs they come from (null: to be computed per revision). */
+const familyRulesCache = new WeakMap<readonly ProviderRevision[], Map<string, ResourceRules | null>>();
+const refsIds = new WeakMap<readonly ObjectRef[], number>();
+let lastRefsId = 0;
+
+function refsId(refs: readonly ObjectRef[] | undefined): number {
+  if (refs === undefined) return 0;
+  let id = refsIds.get(refs);
+  if (id === undefined) {
+    id = ++lastRefsId;
+    refsIds.set(refs, id);
+  }
+  return id;
+}
+
+/** True when two different resources have the same sort key, so that the sorted order depends on the input order. */
+function hasSortKeyTies(resources: readonly ApiResource[]): boolean {
+  const seen = new Map<string, ApiResource>();
+  for (const r of resources) {
+    const other = seen.get(r.plural + r.group);
+    if (other === undefined) seen.set(r.plural + r.group, r);
+    else if (other.group !== r.group || other.plural !== r.plural) return true;
+  }
+  return false;
 }
 
 function isSameRevision(a: ProviderRevision, b: ProviderRevision): boolean {
@@ -218,7 +298,7 @@ function isSameRevision(a: ProviderRevision, b: ProviderRevision): boolean {
 }
 
 /** Per-group rules: resources sorted by plural+group (stable), one rule per group in order of first appearance. */
-export function resourceRules(resources: readonly ApiResource[]): { groups: string[]; rules: PolicyRule[] } {
+export function resourceRules(resources: readonly ApiResource[]): ResourceRules {
   // The sort key is built once per resource, not once per comparison: families hold tens of thousands.
   const sorted = resources
     .map((r) => ({ key: r.plural + r.group, r }))
@@ -235,9 +315,14 @@ export function resourceRules(resources: readonly ApiResource[]): { groups: stri
     }
     list.push(r.plural, `${r.plural}/status`);
   }
+  // Frozen: the roles of every member of a family share these lists instead of copying them (see rule()).
   return {
     groups,
-    rules: groups.map((g) => ({ apiGroups: [g], resources: byGroup.get(g) ?? [], verbs: [] })),
+    rules: groups.map((g) => ({
+      apiGroups: Object.freeze([g]),
+      resources: Object.freeze(byGroup.get(g) ?? []),
+      verbs: [],
+    })),
   };
 }
 
@@ -249,13 +334,12 @@ function withVerbs(rules: readonly PolicyRule[], verbs: readonly string[]): Poli
  * The ClusterRoles Crossplane makes for a revision (edit, view, system), or none when it defines no resources.
  * The system role ends with the safe-start rule in v2, with the revision's permission requests in v1.
  */
-export function renderProviderClusterRoles(
+function renderProviderClusterRoles(
   rev: ProviderRevision,
-  resources: readonly ApiResource[],
-  policy: ProviderRolePolicy = {},
+  { groups, rules }: ResourceRules,
+  policy: ProviderRolePolicy,
 ): ClusterRole[] {
-  if (resources.length === 0) return [];
-  const { groups, rules } = resourceRules(resources);
+  if (rules.length === 0) return [];
   const name = rev.metadata.name;
   const owner = revisionOwner(rev);
   const systemRules: PolicyRule[] = [
@@ -307,7 +391,6 @@ export function renderRevisionClusterRoles(
   all: readonly ProviderRevision[],
   policy: ProviderRolePolicy = {},
 ): { roles: ClusterRole[]; rejected: GranularRule[] } {
-  const resources = familyResources(rev, all, policy);
   if (isV1(policy)) {
     const allowed = policy.providerClusterRole;
     const requests = rev.status?.permissionRequests ?? [];
@@ -317,7 +400,10 @@ export function renderRevisionClusterRoles(
     );
     if (rejected.length > 0) return { roles: [], rejected };
   }
-  return { roles: renderProviderClusterRoles(rev, resources, policy), rejected: [] };
+  return {
+    roles: renderProviderClusterRoles(rev, familyResourceRules(rev, all, policy), policy),
+    rejected: [],
+  };
 }
 
 /**

@@ -1,13 +1,18 @@
 import { stringify } from 'yaml';
+import { formatPlainYaml } from './plain-yaml.js';
 
 /** YAML as kubectl prints it: block style, no line folding, keys in the order given. */
 export function formatYaml(value: unknown): string {
-  return stringify(value, {
-    lineWidth: 0,
-    indentSeq: false,
-    singleQuote: true,
-    aliasDuplicateObjects: false,
-  });
+  // Plain data (nearly everything) takes the fast printer; it gives up, to the yaml package, on what it cannot match.
+  return (
+    formatPlainYaml(value) ??
+    stringify(value, {
+      lineWidth: 0,
+      indentSeq: false,
+      singleQuote: true,
+      aliasDuplicateObjects: false,
+    })
+  );
 }
 
 export function formatJson(value: unknown): string {

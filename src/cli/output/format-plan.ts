@@ -1,7 +1,9 @@
 import { createTwoFilesPatch } from 'diff';
 import type { PlanEntry } from '../../diff/plan.js';
-import { asList, formatJson, formatYaml } from './format-data.js';
+import { formatYaml } from './format-data.js';
+import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
+import type { TextSink } from './terminal.js';
 
 export type WriteResult = 'failed' | 'done' | 'skipped';
 
@@ -30,14 +32,17 @@ export function objectsToWrite(entries: readonly PlanEntry[]): unknown[] {
     });
 }
 
-/** `-o yaml|json`: the objects a plan writes as a `kind: List`, after `leading` (objects written another way). */
-export function formatPlanObjects(
+/**
+ * `-o yaml|json`: the objects a plan writes as a `kind: List`, after `leading` (objects written another way), printed
+ * object by object: a plan of any size prints in little memory.
+ */
+export function printPlanObjects(
+  sink: TextSink,
   entries: readonly PlanEntry[],
   format: 'yaml' | 'json',
   leading: readonly unknown[] = [],
-): string {
-  const list = asList([...leading, ...objectsToWrite(entries)]);
-  return format === 'yaml' ? formatYaml(list) : formatJson(list);
+): Promise<void> {
+  return printChunks(sink, formatListChunks([...leading, ...objectsToWrite(entries)], format));
 }
 
 /** `-o name`: one `resource/name` per object written, kubectl style, with the action. */

@@ -1,4 +1,3 @@
-import ora from 'ora';
 import type { Io } from './terminal.js';
 
 export interface Progress {
@@ -6,14 +5,18 @@ export interface Progress {
   stop(finalText?: string): void;
 }
 
-/** A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr. */
-export function startProgress(io: Io, text: string, enabled = true): Progress {
+/**
+ * A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr.
+ * ora (and its colour and terminal libraries) is loaded only when a spinner is really shown.
+ */
+export async function startProgress(io: Io, text: string, enabled = true): Promise<Progress> {
   const ci = io.env.CI;
   // A terminal that reports no width (docker run -t, script, some CI wrappers) would make ora wrap forever.
   const noWidth = io.stderrColumns !== undefined && !(io.stderrColumns > 0);
   if (!enabled || !io.stderrIsTTY || noWidth || (ci !== undefined && ci !== '' && ci !== 'false')) {
     return { update: () => undefined, stop: () => undefined };
   }
+  const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true }).start();
   return {
     update: (t: string) => {

@@ -76,6 +76,49 @@ describe('planChanges', () => {
       want: 'update',
       changed: ['rules'],
     },
+    RuleVerbOrder: {
+      reason: 'Verbs are compared in order, as Crossplane compares rules.',
+      desired: [{ ...system, rules: [{ apiGroups: ['a.io'], resources: ['xs'], verbs: ['get', 'list'] }] }],
+      live: {
+        ...empty,
+        clusterRoles: [
+          live(system, {}, { rules: [{ apiGroups: ['a.io'], resources: ['xs'], verbs: ['list', 'get'] }] }),
+        ],
+      },
+      want: 'update',
+      changed: ['rules'],
+    },
+    RuleEmptyListsAreMissingOnes: {
+      reason: 'An empty resourceNames or nonResourceURLs is the same as none (the API server drops them).',
+      desired: [system],
+      live: {
+        ...empty,
+        clusterRoles: [
+          live(
+            system,
+            {},
+            { rules: system.rules!.map((x) => ({ ...x, resourceNames: [], nonResourceURLs: [] })) },
+          ),
+        ],
+      },
+      want: 'unchanged',
+    },
+    RuleWithoutVerbs: {
+      reason: 'A live rule whose verbs are null differs from one with verbs.',
+      desired: [system],
+      live: {
+        ...empty,
+        clusterRoles: [
+          live(
+            system,
+            {},
+            { rules: system.rules!.map((x) => ({ ...x, verbs: null as unknown as string[] })) },
+          ),
+        ],
+      },
+      want: 'update',
+      changed: ['rules'],
+    },
     ForeignController: {
       reason: 'A live controller with another UID is refused, never touched.',
       desired: [system],

@@ -22,6 +22,7 @@ export interface ReleaseEntry {
   readonly sizes: { readonly executable: number; readonly archive: number };
   readonly checks: {
     readonly javascriptSha256?: string;
+    readonly bytecodeSha256?: string;
     readonly ran?: boolean;
     readonly macho?: { readonly signature: string; readonly bunSignatureErrors?: readonly string[] };
   };

@@ -126,11 +126,14 @@ describe.skipIf(!haveBundle || !haveBun)('the release', () => {
     },
   );
 
-  it('SameJavaScriptEverywhere: every executable embeds the JavaScript linux-amd64 runs in the e2e suite', () => {
+  it('SameJavaScriptEverywhere: every executable embeds the JavaScript (and its bytecode) linux-amd64 runs in the e2e suite', () => {
     const linux = readBunModuleGraph(executable('linux-amd64'));
     expect(linux.modules).toHaveLength(1);
     const js = linux.modules[linux.entryPoint]!.contents;
     expect(js.toString('latin1')).toContain(release.version);
+    // The executables run bun's bytecode of that JavaScript (fast start): the same bytecode everywhere too.
+    const bytecode = linux.modules[linux.entryPoint]!.bytecode;
+    expect(bytecode, 'linux-amd64 embeds bytecode').toBeDefined();
     for (const name of PLATFORMS) {
       const graph = readBunModuleGraph(executable(name));
       expect(
@@ -138,6 +141,9 @@ describe.skipIf(!haveBundle || !haveBun)('the release', () => {
         name,
       ).toEqual([`/$bunfs/root/${BIN}`]);
       expect(sha256(graph.modules[graph.entryPoint]!.contents), name).toBe(sha256(js));
+      expect(sha256(graph.modules[graph.entryPoint]!.bytecode ?? Buffer.alloc(0)), name).toBe(
+        sha256(bytecode ?? Buffer.alloc(0)),
+      );
     }
   });
 

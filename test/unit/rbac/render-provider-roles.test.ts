@@ -424,3 +424,32 @@ describe('real provider revision fixtures', () => {
     expect(binding).not.toHaveProperty('subjects');
   });
 });
+
+describe('family rules, computed once per family', () => {
+  const image = (pkg: string): string => `xpkg.upbound.io/upbound/${pkg}:v1`;
+  const groupsOf = (r: ProviderRevision, all: readonly ProviderRevision[]): string[] =>
+    (renderProviderRoles(r, all, [])[0] as ClusterRole).rules!.map((x) => x.apiGroups![0]!);
+
+  it('SameRulesForEveryMember: each member of a family gets what it gets rendered alone', () => {
+    const members = ['a', 'b', 'c'].map((p) =>
+      rev(`provider-${p}`, [`${p}things.${p}.example.org`, `widgets.${p}.example.org`], {
+        family: 'fam',
+        image: image(`provider-${p}`),
+      }),
+    );
+    for (const m of members) {
+      // A fresh list each time: nothing cached from another member.
+      expect(groupsOf(m, members), m.metadata.name).toStrictEqual(groupsOf(m, [...members]));
+    }
+    expect(groupsOf(members[0]!, members)).toStrictEqual(['a.example.org', 'b.example.org', 'c.example.org']);
+  });
+
+  it('SortKeyTiesFollowTheMember: resources with the same plural+group keep each member its own order', () => {
+    // "ab" + "c.io" and "a" + "bc.io" sort equal: the stable sort keeps the member's own resources first.
+    const x = rev('provider-x', ['ab.c.io'], { family: 'fam', image: image('provider-x') });
+    const y = rev('provider-y', ['a.bc.io'], { family: 'fam', image: image('provider-y') });
+    const all = [x, y];
+    expect(groupsOf(x, all)).toStrictEqual(['c.io', 'bc.io']);
+    expect(groupsOf(y, all)).toStrictEqual(['bc.io', 'c.io']);
+  });
+});
