@@ -120,7 +120,7 @@ function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>
               { apiVersion: 'v1', kind: 'ConfigMap', name: word(prng), uid: uid(prng) },
               { apiVersion: 'apps/v1', kind: 'Deployment', name: word(prng), uid: uid(prng) },
             ]);
-      const controller = !controlled && prng.chance(0.5);
+      const controller: boolean = !controlled && prng.chance(0.5);
       controlled ||= controller;
       const ref: Obj = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid };
       if (controller) ref.controller = true;
