@@ -193,7 +193,9 @@ async function applyPhases(
   const upserts: Operation[] = writes
     .filter((e) => (e.action === 'create' || e.action === 'update') && e.recreate !== true)
     .map((e) => ({ action: e.action as 'create' | 'update', object: objectOf(e) }));
-  const recreates = writes.filter((e) => e.action === 'update' && e.recreate === true);
+  const recreates: Operation[] = writes
+    .filter((e) => e.action === 'update' && e.recreate === true)
+    .map((e) => ({ action: 'recreate', object: objectOf(e), live: e.live as unknown as KubeObject }));
   const deletes: Operation[] = writes
     .filter((e) => e.action === 'delete')
     .map((e) => {
@@ -203,7 +205,7 @@ async function applyPhases(
         object: { ...live, metadata: { ...live.metadata, ...(e.uid !== undefined ? { uid: e.uid } : {}) } },
       };
     });
-  const total = preWrites.length + upserts.length + recreates.length * 2 + deletes.length;
+  const total = preWrites.length + upserts.length + recreates.length + deletes.length;
   const progress = await startProgress(deps.io, `applying 0/${total}`);
   let base = 0;
   const run = async (ops: readonly Operation[]): Promise<OperationResult[]> => {
@@ -220,18 +222,13 @@ async function applyPhases(
     return r;
   };
   try {
-    const results = [...(await run(preWrites)), ...(await run(upserts))];
-    // A binding's roleRef cannot change: delete it (with a uid precondition) and create it again.
-    for (const e of recreates) {
-      const live = e.live as unknown as KubeObject;
-      const del = await run([{ action: 'delete', object: live }]);
-      results.push(...del);
-      if (del[0]?.error === undefined) {
-        const { resourceVersion: _rv, uid: _uid, ...metadata } = objectOf(e).metadata;
-        results.push(...(await run([{ action: 'create', object: { ...objectOf(e), metadata } }])));
-      }
-    }
-    results.push(...(await run(deletes)));
+    // A binding's roleRef cannot change: each recreate deletes it (with a uid precondition) and creates it again.
+    const results = [
+      ...(await run(preWrites)),
+      ...(await run(upserts)),
+      ...(await run(recreates)),
+      ...(await run(deletes)),
+    ];
     progress.stop(`applied ${total} writes`);
     return results;
   } catch (err) {

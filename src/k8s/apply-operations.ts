@@ -7,6 +7,11 @@ export type Operation =
   | { readonly action: 'create'; readonly object: KubeObject }
   | { readonly action: 'update'; readonly object: KubeObject }
   | { readonly action: 'delete'; readonly object: KubeObject }
+  /**
+   * A binding whose roleRef must change (it is immutable): delete LIVE (uid precondition) and create OBJECT, as one
+   * write, so that a stop never falls between the two.
+   */
+  | { readonly action: 'recreate'; readonly object: KubeObject; readonly live: KubeObject }
   /** A JSON merge patch of `object` (only its kind, name and namespace are used): e.g. a Namespace's annotations. */
   | { readonly action: 'patch'; readonly object: KubeObject; readonly patch: object };
 
@@ -90,6 +95,7 @@ async function runOne(
   const doing = `${verbing(op.action)} ${op.object.kind} ${meta.namespace !== undefined ? `${meta.namespace}/` : ''}${meta.name}`;
   try {
     if (op.action === 'create') await createOrReplan(cluster, kind, op.object, opts);
+    else if (op.action === 'recreate') await recreateOrReplan(cluster, kind, op.live, op.object, opts);
     else if (op.action === 'patch') {
       await cluster.mergePatch(kind, meta.name, meta.namespace, op.patch, { dryRun: opts.dryRun });
     } else if (op.action === 'delete') {
@@ -121,6 +127,52 @@ async function createOrReplan(
     if (!(err instanceof ApiError && err.code === 409) || opts.replan === undefined) throw err;
     await replanAndWrite(cluster, kind, desired, opts, 0);
   }
+}
+
+/**
+ * Deletes LIVE (uid precondition) and creates DESIRED. A delete that finds the object gone goes on to the create;
+ * one that finds it replaced (another run recreated it meanwhile) re-reads it and plans again: nothing to do, an
+ * update, or another recreate of the object now there.
+ */
+async function recreateOrReplan(
+  cluster: Cluster,
+  kind: ResourceKind,
+  live: KubeObject,
+  desired: KubeObject,
+  opts: ApplyOptions,
+  attempt = 0,
+): Promise<void> {
+  const meta = live.metadata;
+  try {
+    await cluster.delete(kind, meta.name, meta.namespace, {
+      dryRun: opts.dryRun,
+      ...(meta.uid !== undefined ? { preconditions: { uid: meta.uid } } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
+    if (err.code === 409) {
+      if (opts.replan === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
+      const fresh = await cluster.get(kind, meta.name, meta.namespace);
+      if (fresh !== undefined) {
+        const again = opts.replan(fresh, desired);
+        if (again.action === 'none') return;
+        if (again.action === 'refused') throw new RefusedError(again.reason);
+        if (sameRoleRef(fresh, desired)) await updateWithRetry(cluster, kind, again.object, opts);
+        else await recreateOrReplan(cluster, kind, fresh, desired, opts, attempt + 1);
+        return;
+      }
+    }
+  }
+  await createOrReplan(cluster, kind, stripServerFields(desired), opts);
+}
+
+function sameRoleRef(a: KubeObject, b: KubeObject): boolean {
+  return JSON.stringify(roleRefOf(a)) === JSON.stringify(roleRefOf(b));
+}
+
+function roleRefOf(o: KubeObject): unknown[] {
+  const ref = (o.roleRef ?? {}) as { apiGroup?: unknown; kind?: unknown; name?: unknown };
+  return [ref.apiGroup, ref.kind, ref.name];
 }
 
 async function replanAndWrite(
@@ -170,5 +222,11 @@ function stripServerFields(obj: KubeObject): KubeObject {
 }
 
 function verbing(action: Operation['action']): string {
-  return { create: 'creating', update: 'updating', delete: 'deleting', patch: 'patching' }[action];
+  return {
+    create: 'creating',
+    update: 'updating',
+    delete: 'deleting',
+    patch: 'patching',
+    recreate: 'recreating',
+  }[action];
 }

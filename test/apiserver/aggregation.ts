@@ -117,8 +117,19 @@ export function runAggregation(store: ClusterRoleStore): AggregationRun {
     return rule !== undefined && rule !== null;
   });
 
-  // Labels are not changed by the controller, so what each selector matches is fixed for the whole run.
+  // Labels are not changed by the controller, so what each selector matches is fixed for the whole run (and the
+  // same selector, used by many roles, is matched once).
   const matches = new Map<string, readonly (readonly string[])[] | undefined>();
+  const bySelector = new Map<string, readonly string[]>();
+  const matching = (reqs: readonly Requirement[]): readonly string[] => {
+    const key = JSON.stringify(reqs);
+    let found = bySelector.get(key);
+    if (found === undefined) {
+      found = names.filter((other) => labelsMatch(reqs, byName.get(other)?.metadata?.labels));
+      bySelector.set(key, found);
+    }
+    return found;
+  };
   for (const name of aggregated) {
     const selectors = (byName.get(name)?.aggregationRule?.clusterRoleSelectors ?? []) as unknown[];
     const compiled = selectors.map(selectorRequirements);
@@ -128,13 +139,19 @@ export function runAggregation(store: ClusterRoleStore): AggregationRun {
     }
     matches.set(
       name,
-      compiled.map((reqs) =>
-        names.filter(
-          (other) => other !== name && labelsMatch(reqs ?? [], byName.get(other)?.metadata?.labels),
-        ),
-      ),
+      compiled.map((reqs) => matching(reqs ?? []).filter((other) => other !== name)),
     );
   }
+  // A rule's identity, computed once per rule object: the controller never changes a rule in place.
+  const identities = new WeakMap<PolicyRule, string>();
+  const identityOf = (rule: PolicyRule): string => {
+    let id = identities.get(rule);
+    if (id === undefined) {
+      id = ruleIdentity(rule);
+      identities.set(rule, id);
+    }
+    return id;
+  };
 
   const queue = [...aggregated];
   const queued = new Set(queue);
@@ -153,7 +170,7 @@ export function runAggregation(store: ClusterRoleStore): AggregationRun {
     for (const matched of perSelector) {
       for (const other of matched) {
         for (const rule of rulesOf(byName.get(other))) {
-          const id = ruleIdentity(rule);
+          const id = identityOf(rule);
           if (seen.has(id)) continue;
           seen.add(id);
           next.push(rule);

@@ -487,8 +487,13 @@ describe('faults and counters', () => {
     expect((await raw('GET', '/api/v1/namespaces')).status).toBe(200);
     server.faults.conflictRate = 0;
     server.faults.dropRate = 1;
-    await expect(raw('GET', '/api/v1/namespaces')).rejects.toThrow();
+    await expect(raw('POST', `/apis/${RBAC}/v1/clusterroles`, clusterRole('dropped'))).rejects.toThrow();
     server.faults.dropRate = 0;
+    expect(server.get('clusterroles', 'dropped')).toBeUndefined();
+    server.faults.answerDropRate = 1;
+    await expect(raw('POST', `/apis/${RBAC}/v1/clusterroles`, clusterRole('answer-lost'))).rejects.toThrow();
+    server.faults.answerDropRate = 0;
+    expect(server.get('clusterroles', 'answer-lost')).toMatchObject({ metadata: { name: 'answer-lost' } });
     server.faults.errorRate = 1;
     server.faults.onlyVerbs = ['create'];
     expect((await raw('GET', '/api/v1/namespaces')).status).toBe(200);

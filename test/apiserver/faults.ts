@@ -18,10 +18,14 @@ export const NO_FAULTS: FaultConfig = {
   retryAfterSeconds: 1,
   conflictRate: 0,
   dropRate: 0,
+  answerDropRate: 0,
 };
 
-/** The fault to inject into a resource request, if any: an error to answer with, or 'drop' the connection. */
-export function pickFault(f: FaultConfig, ri: RequestInfo): ApiError | 'drop' | undefined {
+/**
+ * The fault to inject into a resource request, if any: an error to answer with, 'drop' the connection before
+ * serving the request, or 'drop-answer': serve it, then drop the connection instead of answering.
+ */
+export function pickFault(f: FaultConfig, ri: RequestInfo): ApiError | 'drop' | 'drop-answer' | undefined {
   const resource = ri.subresource !== '' ? `${ri.resource}/${ri.subresource}` : ri.resource;
   if (
     f.failNext !== undefined &&
@@ -41,6 +45,7 @@ export function pickFault(f: FaultConfig, ri: RequestInfo): ApiError | 'drop' | 
   if (ri.verb === 'update' && f.conflictRate > 0 && Math.random() < f.conflictRate) {
     return conflict({ group: ri.group, resource: ri.resource }, ri.name, MODIFIED);
   }
+  if (f.answerDropRate > 0 && Math.random() < f.answerDropRate) return 'drop-answer';
   return undefined;
 }
 

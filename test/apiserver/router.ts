@@ -68,7 +68,9 @@ export class Router {
         req.socket.destroy();
         return;
       }
-      if (fault !== undefined) throw fault;
+      // The request is still served below; the answer is written to a destroyed socket, which discards it.
+      if (fault === 'drop-answer') req.socket.destroy();
+      else if (fault !== undefined) throw fault;
     }
     const user = impersonate(this.state.policy, req, authenticate(this.deps.tokens, req));
     const attrs = ri.resourceRequest

@@ -40,6 +40,8 @@ class Server implements TestApiServer {
   private readonly https: https.Server;
   private readonly listener: net.Server;
   private readonly openWatches = new Set<http.ServerResponse>();
+  private readonly sockets = new Set<net.Socket>();
+  private port = 0;
 
   constructor(opts: ApiServerOptions) {
     this.faults = { ...NO_FAULTS, latencyMs: opts.latencyMs ?? 0 };
@@ -63,6 +65,8 @@ class Server implements TestApiServer {
     this.https = https.createServer({ cert: TEST_CERT, key: TEST_KEY }, onRequest);
     // One port for both: a TLS handshake starts with byte 0x16, anything else is plain HTTP.
     this.listener = net.createServer((socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
       socket.once('data', (first: Buffer) => {
         socket.pause();
         socket.unshift(first);
@@ -83,6 +87,7 @@ class Server implements TestApiServer {
       this.listener.once('error', reject);
       this.listener.listen(port, '127.0.0.1', () => {
         const addr = this.listener.address() as AddressInfo;
+        this.port = addr.port;
         this.url = `http://127.0.0.1:${addr.port}`;
         resolve();
       });
@@ -98,7 +103,14 @@ class Server implements TestApiServer {
       });
       this.http.closeAllConnections();
       this.https.closeAllConnections();
+      // Also those still waiting for their first byte, which neither HTTP server has seen yet.
+      for (const socket of this.sockets) socket.destroy();
     });
+  }
+
+  restart(): Promise<void> {
+    if (this.listener.listening) return Promise.reject(new Error('restart: the server is still listening'));
+    return this.listen(this.port);
   }
 
   // ---- public helpers -------------------------------------------------------------------------------------

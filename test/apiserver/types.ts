@@ -18,8 +18,13 @@ export interface FaultConfig {
   retryAfterSeconds: number;
   /** Fraction of updates (PUT) answered 409 Conflict as if the object had changed. */
   conflictRate: number;
-  /** Fraction of resource requests whose connection is destroyed without an answer. */
+  /** Fraction of resource requests whose connection is destroyed without an answer, before they are served. */
   dropRate: number;
+  /**
+   * Fraction of resource requests served in full (a write is stored) whose connection is then destroyed, so the
+   * answer is lost: what a client sees when the network fails after the server has done the work.
+   */
+  answerDropRate: number;
   /** When set, the rate-based faults apply only to these verbs / resources (plural, "res/sub" for subresources). */
   onlyVerbs?: string[] | undefined;
   onlyResources?: string[] | undefined;
@@ -37,7 +42,13 @@ export interface ApiServerOptions {
 
 export interface TestApiServer {
   readonly url: string;
+  /**
+   * Stops listening and destroys every connection, as a killed API server would; the store is kept. A request
+   * already being served still changes the store, but its answer is lost.
+   */
   stop(): Promise<void>;
+  /** After stop(): listens again on the same port with the same store, as an API server restarted on its etcd. */
+  restart(): Promise<void>;
   seed(objects: readonly unknown[]): void;
   addUser(token: string, user: string, groups?: readonly string[]): void;
   writeKubeconfig(file: string, opts?: { token?: string; context?: string }): void;

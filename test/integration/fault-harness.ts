@@ -1,0 +1,156 @@
+// Fault runs of issue #12 at the scale of examples/large: a fresh test API server, the faults on, a command;
+// then, unless it ended as a fault-free run ends, a clean stop and a second run without faults. The oracle is the
+// server's store (compared with what one fault-free run leaves on a fresh server) and the uid and resourceVersion
+// of every foreign object, never the plugin's own view.
+import { expect } from 'vitest';
+import { NO_FAULTS } from '../apiserver/faults.js';
+import type { FaultConfig, TestApiServer } from '../apiserver/server.js';
+import {
+  changedObjects,
+  diffStates,
+  errorLines,
+  identities,
+  keyOf,
+  storedState,
+} from '../support/cluster-state.js';
+import { drifted, startLarge } from '../support/large-cluster.js';
+import { runPlugin, type CliResult } from './harness.js';
+
+type Obj = Record<string, any>;
+
+/** How a run ended, as far as the user sees it. */
+export interface Outcome {
+  readonly code: number;
+  readonly errors: readonly string[];
+  readonly refused: readonly string[];
+}
+
+export function outcomeOf(r: CliResult): Outcome {
+  return {
+    code: r.code,
+    errors: errorLines(r.stderr),
+    refused: r.stderr
+      .split('\n')
+      .map((l) => /^refused (\S+?): /.exec(l)?.[1])
+      .filter((k): k is string => k !== undefined)
+      .sort(),
+  };
+}
+
+/**
+ * A run that did not finish stopped cleanly: exit 2, no bug report, one summary line last; any other error line
+ * names one write that failed.
+ */
+export function expectCleanStop(r: CliResult): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).not.toMatch(/this is a bug|internal error|\n\s+at |undefined/);
+  const errors = errorLines(r.stderr);
+  expect(errors.length, r.stderr).toBeGreaterThan(0);
+  const summary =
+    /^error: (\d+ of \d+ writes failed; everything else was written|lost the API server .* writes were done before|.* while (listing|reading|getting) .*)$/;
+  expect(errors.at(-1), r.stderr).toMatch(summary);
+  for (const line of errors.slice(0, -1)) {
+    expect(line, r.stderr).toMatch(/^error: (.* while (creating|updating|deleting|patching) |refused )/);
+  }
+}
+
+/** What one fault-free run of a command leaves on a fresh server. */
+export interface Reference {
+  readonly seed: readonly Obj[];
+  readonly argv: readonly string[];
+  readonly outcome: Outcome;
+  readonly state: ReadonlyMap<string, string>;
+  /** The plugin's objects it made, each drifted (see drifted()). */
+  readonly drift: readonly Obj[];
+}
+
+/**
+ * Runs ARGV without faults on a fresh server seeded with examples/large and SEED, and keeps what it left; then
+ * CHECK (a command that writes nothing and lists what ARGV would still write, -o name) must find nothing there. A fault run whose store ends equal to this one's is converged: the
+ * check, which reads nothing but those objects, would answer there as it does here.
+ */
+export async function reference(
+  seed: readonly Obj[],
+  argv: readonly string[],
+  check: readonly string[],
+): Promise<Reference> {
+  const { server, kubeconfig } = await startLarge(seed);
+  try {
+    const r = await runPlugin([...argv, '--kubeconfig', kubeconfig]);
+    const state = storedState(server);
+    const checked = await runPlugin([...check, '--kubeconfig', kubeconfig]);
+    expect(checked.stdout, `${check.join(' ')}: what is left to write`).toBe('');
+    expect(outcomeOf(checked), checked.stderr).toEqual(outcomeOf(r));
+    return { seed, argv, outcome: outcomeOf(r), state, drift: drifted(server, seed) };
+  } finally {
+    await server.stop();
+  }
+}
+
+export interface Tally {
+  readonly scenario: string;
+  readonly runs: number;
+  readonly seconds: number;
+}
+
+export function formatTally(tally: readonly Tally[]): string {
+  const once = tally.filter((t) => t.runs === 1).length;
+  return [
+    `fault runs: ${String(tally.length)}, converged in one run: ${String(once)}, needed a second: ${String(tally.length - once)}`,
+    ...tally.map(
+      (t) => `  ${t.scenario}: ${String(t.runs)} run${t.runs === 1 ? '' : 's'}, ${t.seconds.toFixed(1)} s`,
+    ),
+  ].join('\n');
+}
+
+export interface FaultRun {
+  readonly name: string;
+  readonly faults: Partial<FaultConfig>;
+  readonly ref: Reference;
+  /** Objects seeded besides ref.seed (drifted copies of the plugin's); those with a key in ref.seed are left out. */
+  readonly extra?: readonly Obj[];
+  /** Extra arguments for this run (e.g. --concurrency). */
+  readonly flags?: readonly string[];
+  /** Called once the first run has started; the run is awaited after it returns. */
+  readonly during?: (server: TestApiServer) => Promise<void>;
+  /** How many copies of the first run to start at once (default 1): each must end as one run ends, or stop cleanly. */
+  readonly copies?: number;
+  /** The foreign objects to watch: every one must keep its uid and resourceVersion. */
+  readonly foreign: readonly Obj[];
+}
+
+/**
+ * One fault run (see the top of this file). Returns how many runs it took to converge (1 or 2), after checking
+ * that the store equals the reference's (so the reference's check holds here too) and that the foreign objects
+ * are untouched after every run.
+ */
+export async function faultRun(run: FaultRun, tally: Tally[]): Promise<number> {
+  const started = Date.now();
+  const seeded = new Set(run.ref.seed.map(keyOf));
+  const extra = (run.extra ?? []).filter((o) => !seeded.has(keyOf(o)));
+  const { server, kubeconfig } = await startLarge([...run.ref.seed, ...extra]);
+  const argv = [...run.ref.argv, ...(run.flags ?? []), '--kubeconfig', kubeconfig];
+  try {
+    const before = identities(server, run.foreign);
+    server.faults = { ...NO_FAULTS, ...run.faults };
+    const pending = Promise.all(Array.from({ length: run.copies ?? 1 }, () => runPlugin(argv)));
+    await run.during?.(server);
+    const firsts = await pending;
+    server.faults = { ...NO_FAULTS };
+    expect(changedObjects(server, run.foreign, before), 'foreign objects after the first run').toEqual([]);
+    let runs = 1;
+    const unfinished = firsts.filter((r) => JSON.stringify(outcomeOf(r)) !== JSON.stringify(run.ref.outcome));
+    if (unfinished.length > 0) {
+      for (const r of unfinished) expectCleanStop(r);
+      const second = await runPlugin(argv);
+      expect(outcomeOf(second), second.stderr).toEqual(run.ref.outcome);
+      expect(changedObjects(server, run.foreign, before), 'foreign objects after the second run').toEqual([]);
+      runs = 2;
+    }
+    expect(diffStates(storedState(server), run.ref.state), `${run.name}: the store`).toEqual([]);
+    tally.push({ scenario: run.name, runs, seconds: (Date.now() - started) / 1000 });
+    return runs;
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,157 @@
+// Issue #12: sync at the scale of examples/large against a hostile API server: dropped connections (before the
+// request is served, and after, the answer lost), 503s, 429s with Retry-After, 409s on updates, latency, the server
+// killed mid-run and restarted, and the server gone for longer than the plugin waits. Every run ends as a
+// fault-free run ends, or stops with one clear error and the next run does (see fault-harness.ts); the foreign
+// objects it must spare keep their uid and resourceVersion throughout.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApiServer } from '../apiserver/server.js';
+import {
+  changedObjects,
+  diffStates,
+  errorLines,
+  identities,
+  keyOf,
+  storedState,
+} from '../support/cluster-state.js';
+import { LARGE, foreignSeeds, largeSeed, startLarge, type ForeignSeeds } from '../support/large-cluster.js';
+import { faultRun, formatTally, outcomeOf, reference, type Reference, type Tally } from './fault-harness.js';
+import { runPlugin } from './harness.js';
+
+type Obj = Record<string, any>;
+
+const SYNC = ['sync', '--yes', '--prune'];
+const CHECK = ['sync', '--check', '--prune', '-o', 'name'];
+/**
+ * Under 503s and 429s most of a run is waiting (the plugin's backoff, the server's Retry-After): with more writes
+ * in flight the waits overlap, and the run takes seconds instead of half a minute.
+ */
+const WIDE = ['--concurrency', '64'];
+
+const tally: Tally[] = [];
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 4000 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * The server killed mid-run and not back within the 30 s the plugin waits for an answer: the run stops with one
+ * error line saying how many writes were done, which the store bears out; once the server is back on the same
+ * port with the same store, the next run converges. Mostly waiting, so it runs while the other scenarios do.
+ */
+async function serverGoneForGood(ref: Reference, foreign: readonly Obj[]): Promise<void> {
+  const started = Date.now();
+  const { server, kubeconfig } = await startLarge(ref.seed);
+  try {
+    const before = identities(server, foreign);
+    server.faults.latencyMs = 3;
+    const pending = runPlugin([...SYNC, '--kubeconfig', kubeconfig]);
+    await waitFor(() => server.counters.writes() >= 500, '500 writes');
+    await server.stop();
+    const first = await pending;
+
+    expect(first.code, first.stderr).toBe(2);
+    const errors = errorLines(first.stderr);
+    expect(errors, first.stderr).toHaveLength(1);
+    const gone =
+      /^error: lost the API server at https:\/\/127\.0\.0\.1:\d+: no answer for (\d+)s \(ECONNREFUSED\); (\d+) of (\d+) writes were done before$/.exec(
+        errors[0] ?? '',
+      );
+    expect(gone, first.stderr).not.toBeNull();
+    expect(Number(gone?.[1])).toBeGreaterThanOrEqual(30);
+    expect(first.stderr).toMatch(/\nhint: re-run the command when the server is back/);
+    // Every write it counts as done is stored; a few more may be (in flight when the server went, answer lost).
+    const seeded = new Set([...(largeSeed() as Obj[]), ...ref.seed].map(keyOf));
+    const made = [...storedState(server).keys()].filter((k) => !seeded.has(k)).length;
+    const done = Number(gone?.[2]);
+    expect(done).toBeGreaterThanOrEqual(400);
+    expect(made).toBeGreaterThanOrEqual(done);
+    expect(made).toBeLessThanOrEqual(done + 16);
+    expect(changedObjects(server, foreign, before)).toEqual([]);
+
+    server.faults.latencyMs = 0;
+    await server.restart();
+    const second = await runPlugin([...SYNC, '--kubeconfig', kubeconfig]);
+    expect(outcomeOf(second), second.stderr).toEqual(ref.outcome);
+    expect(changedObjects(server, foreign, before)).toEqual([]);
+    expect(diffStates(storedState(server), ref.state)).toEqual([]);
+    tally.push({
+      scenario: 'server gone for good after 500 writes',
+      runs: 2,
+      seconds: (Date.now() - started) / 1000,
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+describe('sync of examples/large against a hostile API server', () => {
+  let seeds: ForeignSeeds;
+  /** Seeded: foreign objects sync must spare, and the plugin's stale ones. A fault-free run exits 0. */
+  let ref: Reference;
+  let gone: Promise<void>;
+
+  beforeAll(async () => {
+    const plan = await runPlugin(['sync', '-f', LARGE, '--dry-run=client', '-o', 'json']);
+    const wanted = (JSON.parse(plan.stdout) as { items: Obj[] }).items;
+    expect(wanted.length).toBeGreaterThan(3000);
+    seeds = foreignSeeds(wanted);
+    ref = await reference([...seeds.spared, ...seeds.stale], SYNC, CHECK);
+    gone = serverGoneForGood(ref, seeds.spared);
+    // Awaited by the last test; until then a failure must not count as unhandled.
+    gone.catch(() => undefined);
+  }, 120_000);
+
+  afterAll(() => {
+    console.log(`faults.test.ts: ${formatTally(tally)}`);
+  });
+
+  it('has a reference that exits 0, prunes the stale objects and spares the foreign ones', () => {
+    expect(ref.outcome).toEqual({ code: 0, errors: [], refused: [] });
+    for (const o of seeds.stale) expect(ref.state.has(`ClusterRole/${String(o.metadata.name)}`)).toBe(false);
+    for (const o of seeds.spared) {
+      expect(ref.state.has(`${String(o.kind)}/${String(o.metadata.name)}`)).toBe(true);
+    }
+    expect(ref.drift.length).toBeGreaterThan(1000);
+  });
+
+  it.each([
+    [
+      '5% of connections dropped (half before the request is served, half after: the answer lost)',
+      { dropRate: 0.025, answerDropRate: 0.025 },
+      [],
+    ],
+    ['20% answered 503', { errorRate: 0.2, errorCode: 503 as const }, WIDE],
+    ['10% answered 429 with Retry-After: 1', { throttleRate: 0.1, retryAfterSeconds: 1 }, WIDE],
+  ])('converges under %s', async (name, faults, flags) => {
+    await faultRun({ name, faults, flags, ref, foreign: seeds.spared }, tally);
+  });
+
+  it('converges when 30% of updates answer 409 Conflict, over a drifted cluster', async () => {
+    const name = '30% of updates answered 409 (a third of the objects drifted)';
+    await faultRun(
+      { name, faults: { conflictRate: 0.3 }, ref, extra: ref.drift, foreign: seeds.spared },
+      tally,
+    );
+  });
+
+  it('converges in one run with 15 ms of latency, the server killed mid-run and restarted on the same port', async () => {
+    const during = async (server: TestApiServer): Promise<void> => {
+      await waitFor(() => server.counters.writes() > 800, '800 writes');
+      expect(server.counters.writes(), 'writes before the kill').toBeLessThan(2000);
+      await server.stop();
+      await new Promise((r) => setTimeout(r, 1000));
+      await server.restart();
+    };
+    const name = '15 ms of latency; server killed after 800 writes, restarted 1 s later';
+    const runs = await faultRun(
+      { name, faults: { latencyMs: 15 }, ref, during, foreign: seeds.spared },
+      tally,
+    );
+    expect(runs).toBe(1);
+  });
+
+  it('stops with one error when the server is gone for good, and converges once it is back', async () => {
+    await gone;
+  }, 120_000);
+});
