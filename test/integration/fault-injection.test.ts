@@ -103,7 +103,7 @@ describe('sync of examples/large against a hostile API server', () => {
   }, 120_000);
 
   afterAll(() => {
-    console.log(`faults.test.ts: ${formatTally(tally)}`);
+    console.log(`fault-injection.test.ts: ${formatTally(tally)}`);
   });
 
   it('has a reference that exits 0, prunes the stale objects and spares the foreign ones', () => {
