@@ -72,7 +72,15 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
       namespace: `team-${String(i).padStart(3, '0')}`,
     }));
     writeFileSync(refsFile, JSON.stringify([...refs, { kind: 'ClusterRole', name: 'crossplane-edit' }]));
-    const BIND = ['bind', '--service-account', 'crossplane-system/gitops', '--role-refs-file', refsFile];
+    // Kubernetes' edit role may impersonate service accounts: binding it is privileged.
+    const BIND = [
+      'bind',
+      '--service-account',
+      'crossplane-system/gitops',
+      '--role-refs-file',
+      refsFile,
+      '--allow-privileged',
+    ];
     const planned = await runPlugin([...BIND, '-f', LARGE, '--dry-run=client', '-o', 'json']);
     const bindings = (JSON.parse(planned.stdout) as { items: Obj[] }).items.filter(
       (o) => o.kind === 'RoleBinding',
