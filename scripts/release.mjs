@@ -264,6 +264,39 @@ function bunRuntime(platform, version) {
 
 function compile(bun, platform, entry, outfile) {
   const runtime = bunRuntime(platform, bun.version);
+  // bun embeds the entry's absolute path with its bytecode: compile in a folder named after the bundle's content,
+  // the same wherever the checkout and --out are, so that the archives of a commit are the same everywhere.
+  const digest = createHash('sha256').update(readFileSync(entry)).digest('hex').slice(0, 16);
+  const dir = join('/tmp', 'kubectl-crossplane-rbac-compile', digest);
+  mkdirSync(dir, { recursive: true });
+  withLock(`${dir}.lock`, () => {
+    const fixedEntry = join(dir, basename(entry));
+    copyFileSync(entry, fixedEntry);
+    compileIn(bun, platform, runtime, fixedEntry, outfile);
+  });
+}
+
+/** Runs FN holding a lock directory (concurrent releases of the same bundle share the compile folder). */
+function withLock(lock, fn) {
+  for (let waited = 0; ; waited += 100) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      // A lock older than ten minutes was left by a release that was killed.
+      if (Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function compileIn(bun, platform, runtime, entry, outfile) {
   execFileSync(
     bun.bin,
     [
@@ -295,7 +328,9 @@ function compile(bun, platform, entry, outfile) {
   );
   const built = join(dirname(entry), basename(outfile));
   if (!existsSync(built)) fail(`bun wrote no ${built}`);
-  renameSync(built, outfile);
+  copyFileSync(built, outfile);
+  chmodSync(outfile, 0o755);
+  rmSync(built, { force: true });
 }
 
 /** The first of CANDIDATES that is an executable file, or undefined. */
