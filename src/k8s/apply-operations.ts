@@ -36,6 +36,12 @@ export interface ApplyOptions {
    * changed): given the fresh live object, plans that one object again.
    */
   readonly replan?: Replan;
+  /**
+   * Called when a delete found the object changed since it was read (deletes carry its uid and resourceVersion as
+   * preconditions): given the fresh object, whether it is still the plugin's to delete. Without it, that delete
+   * fails; with it, an object no longer the plugin's is left alone, as a new plan would leave it.
+   */
+  readonly mayDelete?: (live: KubeObject) => boolean;
 }
 
 /** What to do about one object after re-reading it: write this update, nothing, or leave it (not the plugin's). */
@@ -98,12 +104,8 @@ async function runOne(
     else if (op.action === 'recreate') await recreateOrReplan(cluster, kind, op.live, op.object, opts);
     else if (op.action === 'patch') {
       await cluster.mergePatch(kind, meta.name, meta.namespace, op.patch, { dryRun: opts.dryRun });
-    } else if (op.action === 'delete') {
-      await cluster.delete(kind, meta.name, meta.namespace, {
-        dryRun: opts.dryRun,
-        ...(meta.uid !== undefined ? { preconditions: { uid: meta.uid } } : {}),
-      });
-    } else await updateWithRetry(cluster, kind, op.object, opts);
+    } else if (op.action === 'delete') await deleteOrRecheck(cluster, kind, op.object, opts);
+    else await updateWithRetry(cluster, kind, op.object, opts);
     return { error: undefined };
   } catch (err) {
     if (op.action === 'delete' && err instanceof ApiError && err.code === 404) return { error: undefined };
@@ -129,10 +131,45 @@ async function createOrReplan(
   }
 }
 
+/** The preconditions of a delete: the object as it was read (its uid and resourceVersion), nothing newer. */
+function unchangedSince(meta: KubeObject['metadata']): { preconditions?: DeletePreconditions } {
+  const preconditions = {
+    ...(meta.uid !== undefined ? { uid: meta.uid } : {}),
+    ...(meta.resourceVersion !== undefined ? { resourceVersion: meta.resourceVersion } : {}),
+  };
+  return Object.keys(preconditions).length > 0 ? { preconditions } : {};
+}
+
+type DeletePreconditions = { readonly uid?: string; readonly resourceVersion?: string };
+
 /**
- * Deletes LIVE (uid precondition) and creates DESIRED. A delete that finds the object gone goes on to the create;
- * one that finds it replaced (another run recreated it meanwhile) re-reads it and plans again: nothing to do, an
- * update, or another recreate of the object now there.
+ * Deletes LIVE if it is as it was read. If it changed meanwhile, re-reads it: still the plugin's to delete (say,
+ * the aggregation controller rewrote its rules) is deleted as it is now; anything else (another writer took it
+ * over) is left alone.
+ */
+async function deleteOrRecheck(
+  cluster: Cluster,
+  kind: ResourceKind,
+  live: KubeObject,
+  opts: ApplyOptions,
+  attempt = 0,
+): Promise<void> {
+  const meta = live.metadata;
+  try {
+    await cluster.delete(kind, meta.name, meta.namespace, { dryRun: opts.dryRun, ...unchangedSince(meta) });
+  } catch (err) {
+    const changed = err instanceof ApiError && err.code === 409;
+    if (!changed || opts.mayDelete === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
+    const fresh = await cluster.get(kind, meta.name, meta.namespace);
+    if (fresh === undefined || !opts.mayDelete(fresh)) return;
+    await deleteOrRecheck(cluster, kind, fresh, opts, attempt + 1);
+  }
+}
+
+/**
+ * Deletes LIVE (uid and resourceVersion preconditions) and creates DESIRED. A delete that finds the object gone goes on to the create;
+ * one that finds it changed or replaced (another writer took it over, another run recreated it) re-reads it and
+ * plans again: nothing to do, an update, another recreate of the object now there, or a refusal.
  */
 async function recreateOrReplan(
   cluster: Cluster,
@@ -144,10 +181,7 @@ async function recreateOrReplan(
 ): Promise<void> {
   const meta = live.metadata;
   try {
-    await cluster.delete(kind, meta.name, meta.namespace, {
-      dryRun: opts.dryRun,
-      ...(meta.uid !== undefined ? { preconditions: { uid: meta.uid } } : {}),
-    });
+    await cluster.delete(kind, meta.name, meta.namespace, { dryRun: opts.dryRun, ...unchangedSince(meta) });
   } catch (err) {
     if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
     if (err.code === 409) {
