@@ -31,7 +31,7 @@ export interface WriteFlowOptions {
   readonly preWritesShown?: { readonly entries: readonly PlanEntry[]; readonly objects: readonly unknown[] };
   /** Plans one object again after a write raced with another writer; see applyOperations. */
   readonly replan?: Replan;
-  /** Whether an object to delete that changed since it was read is still the plugin's to delete; see applyOperations. */
+  /** Whether an object to delete that changed since it was read is still the plugin's; see applyOperations. */
   readonly mayDelete?: (live: KubeObject) => boolean;
 }
 

@@ -131,6 +131,8 @@ async function createOrReplan(
   }
 }
 
+type DeletePreconditions = { readonly uid?: string; readonly resourceVersion?: string };
+
 /** The preconditions of a delete: the object as it was read (its uid and resourceVersion), nothing newer. */
 function unchangedSince(meta: KubeObject['metadata']): { preconditions?: DeletePreconditions } {
   const preconditions = {
@@ -139,8 +141,6 @@ function unchangedSince(meta: KubeObject['metadata']): { preconditions?: DeleteP
   };
   return Object.keys(preconditions).length > 0 ? { preconditions } : {};
 }
-
-type DeletePreconditions = { readonly uid?: string; readonly resourceVersion?: string };
 
 /**
  * Deletes LIVE if it is as it was read. If it changed meanwhile, re-reads it: still the plugin's to delete (say,
@@ -154,22 +154,32 @@ async function deleteOrRecheck(
   opts: ApplyOptions,
   attempt = 0,
 ): Promise<void> {
-  const meta = live.metadata;
   try {
-    await cluster.delete(kind, meta.name, meta.namespace, { dryRun: opts.dryRun, ...unchangedSince(meta) });
+    await deleteAsRead(cluster, kind, live, opts.dryRun);
   } catch (err) {
     const changed = err instanceof ApiError && err.code === 409;
     if (!changed || opts.mayDelete === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
-    const fresh = await cluster.get(kind, meta.name, meta.namespace);
+    const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
     if (fresh === undefined || !opts.mayDelete(fresh)) return;
     await deleteOrRecheck(cluster, kind, fresh, opts, attempt + 1);
   }
 }
 
+/** Deletes LIVE only if it is still as it was read (same uid and resourceVersion): else a 409 Conflict. */
+function deleteAsRead(
+  cluster: Cluster,
+  kind: ResourceKind,
+  live: KubeObject,
+  dryRun: boolean,
+): Promise<void> {
+  const meta = live.metadata;
+  return cluster.delete(kind, meta.name, meta.namespace, { dryRun, ...unchangedSince(meta) });
+}
+
 /**
- * Deletes LIVE (uid and resourceVersion preconditions) and creates DESIRED. A delete that finds the object gone goes on to the create;
- * one that finds it changed or replaced (another writer took it over, another run recreated it) re-reads it and
- * plans again: nothing to do, an update, another recreate of the object now there, or a refusal.
+ * Deletes LIVE if it is as it was read, and creates DESIRED. A delete that finds the object gone goes on to the
+ * create; one that finds it changed or replaced (another writer took it over, another run recreated it) re-reads
+ * it and plans again: nothing to do, an update, another recreate of the object now there, or a refusal.
  */
 async function recreateOrReplan(
   cluster: Cluster,
@@ -179,14 +189,13 @@ async function recreateOrReplan(
   opts: ApplyOptions,
   attempt = 0,
 ): Promise<void> {
-  const meta = live.metadata;
   try {
-    await cluster.delete(kind, meta.name, meta.namespace, { dryRun: opts.dryRun, ...unchangedSince(meta) });
+    await deleteAsRead(cluster, kind, live, opts.dryRun);
   } catch (err) {
     if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
     if (err.code === 409) {
       if (opts.replan === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
-      const fresh = await cluster.get(kind, meta.name, meta.namespace);
+      const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
       if (fresh !== undefined) {
         const again = opts.replan(fresh, desired);
         if (again.action === 'none') return;

@@ -76,6 +76,14 @@ describe('Ctrl-C while writing, through the executable', () => {
     return { server, kubeconfig };
   }
 
+  /** A fault-free sync through the executable exits 0 and leaves what a single run on a fresh server leaves. */
+  async function expectRerunConverges(server: TestApiServer, kubeconfig: string): Promise<void> {
+    server.faults.latencyMs = 0;
+    const again = await startPlugin(['sync', '--yes'], kubeconfig).exit;
+    expect(again.code, again.stderr).toBe(0);
+    expect(diffStates(storedState(server), ref)).toEqual([]);
+  }
+
   beforeAll(async () => {
     assertBuilt();
     const { server, kubeconfig } = await fresh();
@@ -120,10 +128,7 @@ describe('Ctrl-C while writing, through the executable', () => {
       expect(stored).toHaveLength(done);
       for (const key of stored) expect(ownPart(state.get(key)), key).toEqual(ownPart(ref.get(key)));
 
-      server.faults.latencyMs = 0;
-      const again = await startPlugin(['sync', '--yes'], kubeconfig).exit;
-      expect(again.code, again.stderr).toBe(0);
-      expect(diffStates(storedState(server), ref)).toEqual([]);
+      await expectRerunConverges(server, kubeconfig);
     } finally {
       await server.stop();
     }
@@ -149,11 +154,8 @@ describe('Ctrl-C while writing, through the executable', () => {
       expect(r.stderr).not.toMatch(/writes were done/);
 
       // The writes it left in flight still land on the server (as creates that find the object there, or that
-      // the re-run's creates find there); the re-run races them and converges.
-      server.faults.latencyMs = 0;
-      const again = await startPlugin(['sync', '--yes'], kubeconfig).exit;
-      expect(again.code, again.stderr).toBe(0);
-      expect(diffStates(storedState(server), ref)).toEqual([]);
+      // the re-run's creates find there); the re-run races them.
+      await expectRerunConverges(server, kubeconfig);
     } finally {
       await server.stop();
     }
