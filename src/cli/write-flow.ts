@@ -213,7 +213,7 @@ async function applyPhases(
     return r;
   };
   try {
-    // A binding's roleRef cannot change: each recreate deletes it (with a uid precondition) and creates it again.
+    // A binding's roleRef cannot change: each recreate deletes it (if it is as it was read) and creates it again.
     const results = [
       ...(await run(preWrites)),
       ...(await run(upserts)),

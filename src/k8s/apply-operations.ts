@@ -2,14 +2,14 @@ import type { KubeObject } from '../rbac/types.js';
 import { kindOf, type Cluster, type ResourceKind } from './cluster.js';
 import { ApiError, ServerGoneError, translateError } from './translate-error.js';
 
-/** One write of a plan. Updates carry the live resourceVersion; deletes carry the live uid as a precondition. */
+/** One write of a plan. Updates carry the live resourceVersion; deletes the live uid and resourceVersion. */
 export type Operation =
   | { readonly action: 'create'; readonly object: KubeObject }
   | { readonly action: 'update'; readonly object: KubeObject }
   | { readonly action: 'delete'; readonly object: KubeObject }
   /**
-   * A binding whose roleRef must change (it is immutable): delete LIVE (uid precondition) and create OBJECT, as one
-   * write, so that a stop never falls between the two.
+   * A binding whose roleRef must change (it is immutable): delete LIVE (if it is as it was read) and create OBJECT,
+   * as one write, so that a stop never falls between the two.
    */
   | { readonly action: 'recreate'; readonly object: KubeObject; readonly live: KubeObject }
   /** A JSON merge patch of `object` (only its kind, name and namespace are used): e.g. a Namespace's annotations. */
