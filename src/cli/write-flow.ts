@@ -31,6 +31,8 @@ export interface WriteFlowOptions {
   readonly preWritesShown?: { readonly entries: readonly PlanEntry[]; readonly objects: readonly unknown[] };
   /** Plans one object again after a write raced with another writer; see applyOperations. */
   readonly replan?: Replan;
+  /** Whether an object to delete that changed since it was read is still the plugin's; see applyOperations. */
+  readonly mayDelete?: (live: KubeObject) => boolean;
 }
 
 /** `--dry-run` as kubectl spells it: a bare `--dry-run` means client. */
@@ -217,12 +219,13 @@ async function applyPhases(
       },
       shouldStop: () => deps.interrupt?.requested === true,
       ...(opts.replan !== undefined ? { replan: opts.replan } : {}),
+      ...(opts.mayDelete !== undefined ? { mayDelete: opts.mayDelete } : {}),
     });
     base += ops.length;
     return r;
   };
   try {
-    // A binding's roleRef cannot change: each recreate deletes it (with a uid precondition) and creates it again.
+    // A binding's roleRef cannot change: each recreate deletes it (if it is as it was read) and creates it again.
     const results = [
       ...(await run(preWrites)),
       ...(await run(upserts)),

@@ -244,6 +244,11 @@ export function isPrunable(live: RbacObject): boolean {
   return ctrl === undefined || PLUGIN_CONTROLLER_KINDS.has(`${groupOf(ctrl.apiVersion)}/${ctrl.kind}`);
 }
 
+/** Whether pruning deletes LIVE, an object no longer desired: the plugin's to prune, and in the run's prune scope. */
+export function wouldPrune(live: RbacObject, pruneScope: PruneScope | undefined): boolean {
+  return isPrunable(live) && (pruneScope === undefined || isInPruneScope(live, pruneScope));
+}
+
 /** Label keys the plugin decides: a live label with such a key that the desired object lacks is removed. */
 function isAuthoritativeLabel(key: string): boolean {
   const prefix = key.includes('/') ? (key.split('/')[0] ?? '') : '';
@@ -361,8 +366,7 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
   const deletes: PlanEntry[] = [];
   if (opts.prune) {
     for (const [key, l] of liveByKey) {
-      if (desiredKeys.has(key) || !isPrunable(l)) continue;
-      if (opts.pruneScope !== undefined && !isInPruneScope(l, opts.pruneScope)) continue;
+      if (desiredKeys.has(key) || !wouldPrune(l, opts.pruneScope)) continue;
       deletes.push({
         action: 'delete',
         ...entryBase(l),

@@ -2,14 +2,14 @@ import type { KubeObject } from '../rbac/types.js';
 import { kindOf, type Cluster, type ResourceKind } from './cluster.js';
 import { ApiError, ServerGoneError, translateError } from './translate-error.js';
 
-/** One write of a plan. Updates carry the live resourceVersion; deletes carry the live uid as a precondition. */
+/** One write of a plan. Updates carry the live resourceVersion; deletes the live uid and resourceVersion. */
 export type Operation =
   | { readonly action: 'create'; readonly object: KubeObject }
   | { readonly action: 'update'; readonly object: KubeObject }
   | { readonly action: 'delete'; readonly object: KubeObject }
   /**
-   * A binding whose roleRef must change (it is immutable): delete LIVE (uid precondition) and create OBJECT, as one
-   * write, so that a stop never falls between the two.
+   * A binding whose roleRef must change (it is immutable): delete LIVE (if it is as it was read) and create OBJECT,
+   * as one write, so that a stop never falls between the two.
    */
   | { readonly action: 'recreate'; readonly object: KubeObject; readonly live: KubeObject }
   /** A JSON merge patch of `object` (only its kind, name and namespace are used): e.g. a Namespace's annotations. */
@@ -36,6 +36,12 @@ export interface ApplyOptions {
    * changed): given the fresh live object, plans that one object again.
    */
   readonly replan?: Replan;
+  /**
+   * Called when a delete found the object changed since it was read (deletes carry its uid and resourceVersion as
+   * preconditions): given the fresh object, whether it is still the plugin's to delete. Without it, that delete
+   * fails; with it, an object no longer the plugin's is left alone, as a new plan would leave it.
+   */
+  readonly mayDelete?: (live: KubeObject) => boolean;
 }
 
 /** What to do about one object after re-reading it: write this update, nothing, or leave it (not the plugin's). */
@@ -98,12 +104,8 @@ async function runOne(
     else if (op.action === 'recreate') await recreateOrReplan(cluster, kind, op.live, op.object, opts);
     else if (op.action === 'patch') {
       await cluster.mergePatch(kind, meta.name, meta.namespace, op.patch, { dryRun: opts.dryRun });
-    } else if (op.action === 'delete') {
-      await cluster.delete(kind, meta.name, meta.namespace, {
-        dryRun: opts.dryRun,
-        ...(meta.uid !== undefined ? { preconditions: { uid: meta.uid } } : {}),
-      });
-    } else await updateWithRetry(cluster, kind, op.object, opts);
+    } else if (op.action === 'delete') await deleteOrRecheck(cluster, kind, op.object, opts);
+    else await updateWithRetry(cluster, kind, op.object, opts);
     return { error: undefined };
   } catch (err) {
     if (op.action === 'delete' && err instanceof ApiError && err.code === 404) return { error: undefined };
@@ -129,10 +131,55 @@ async function createOrReplan(
   }
 }
 
+type DeletePreconditions = { readonly uid?: string; readonly resourceVersion?: string };
+
+/** The preconditions of a delete: the object as it was read (its uid and resourceVersion), nothing newer. */
+function unchangedSince(meta: KubeObject['metadata']): { preconditions?: DeletePreconditions } {
+  const preconditions = {
+    ...(meta.uid !== undefined ? { uid: meta.uid } : {}),
+    ...(meta.resourceVersion !== undefined ? { resourceVersion: meta.resourceVersion } : {}),
+  };
+  return Object.keys(preconditions).length > 0 ? { preconditions } : {};
+}
+
 /**
- * Deletes LIVE (uid precondition) and creates DESIRED. A delete that finds the object gone goes on to the create;
- * one that finds it replaced (another run recreated it meanwhile) re-reads it and plans again: nothing to do, an
- * update, or another recreate of the object now there.
+ * Deletes LIVE if it is as it was read. If it changed meanwhile, re-reads it: still the plugin's to delete (say,
+ * the aggregation controller rewrote its rules) is deleted as it is now; anything else (another writer took it
+ * over) is left alone.
+ */
+async function deleteOrRecheck(
+  cluster: Cluster,
+  kind: ResourceKind,
+  live: KubeObject,
+  opts: ApplyOptions,
+  attempt = 0,
+): Promise<void> {
+  try {
+    await deleteAsRead(cluster, kind, live, opts.dryRun);
+  } catch (err) {
+    const changed = err instanceof ApiError && err.code === 409;
+    if (!changed || opts.mayDelete === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
+    const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
+    if (fresh === undefined || !opts.mayDelete(fresh)) return;
+    await deleteOrRecheck(cluster, kind, fresh, opts, attempt + 1);
+  }
+}
+
+/** Deletes LIVE only if it is still as it was read (same uid and resourceVersion): else a 409 Conflict. */
+function deleteAsRead(
+  cluster: Cluster,
+  kind: ResourceKind,
+  live: KubeObject,
+  dryRun: boolean,
+): Promise<void> {
+  const meta = live.metadata;
+  return cluster.delete(kind, meta.name, meta.namespace, { dryRun, ...unchangedSince(meta) });
+}
+
+/**
+ * Deletes LIVE if it is as it was read, and creates DESIRED. A delete that finds the object gone goes on to the
+ * create; one that finds it changed or replaced (another writer took it over, another run recreated it) re-reads
+ * it and plans again: nothing to do, an update, another recreate of the object now there, or a refusal.
  */
 async function recreateOrReplan(
   cluster: Cluster,
@@ -142,17 +189,13 @@ async function recreateOrReplan(
   opts: ApplyOptions,
   attempt = 0,
 ): Promise<void> {
-  const meta = live.metadata;
   try {
-    await cluster.delete(kind, meta.name, meta.namespace, {
-      dryRun: opts.dryRun,
-      ...(meta.uid !== undefined ? { preconditions: { uid: meta.uid } } : {}),
-    });
+    await deleteAsRead(cluster, kind, live, opts.dryRun);
   } catch (err) {
     if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
     if (err.code === 409) {
       if (opts.replan === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
-      const fresh = await cluster.get(kind, meta.name, meta.namespace);
+      const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
       if (fresh !== undefined) {
         const again = opts.replan(fresh, desired);
         if (again.action === 'none') return;

@@ -38,8 +38,8 @@ export function outcomeOf(r: CliResult): Outcome {
 }
 
 /**
- * A run that did not finish stopped cleanly: exit 2, no bug report, one summary line last; any other error line
- * names one write that failed.
+ * A run that did not finish stopped cleanly: exit 2, no bug report, one summary line last (writes failed, the server
+ * lost, or a read or permission check that failed); any other error line names one write that failed.
  */
 export function expectCleanStop(r: CliResult): void {
   expect(r.code, r.stderr).toBe(2);
@@ -47,7 +47,7 @@ export function expectCleanStop(r: CliResult): void {
   const errors = errorLines(r.stderr);
   expect(errors.length, r.stderr).toBeGreaterThan(0);
   const summary =
-    /^error: (\d+ of \d+ writes failed; everything else was written|lost the API server .* writes were done before|.* while (listing|reading|getting) .*)$/;
+    /^error: (\d+ of \d+ writes failed; everything else was written|lost the API server .* writes were done before|.* while (listing|checking) .*)$/;
   expect(errors.at(-1), r.stderr).toMatch(summary);
   for (const line of errors.slice(0, -1)) {
     expect(line, r.stderr).toMatch(/^error: (.* while (creating|updating|deleting|patching) |refused )/);

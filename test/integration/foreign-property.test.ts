@@ -71,6 +71,7 @@ function isAdoptable(g: Generated): boolean {
 }
 
 function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>): Generated[] {
+  const wantedKeys = new Set(wanted.map(keyOf));
   const out: Generated[] = [];
   const keys = new Set<string>();
   const count = 1 + prng.int(10);
@@ -151,7 +152,7 @@ function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>
     const isLabelled = labels[MANAGED_BY_LABEL] === MANAGED_BY[MANAGED_BY_LABEL];
     out.push({
       object,
-      wanted: fromWanted && !(kind === 'ClusterRole' && YIELDING.has(name) && !isLabelled),
+      wanted: wantedKeys.has(key) && !(kind === 'ClusterRole' && YIELDING.has(name) && !isLabelled),
       controlled,
       labelled: isLabelled,
     });

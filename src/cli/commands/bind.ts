@@ -261,6 +261,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           if (refused !== undefined) return { action: 'refused', reason: refused.reason };
           return update !== undefined ? { action: 'update', object: update } : { action: 'none' };
         },
+        mayDelete: (liveObj) => rb.isOurBinding(liveObj, target),
       });
     },
   };

@@ -212,12 +212,13 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     }
   }
 
-  const [{ renderSync }, { planChanges }, fmt] = await Promise.all([
+  const [{ renderSync }, { planChanges, wouldPrune }, fmt] = await Promise.all([
     import('../../rbac/render-sync.js'),
     import('../../diff/plan.js'),
     import('../output/format-plan.js'),
   ]);
   let plan = planChanges([], input.snapshot, { prune: false });
+  let mayDelete: ((live: KubeObject) => boolean) | undefined;
   if (args.sync) {
     const desired = renderSync(nsPlan.snapshot, { only: ['namespaces'], namespaces: nsPlan.namespaces });
     for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
@@ -231,6 +232,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
       pruneScope: desired.scope,
       adopt: args.adopt,
     });
+    mayDelete = (live) => wouldPrune(live as never, desired.scope);
   }
 
   const patches = nsPlan.changes.filter((c) => c.patch !== null);
@@ -271,6 +273,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     check: false,
     yes,
     replan: (live, want) => replanOne(want as never, live as never, args.adopt) as never,
+    ...(mayDelete !== undefined ? { mayDelete } : {}),
     concurrency: args.concurrency,
     color: args.color,
     what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,

@@ -150,7 +150,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         'roleBindings',
         'configMaps',
       ]);
-      const [{ renderSync }, { planChanges }] = await Promise.all([
+      const [{ renderSync }, { planChanges, wouldPrune }] = await Promise.all([
         import('../../rbac/render-sync.js'),
         import('../../diff/plan.js'),
       ]);
@@ -185,6 +185,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         color: args.color,
         what: 'apply the Crossplane RBAC',
         replan: (liveObj, want) => replanOne(want as never, liveObj as never, args.adopt) as never,
+        mayDelete: (liveObj) => wouldPrune(liveObj as never, desired.scope),
       });
     },
   };
