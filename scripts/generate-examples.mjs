@@ -1375,19 +1375,32 @@ function largePackages(inventories) {
     'provider-aws-eks',
     'provider-aws-lambda',
     'provider-aws-sqs',
-  ].map((pkg) =>
-    providerPackage({
-      name: `crossplane-contrib-${pkg}`,
-      source: UPBOUND_SOURCE,
-      images: [`xpkg.crossplane.io/crossplane-contrib/${pkg}:v2.6.0`],
-      crds: main.get(pkg),
-      family: FAMILY_LABEL,
-      refKind: 'mrd',
-      capabilities: ['SafeStart'],
-      created: PROVIDERS_UPGRADED,
-    }),
-  );
+  ].map((pkg) => contribFamilyPackage(pkg, main.get(pkg)));
   return mergePackages([...upbound, ...contrib, ...smallProviders(inventories)]);
+}
+
+/** A package of crossplane-contrib's provider-upjet-aws family at v2.6.0 (managed resources as MRD refs, SafeStart). */
+function contribFamilyPackage(pkg, crds) {
+  return providerPackage({
+    name: `crossplane-contrib-${pkg}`,
+    source: UPBOUND_SOURCE,
+    images: [`xpkg.crossplane.io/crossplane-contrib/${pkg}:v2.6.0`],
+    crds,
+    family: FAMILY_LABEL,
+    refKind: 'mrd',
+    capabilities: ['SafeStart'],
+    created: PROVIDERS_UPGRADED,
+  });
+}
+
+/** The objects of merged packages in the order the example files hold them. */
+function packageDocs(packages) {
+  return [
+    ...packages.providers.sort(byName),
+    ...packages.revisions.sort(byName),
+    ...packages.serviceAccounts.sort(byName),
+    ...packages.deployments.sort(byName),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1538,12 +1551,7 @@ function main() {
     write(
       opts.out,
       c('30-providers.yaml'),
-      [
-        ...packages.providers.sort(byName),
-        ...packages.revisions.sort(byName),
-        ...packages.serviceAccounts.sort(byName),
-        ...packages.deployments.sort(byName),
-      ],
+      packageDocs(packages),
       `Upbound AWS provider family ${UPBOUND_AWS_VERSION} (provider-family-aws + ${familyServices.length} services; provider-aws-s3 also has an inactive ${UPBOUND_AWS_PREVIOUS} revision), provider-kubernetes and provider-helm; provider-sql is still being installed (no objectRefs yet).`,
     ),
   );
@@ -1581,10 +1589,7 @@ function main() {
         ...largeChart,
         ...chart.bindings,
         chart.deployment,
-        ...largeP.providers.sort(byName),
-        ...largeP.revisions.sort(byName),
-        ...largeP.serviceAccounts.sort(byName),
-        ...largeP.deployments.sort(byName),
+        ...packageDocs(largeP),
         ...largeX,
       ],
       'Large generated cluster for benchmarks: every AWS v1.23.0 package, a second AWS family from another organisation, 200+ XRDs, 600 namespaces.',
@@ -1602,18 +1607,7 @@ function main() {
 export function fullFamilyYaml(inventories = path.join(repoRoot, 'test', 'fixtures', 'real')) {
   const byPackage = readByPackage(inventories, 'provider-upjet-aws-crds-by-package.tsv');
   const packages = mergePackages(
-    [...byPackage.keys()].sort().map((pkg) =>
-      providerPackage({
-        name: `crossplane-contrib-${pkg}`,
-        source: UPBOUND_SOURCE,
-        images: [`xpkg.crossplane.io/crossplane-contrib/${pkg}:v2.6.0`],
-        crds: byPackage.get(pkg),
-        family: FAMILY_LABEL,
-        refKind: 'mrd',
-        capabilities: ['SafeStart'],
-        created: PROVIDERS_UPGRADED,
-      }),
-    ),
+    [...byPackage.keys()].sort().map((pkg) => contribFamilyPackage(pkg, byPackage.get(pkg))),
   );
   const chart = crossplaneChartObjects();
   const bootstrap = kubernetesBootstrapRoles();
@@ -1628,10 +1622,7 @@ export function fullFamilyYaml(inventories = path.join(repoRoot, 'test', 'fixtur
       ...chartRoles,
       ...chart.bindings,
       chart.deployment,
-      ...packages.providers.sort(byName),
-      ...packages.revisions.sort(byName),
-      ...packages.serviceAccounts.sort(byName),
-      ...packages.deployments.sort(byName),
+      ...packageDocs(packages),
     ],
     'The whole crossplane-contrib provider-upjet-aws family (benchmarks).',
   );

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { formatPlainYaml } from '../../../src/cli/output/plain-yaml.js';
+import { prng as random } from '../explain/helpers.js';
 
 /** What formatYaml asks of the yaml package; the fast printer must give exactly this. */
 const reference = (value: unknown): string =>
   stringify(value, { lineWidth: 0, indentSeq: false, singleQuote: true, aliasDuplicateObjects: false });
-
-/** A small seeded generator (mulberry32), so that a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Strings that hit every branch of YAML's quoting rules, and pieces to build more from. */
 const TRICKY = [

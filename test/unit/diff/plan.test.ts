@@ -3,7 +3,7 @@ import { planChanges, type LiveRbac, type PlanAction } from '../../../src/diff/p
 import { renderProviderRoles } from '../../../src/rbac/render-provider-roles.js';
 import { renderNamespaceRoles } from '../../../src/rbac/render-namespace-roles.js';
 import { renderXrdRoles } from '../../../src/rbac/render-xrd-roles.js';
-import type { ClusterRole, ClusterRoleBinding, RbacObject } from '../../../src/rbac/types.js';
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, RbacObject } from '../../../src/rbac/types.js';
 import { deployment, namespace, rev, xrd } from '../rbac/sync-fixtures.js';
 
 const [system, edit] = renderXrdRoles(xrd('xs.a.io'), { crossplaneVersion: 'v2' }) as [
@@ -27,6 +27,12 @@ function live<T extends RbacObject>(o: T, patch: Partial<T['metadata']> = {}, ex
 }
 
 const empty: LiveRbac = { clusterRoles: [], clusterRoleBindings: [], roleBindings: [] };
+
+/** The live cluster: SYSTEM as the server has it, with other rules. */
+const liveSystemWith = (rules: PolicyRule[]): LiveRbac => ({
+  ...empty,
+  clusterRoles: [live(system, {}, { rules })],
+});
 
 describe('planChanges', () => {
   const cases: Record<
@@ -79,43 +85,20 @@ describe('planChanges', () => {
     RuleVerbOrder: {
       reason: 'Verbs are compared in order, as Crossplane compares rules.',
       desired: [{ ...system, rules: [{ apiGroups: ['a.io'], resources: ['xs'], verbs: ['get', 'list'] }] }],
-      live: {
-        ...empty,
-        clusterRoles: [
-          live(system, {}, { rules: [{ apiGroups: ['a.io'], resources: ['xs'], verbs: ['list', 'get'] }] }),
-        ],
-      },
+      live: liveSystemWith([{ apiGroups: ['a.io'], resources: ['xs'], verbs: ['list', 'get'] }]),
       want: 'update',
       changed: ['rules'],
     },
     RuleEmptyListsAreMissingOnes: {
       reason: 'An empty resourceNames or nonResourceURLs is the same as none (the API server drops them).',
       desired: [system],
-      live: {
-        ...empty,
-        clusterRoles: [
-          live(
-            system,
-            {},
-            { rules: system.rules!.map((x) => ({ ...x, resourceNames: [], nonResourceURLs: [] })) },
-          ),
-        ],
-      },
+      live: liveSystemWith(system.rules!.map((x) => ({ ...x, resourceNames: [], nonResourceURLs: [] }))),
       want: 'unchanged',
     },
     RuleWithoutVerbs: {
       reason: 'A live rule whose verbs are null differs from one with verbs.',
       desired: [system],
-      live: {
-        ...empty,
-        clusterRoles: [
-          live(
-            system,
-            {},
-            { rules: system.rules!.map((x) => ({ ...x, verbs: null as unknown as string[] })) },
-          ),
-        ],
-      },
+      live: liveSystemWith(system.rules!.map((x) => ({ ...x, verbs: null as unknown as string[] }))),
       want: 'update',
       changed: ['rules'],
     },
