@@ -91,7 +91,7 @@ export interface Tally {
   readonly scenario: string;
   readonly runs: number;
   readonly seconds: number;
-  /** Why the first run stopped, when it needed a second: its error lines. */
+  /** Why the first run stopped, when it needed a second: its last error line. */
   readonly stopped?: string;
 }
 
@@ -147,7 +147,7 @@ export async function faultRun(run: FaultRun, tally: Tally[]): Promise<number> {
     const unfinished = firsts.filter((r) => JSON.stringify(outcomeOf(r)) !== JSON.stringify(run.ref.outcome));
     if (unfinished.length > 0) {
       for (const r of unfinished) expectCleanStop(r);
-      stopped = unfinished.flatMap((r) => errorLines(r.stderr).map((l) => l.slice(0, 200))).join('\n    ');
+      stopped = unfinished.map((r) => (errorLines(r.stderr).at(-1) ?? '').slice(0, 200)).join(' | ');
       const second = await runPlugin(argv);
       expect(outcomeOf(second), second.stderr).toEqual(run.ref.outcome);
       expect(changedObjects(server, run.foreign, before), 'foreign objects after the second run').toEqual([]);
