@@ -91,6 +91,8 @@ export interface Tally {
   readonly scenario: string;
   readonly runs: number;
   readonly seconds: number;
+  /** Why the first run stopped, when it needed a second: its last error line. */
+  readonly stopped?: string;
 }
 
 export function formatTally(tally: readonly Tally[]): string {
@@ -98,7 +100,9 @@ export function formatTally(tally: readonly Tally[]): string {
   return [
     `fault runs: ${String(tally.length)}, converged in one run: ${String(once)}, needed a second: ${String(tally.length - once)}`,
     ...tally.map(
-      (t) => `  ${t.scenario}: ${String(t.runs)} run${t.runs === 1 ? '' : 's'}, ${t.seconds.toFixed(1)} s`,
+      (t) =>
+        `  ${t.scenario}: ${String(t.runs)} run${t.runs === 1 ? '' : 's'}, ${t.seconds.toFixed(1)} s` +
+        (t.stopped !== undefined ? `\n    first run: ${t.stopped}` : ''),
     ),
   ].join('\n');
 }
@@ -139,16 +143,23 @@ export async function faultRun(run: FaultRun, tally: Tally[]): Promise<number> {
     server.faults = { ...NO_FAULTS };
     expect(changedObjects(server, run.foreign, before), 'foreign objects after the first run').toEqual([]);
     let runs = 1;
+    let stopped: string | undefined;
     const unfinished = firsts.filter((r) => JSON.stringify(outcomeOf(r)) !== JSON.stringify(run.ref.outcome));
     if (unfinished.length > 0) {
       for (const r of unfinished) expectCleanStop(r);
+      stopped = unfinished.map((r) => (errorLines(r.stderr).at(-1) ?? '').slice(0, 200)).join(' | ');
       const second = await runPlugin(argv);
       expect(outcomeOf(second), second.stderr).toEqual(run.ref.outcome);
       expect(changedObjects(server, run.foreign, before), 'foreign objects after the second run').toEqual([]);
       runs = 2;
     }
     expect(diffStates(storedState(server), run.ref.state), `${run.name}: the store`).toEqual([]);
-    tally.push({ scenario: run.name, runs, seconds: (Date.now() - started) / 1000 });
+    tally.push({
+      scenario: run.name,
+      runs,
+      seconds: (Date.now() - started) / 1000,
+      ...(stopped !== undefined ? { stopped } : {}),
+    });
     return runs;
   } finally {
     await server.stop();

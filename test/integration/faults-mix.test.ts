@@ -13,6 +13,7 @@ import {
   changedObjects,
   diffStates,
   identities,
+  keyOf,
   storedState,
 } from '../support/cluster-state.js';
 import { LARGE, foreignSeeds, startLarge, type ForeignSeeds } from '../support/large-cluster.js';
@@ -110,13 +111,7 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
   it('has references that refuse the foreign objects in the way, and only those', () => {
     const refusal = (n: number): string =>
       `error: ${String(n)} objects are not the plugin's to change and were left unchanged (listed above)`;
-    const keys = (objs: readonly Obj[]): string[] =>
-      objs
-        .map(
-          (o) =>
-            `${String(o.kind)}/${o.metadata.namespace !== undefined ? `${String(o.metadata.namespace)}/` : ''}${String(o.metadata.name)}`,
-        )
-        .sort();
+    const keys = (objs: readonly Obj[]): string[] => objs.map(keyOf).sort();
     expect(sync.outcome).toEqual({ code: 2, errors: [refusal(4)], refused: keys(seeds.colliding) });
     expect(enable.outcome.code).toBe(2);
     expect(enable.outcome.refused).toEqual(
