@@ -1,5 +1,5 @@
 /**
- * Which roles `bind` treats as privileged (SPEC §6): roles whose rules let the holder get more than the rules say,
+ * Which roles `bind` treats as privileged: roles whose rules let the holder get more than the rules say,
  * through Kubernetes' own authorization machinery. Binding one needs --allow-privileged.
  *
  * A rule is privileged when it grants
