@@ -2,6 +2,59 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+// The layers of src/, lowest first (ARCHITECTURE.md draws them). A folder may import its own layer and those
+// below it, never one above; the use cases (one folder per command) do not import each other.
+/** @type {string[][]} */
+const LAYERS = [
+  ['kube'],
+  ['crossplane', 'authz'],
+  ['plan'],
+  ['sync', 'bind', 'enable-xrd', 'explain'],
+  ['cluster', 'input'],
+  ['cli'],
+];
+const CORE = LAYERS.slice(0, 4).flat();
+const NO_IO = {
+  group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'net', 'tls', 'os'],
+  message: 'the core is pure: no I/O',
+};
+const CLIENT = {
+  group: ['@kubernetes/client-node'],
+  message: 'only src/cluster may import the client library',
+};
+
+/** @param {string} folder @param {number} level */
+function forbidden(folder, level) {
+  const above = LAYERS.slice(level + 1).flat();
+  // Folders of the same layer, except the folder itself: siblings in the core do not depend on each other.
+  const siblings = level >= 1 && level <= 3 ? LAYERS[level].filter((f) => f !== folder) : [];
+  return [...above, ...siblings].map((f) => ({
+    group: [`**/${f}/*`, `**/${f}/**`],
+    message: `src/${folder} must not import src/${f} (see ARCHITECTURE.md)`,
+  }));
+}
+
+function layerRules() {
+  return LAYERS.flatMap((folders, level) =>
+    folders.map((folder) => ({
+      files: [`src/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...forbidden(folder, level),
+              ...(CORE.includes(folder) ? [NO_IO] : []),
+              ...(folder === 'cluster' ? [] : [CLIENT]),
+            ],
+          },
+        ],
+        ...(CORE.includes(folder) ? { 'no-restricted-globals': ['error', 'process', 'console'] } : {}),
+      },
+    })),
+  );
+}
+
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'examples/', '**/*.mjs'] },
   js.configs.recommended,
@@ -23,43 +76,15 @@ export default defineConfig(
       ],
     },
   },
+  ...layerRules(),
   {
-    // The pure core takes data in and returns data: no I/O, no client, no process.
-    files: ['src/rbac/**/*.ts', 'src/diff/**/*.ts', 'src/explain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['node:*', 'fs', 'path', 'http', 'https', 'child_process'],
-              message: 'pure core: no I/O',
-            },
-            { group: ['@kubernetes/client-node'], message: 'only src/k8s may import the client' },
-            {
-              group: ['**/k8s/*', '**/cli/*', '**/cli/**'],
-              message: 'pure core must not depend on I/O layers',
-            },
-          ],
-        },
-      ],
-      'no-restricted-globals': ['error', 'process', 'console'],
-    },
+    files: ['src/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] },
   },
   {
     // client-node's request bodies are model classes; we hand it plain objects built from our own types.
-    files: ['src/k8s/**/*.ts'],
+    files: ['src/cluster/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-class-instance-assignment': 'off' },
-  },
-  {
-    files: ['src/**/*.ts'],
-    ignores: ['src/k8s/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['@kubernetes/client-node'], message: 'only src/k8s may import the client' }] },
-      ],
-    },
   },
   {
     // The test API server is the oracle the plugin is tested against: it must not share the plugin's code.

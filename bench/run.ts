@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fullFamilyYaml } from '../scripts/generate-examples.mjs';
 import { explainRole } from '../src/explain/explain-role.js';
-import type { ClusterRole } from '../src/rbac/types.js';
+import type { ClusterRole } from '../src/kube/types.js';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer } from '../test/apiserver/server.js';
 

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     },
     // Loaded on first use: the client library is most of the start-up time, and --help never needs it.
     connect: async (flags) =>
-      (await import('./k8s/connect.js')).connect(flags, process.env, {
+      (await import('./cluster/connect.js')).connect(flags, process.env, {
         env: process.env,
         userAgent: userAgent(version),
         log: (line) => process.stderr.write(line),

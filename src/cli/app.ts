@@ -6,7 +6,7 @@ import { enableXrdCommand } from './commands/enable-xrd.js';
 import { explainCommand } from './commands/explain.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
-import type { Cluster } from '../k8s/cluster.js';
+import type { Cluster } from '../cluster/cluster.js';
 import type { Deps, GlobalArgs } from './context.js';
 import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './read-input.js';
 

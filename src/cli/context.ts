@@ -1,6 +1,6 @@
-import type { Cluster } from '../k8s/cluster.js';
+import type { Cluster } from '../cluster/cluster.js';
 import { UsageError } from '../errors.js';
-import type { ConnectionFlags } from '../k8s/rest-config.js';
+import type { ConnectionFlags } from '../cluster/connection/rest-config.js';
 import type { Interrupt } from './interrupt.js';
 import type { Prompter } from './output/prompt.js';
 import type { Io } from './output/terminal.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
-import type { Cluster } from '../k8s/cluster.js';
-import type { SnapshotPart } from '../k8s/read-snapshot.js';
-import type { ClusterSnapshot, KubeObject } from '../rbac/types.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { SnapshotPart } from '../cluster/read-snapshot.js';
+import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
 
 export interface Input {
@@ -29,13 +29,13 @@ export async function readInput(
   parts: readonly SnapshotPart[],
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
-    import('../rbac/snapshot.js'),
-    import('../rbac/validate-input.js'),
+    import('../kube/snapshot.js'),
+    import('../crossplane/validate-input.js'),
   ]);
   const maxBytes = maxInputSize(args);
   if (args.from !== undefined) {
     const from = checkFromPaths(args.from);
-    const { readManifests } = await import('../k8s/read-manifests.js');
+    const { readManifests } = await import('../input/read-manifests.js');
     const { objects, origins } = await readManifests(from, {
       readStdin: (max) => deps.io.readStdin(max),
       maxBytes,
@@ -50,7 +50,7 @@ export async function readInput(
     };
   }
   const cluster = await deps.connect(connectionFlags(args));
-  const { readClusterSnapshot } = await import('../k8s/read-snapshot.js');
+  const { readClusterSnapshot } = await import('../cluster/read-snapshot.js');
   const snapshot = await readClusterSnapshot(cluster, parts);
   const invalid = findInvalidObjects(snapshot, parts);
   if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => cluster.describe);

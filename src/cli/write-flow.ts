@@ -1,7 +1,7 @@
-import type { Plan, PlanEntry } from '../diff/plan.js';
+import type { Plan, PlanEntry } from '../plan/plan.js';
 import { ExitCode, ExitSignal, UsageError, UserError } from '../errors.js';
-import type { Operation, OperationResult, Replan } from '../k8s/apply-operations.js';
-import type { KubeObject } from '../rbac/types.js';
+import type { Operation, OperationResult, Replan } from '../cluster/apply-operations.js';
+import type { KubeObject } from '../kube/types.js';
 import type { Deps } from './context.js';
 import type { Input } from './read-input.js';
 import { confirmWrite } from './output/prompt.js';
@@ -113,7 +113,7 @@ export async function presentAndApply(
   }
 
   if (hasChanges) {
-    const { findMissingPermissions } = await import('../k8s/preflight.js');
+    const { findMissingPermissions } = await import('../cluster/preflight.js');
     const { lines: missing, rules } = await findMissingPermissions(
       cluster,
       writes.map((e) => ({
@@ -125,7 +125,7 @@ export async function presentAndApply(
       // The message summarises; -o yaml|json gets every missing rule, as a ClusterRole that would grant them.
       if (output === 'yaml' || output === 'json') {
         const [{ renderMissingRulesRole }, data] = await Promise.all([
-          import('../rbac/summarize-rules.js'),
+          import('../authz/summarize-rules.js'),
           import('./output/format-data.js'),
         ]);
         const role = renderMissingRulesRole(rules);
@@ -190,7 +190,7 @@ async function applyPhases(
   preWrites: readonly Operation[],
   opts: WriteFlowOptions,
 ): Promise<OperationResult[]> {
-  const { applyOperations } = await import('../k8s/apply-operations.js');
+  const { applyOperations } = await import('../cluster/apply-operations.js');
   const objectOf = (e: PlanEntry): KubeObject => (e.object ?? e.live) as unknown as KubeObject;
   const upserts: Operation[] = writes
     .filter((e) => (e.action === 'create' || e.action === 'update') && e.recreate !== true)

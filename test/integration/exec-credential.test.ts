@@ -12,8 +12,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { UserError } from '../../src/errors.js';
-import { ExecCredentialProvider, parseExecConfig } from '../../src/k8s/exec-credential.js';
-import type { ExecClusterInfo, ExecCredential, ExecIo } from '../../src/k8s/exec-credential.js';
+import { ExecCredentialProvider, parseExecConfig } from '../../src/cluster/connection/exec-credential.js';
+import type {
+  ExecClusterInfo,
+  ExecCredential,
+  ExecIo,
+} from '../../src/cluster/connection/exec-credential.js';
 import { TEST_CERT, TEST_KEY } from '../apiserver/tls.js';
 import { credential, testIo, V1, V1BETA1, writePlugin } from '../support/exec-plugin.js';
 import type { TestPlugin } from '../support/exec-plugin.js';
@@ -256,7 +260,7 @@ describe.skipIf(!existsSync(KUBECTL))('exec credential plugins, module vs kubect
         writeFileSync(
           driver,
           [
-            `import { ExecCredentialProvider, parseExecConfig } from ${JSON.stringify(join(repoRoot, 'src/k8s/exec-credential.ts'))};`,
+            `import { ExecCredentialProvider, parseExecConfig } from ${JSON.stringify(join(repoRoot, 'src/cluster/connection/exec-credential.ts'))};`,
             `const exec = ${JSON.stringify(never(plugin, { interactiveMode }))};`,
             `const p = new ExecCredentialProvider(parseExecConfig(exec, 'u'), { configDir: undefined, cluster: undefined,`,
             `  io: { env: process.env, stdin: process.stdin, stdinIsTTY: process.stdin.isTTY === true, stderr: process.stderr, now: Date.now }, userName: 'u' });`,

@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../src/k8s/connect.js';
-import { Kinds, type ResourceKind } from '../../src/k8s/cluster.js';
+import { connect } from '../../src/cluster/connect.js';
+import { Kinds, type ResourceKind } from '../../src/cluster/cluster.js';
 import type { TestApiServer } from '../apiserver/server.js';
 import { repoRoot, runPlugin, startSeeded } from './harness.js';
 

@@ -6,11 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { normalizeRoleRefs, roleRefsOfRootSync } from '../../src/rbac/render-bind.js';
-import { objectKey, renderSync } from '../../src/rbac/render-sync.js';
-import { snapshotFromObjects } from '../../src/rbac/snapshot.js';
-import type { KubeObject } from '../../src/rbac/types.js';
+import { normalizeRoleRefs, roleRefsOfRootSync } from '../../src/bind/render.js';
+import { renderSync } from '../../src/sync/render.js';
+import { snapshotFromObjects } from '../../src/kube/snapshot.js';
+import type { KubeObject } from '../../src/kube/types.js';
 import { fixturePath } from '../support/fixtures.js';
+import { objectKey } from '../../src/kube/object-key.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examples = path.join(repoRoot, 'examples');

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { UsageError, UserError } from '../../errors.js';
-import type { Binding, BindPlan, BindTarget, RoleRefSpec } from '../../rbac/render-bind.js';
-import type { ClusterSnapshot, KubeObject, Role } from '../../rbac/types.js';
+import type { Binding, BindPlan, BindTarget, RoleRefSpec } from '../../bind/render.js';
+import type { ClusterSnapshot, KubeObject, Role } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { DRY_RUN_CHOICES, parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
@@ -19,7 +19,7 @@ interface BindArgs extends GlobalArgs {
   readonly 'allow-privileged': boolean;
 }
 
-type RenderBind = typeof import('../../rbac/render-bind.js');
+type RenderBind = typeof import('../../bind/render.js');
 
 /** The target named by exactly one of --root-sync and --service-account. */
 function parseTarget(args: BindArgs, rb: RenderBind): BindTarget {
@@ -48,7 +48,7 @@ async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefS
   const file = args['role-refs-file'];
   if (file === undefined) return refs;
   const [{ readInputFile }, { maxInputSize }, YAML] = await Promise.all([
-    import('../../k8s/read-manifests.js'),
+    import('../../input/read-manifests.js'),
     import('../read-input.js'),
     import('yaml'),
   ]);
@@ -207,7 +207,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           `-o: ${WRITE_OUTPUTS.join(', ')}. The plugin never binds cluster-admin by default: an empty roleRef list is an error.`,
         ),
     handler: async (args) => {
-      const rb = await import('../../rbac/render-bind.js');
+      const rb = await import('../../bind/render.js');
       const dryRun = parseDryRun(args['dry-run']);
       const target = parseTarget(args, rb);
       const baseRole = resolveBaseRole(args['base-role'], target, rb);
@@ -239,7 +239,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         [...bindPlan.creates, ...bindPlan.updates.map((u) => u.object)],
         deps,
       );
-      const { planFromBind } = await import('../../diff/plan-from-bind.js');
+      const { planFromBind } = await import('../../bind/plan-from-bind.js');
       const sa = target.serviceAccount;
       await presentAndApply(deps, input, planFromBind(bindPlan), {
         output: args.output,
@@ -277,7 +277,7 @@ async function checkPrivileged(
   allowed: boolean,
   deps: Deps,
 ): Promise<void> {
-  const { findPrivilegedBindings, formatPrivileged } = await import('../../rbac/privileged-rules.js');
+  const { findPrivilegedBindings, formatPrivileged } = await import('../../bind/privileged-rules.js');
   const roles = await readBoundRoles(desired, input, deps);
   const found = formatPrivileged(
     findPrivilegedBindings(desired, { clusterRoles: input.snapshot.clusterRoles, roles }),
@@ -320,9 +320,9 @@ async function readBoundRoles(
     return out;
   }
   const [{ Kinds }, { ApiError, translateError }, { findInvalidField }] = await Promise.all([
-    import('../../k8s/cluster.js'),
-    import('../../k8s/translate-error.js'),
-    import('../../rbac/validate-input.js'),
+    import('../../cluster/cluster.js'),
+    import('../../cluster/translate-error.js'),
+    import('../../crossplane/validate-input.js'),
   ]);
   await Promise.all(
     wanted.map(async (b) => {
@@ -358,8 +358,8 @@ async function preflightBind(
 ): Promise<void> {
   if (input.cluster === undefined || dryRun === 'client' || writes.length === 0) return;
   const [{ checkBindPermissions }, { formatBindDenials }] = await Promise.all([
-    import('../../k8s/bind-preflight.js'),
-    import('../../rbac/bind-permission.js'),
+    import('../../cluster/bind-preflight.js'),
+    import('../../bind/permission.js'),
   ]);
   const denials = await checkBindPermissions(input.cluster, writes, input.snapshot.clusterRoles);
   if (denials.length === 0) return;

@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
 import { UsageError, UserError } from '../../errors.js';
-import type { PlanEntry } from '../../diff/plan.js';
-import type { Operation } from '../../k8s/apply-operations.js';
-import type { EnableXrdPlan } from '../../rbac/enable-xrd-plan.js';
-import { parseLabelSelector } from '../../rbac/enable-xrd-selector.js';
-import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../rbac/types.js';
+import type { PlanEntry } from '../../plan/plan.js';
+import type { Operation } from '../../cluster/apply-operations.js';
+import type { EnableXrdPlan } from '../../enable-xrd/plan.js';
+import { parseLabelSelector } from '../../kube/parse-selector.js';
+import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { useColor } from '../output/terminal.js';
@@ -112,7 +112,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         'clusterRoles',
         'configMaps',
       ]);
-      const { planEnableXrd } = await import('../../rbac/enable-xrd-plan.js');
+      const { planEnableXrd } = await import('../../enable-xrd/plan.js');
       // As kubectl: with no -n (and no -l), a live cluster's context namespace is the one.
       const given =
         opts.namespaces.length === 0 &&
@@ -178,8 +178,8 @@ function checkFlags(args: EnableXrdArgs, deps: Deps): Selection {
 
 /** -i: asks for what the flags did not say (TTY only; checkFlags made sure). */
 async function choose(deps: Deps, snapshot: ClusterSnapshot, given: Selection): Promise<Selection> {
-  const { eligibleXrds } = await import('../../rbac/enable-xrd-plan.js');
-  const { enabledXrdsOf } = await import('../../rbac/render-namespace-roles.js');
+  const { eligibleXrds } = await import('../../enable-xrd/plan.js');
+  const { enabledXrdsOf } = await import('../../crossplane/namespace/roles.js');
   let xrds = given.xrds;
   if (xrds.length === 0) {
     const names = eligibleXrds(snapshot.xrds);
@@ -213,8 +213,8 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
   }
 
   const [{ renderSync }, { planChanges, wouldPrune }, fmt] = await Promise.all([
-    import('../../rbac/render-sync.js'),
-    import('../../diff/plan.js'),
+    import('../../sync/render.js'),
+    import('../../plan/plan.js'),
     import('../output/format-plan.js'),
   ]);
   let plan = planChanges([], input.snapshot, { prune: false });
@@ -266,7 +266,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     yes = true;
   }
 
-  const { replanOne } = await import('../../diff/replan.js');
+  const { replanOne } = await import('../../plan/replan.js');
   await presentAndApply(deps, input, plan, {
     output: args.output,
     dryRun,
@@ -327,8 +327,8 @@ async function checkNamespacePatch(
   const cluster = input.cluster;
   if (cluster === undefined) return;
   const [{ translateError }, { checkWritePermissions }] = await Promise.all([
-    import('../../k8s/translate-error.js'),
-    import('../../k8s/preflight.js'),
+    import('../../cluster/translate-error.js'),
+    import('../../cluster/preflight.js'),
   ]);
   let allowed: boolean[];
   try {

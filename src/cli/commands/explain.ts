@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import type { AccessAttributes } from '../../rbac/authorize.js';
+import type { AccessAttributes } from '../../authz/authorize.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { palette, useColor } from '../output/terminal.js';

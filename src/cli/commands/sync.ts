@@ -126,7 +126,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
     handler: async (args) => {
       if (args['print-required-role']) {
         const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
-          import('../../rbac/required-permissions.js'),
+          import('../../authz/required-permissions.js'),
           import('../output/format-data.js'),
         ]);
         const role = renderSyncRequiredRole();
@@ -151,8 +151,8 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         'configMaps',
       ]);
       const [{ renderSync }, { planChanges, wouldPrune }] = await Promise.all([
-        import('../../rbac/render-sync.js'),
-        import('../../diff/plan.js'),
+        import('../../sync/render.js'),
+        import('../../plan/plan.js'),
       ]);
       const desired = renderSync(input.snapshot, {
         ...(args.manage !== undefined ? { manage: args.manage } : {}),
@@ -175,7 +175,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         pruneScope: desired.scope,
         adopt: args.adopt,
       });
-      const { replanOne } = await import('../../diff/replan.js');
+      const { replanOne } = await import('../../plan/replan.js');
       await presentAndApply(deps, input, plan, {
         output: args.output,
         dryRun,

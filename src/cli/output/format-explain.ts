@@ -1,6 +1,6 @@
 /** Pure text renderings of an Explanation: tree (default), table/wide, Graphviz dot and Mermaid. */
 import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
-import type { PolicyRule } from '../../rbac/types.js';
+import type { PolicyRule } from '../../kube/types.js';
 import { formatTable } from './table.js';
 import type { Palette } from './terminal.js';
 

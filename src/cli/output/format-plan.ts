@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import type { PlanEntry } from '../../diff/plan.js';
+import type { PlanEntry } from '../../plan/plan.js';
 import { formatYaml } from './format-data.js';
 import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';

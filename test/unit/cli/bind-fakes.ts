@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccessCheck, Cluster, ResourceKind, RulesReview } from '../../../src/k8s/cluster.js';
-import { ApiError } from '../../../src/k8s/translate-error.js';
-import type { KubeObject, PolicyRule } from '../../../src/rbac/types.js';
+import type { AccessCheck, Cluster, ResourceKind, RulesReview } from '../../../src/cluster/cluster.js';
+import { ApiError } from '../../../src/cluster/translate-error.js';
+import type { KubeObject, PolicyRule } from '../../../src/kube/types.js';
 import { runCaptured } from '../../support/run-cli.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

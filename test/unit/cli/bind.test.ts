@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/k8s/read-manifests.js';
-import type { KubeObject } from '../../../src/rbac/types.js';
+import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/input/read-manifests.js';
+import type { KubeObject } from '../../../src/kube/types.js';
 import { exampleCluster, FakeCluster, runWithFakes, tempFile } from './bind-fakes.js';
 
 let examples: KubeObject[];

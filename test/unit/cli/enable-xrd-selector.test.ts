@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { matchesSelector } from '../../../src/explain/selector.js';
-import { parseLabelSelector } from '../../../src/rbac/enable-xrd-selector.js';
-import type { LabelSelector } from '../../../src/rbac/types.js';
+import { matchesSelector } from '../../../src/kube/selector.js';
+import { parseLabelSelector } from '../../../src/kube/parse-selector.js';
+import type { LabelSelector } from '../../../src/kube/types.js';
 
 describe('parseLabelSelector', () => {
   const cases: Record<string, { text: string; want: LabelSelector; reason: string }> = {

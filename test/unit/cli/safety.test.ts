@@ -2,8 +2,8 @@
 // the summarised missing-permissions error and its full list with -o yaml|json, invalid objects from a cluster.
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/k8s/read-manifests.js';
-import type { KubeObject, PolicyRule } from '../../../src/rbac/types.js';
+import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/input/read-manifests.js';
+import type { KubeObject, PolicyRule } from '../../../src/kube/types.js';
 import { exampleCluster, FakeCluster, runWithFakes } from './bind-fakes.js';
 
 let examples: KubeObject[];

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  closeMatches,
-  explainRole,
-  UnknownRoleError,
-  type ExplainSnapshot,
-} from '../../../src/explain/explain-role.js';
-import { InvalidSelectorError } from '../../../src/explain/selector.js';
-import type { ClusterRole, ClusterRoleBinding, RoleBinding } from '../../../src/rbac/types.js';
+import { explainRole, UnknownRoleError, type ExplainSnapshot } from '../../../src/explain/explain-role.js';
+import { InvalidSelectorError } from '../../../src/kube/selector.js';
+import type { ClusterRole, ClusterRoleBinding, RoleBinding } from '../../../src/kube/types.js';
 import { fixturePath } from '../../support/fixtures.js';
 import { readClusterRoles, readObjects, role, rule } from './helpers.js';
+import { closeMatches } from '../../../src/kube/did-you-mean.js';
 
 const snap = (clusterRoles: ClusterRole[], more: Partial<ExplainSnapshot> = {}): ExplainSnapshot => ({
   clusterRoles,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { ClusterRole, ClusterRoleBinding, LabelSelector, PolicyRule } from '../../../src/rbac/types.js';
+import type { ClusterRole, ClusterRoleBinding, LabelSelector, PolicyRule } from '../../../src/kube/types.js';
 
 /** Every object in a YAML file, `kind: List` items flattened. */
 export function readObjects(file: string): Record<string, unknown>[] {

@@ -1,0 +1,131 @@
+import type { KubeObject, PolicyRule } from '../kube/types.js';
+
+/** A served resource: enough to build its REST path. */
+export interface ResourceKind {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+export const Kinds = {
+  namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
+  configMap: { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true },
+  deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
+  clusterRole: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'clusterroles',
+    kind: 'ClusterRole',
+    namespaced: false,
+  },
+  clusterRoleBinding: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    namespaced: false,
+  },
+  role: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'roles',
+    kind: 'Role',
+    namespaced: true,
+  },
+  roleBinding: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'rolebindings',
+    kind: 'RoleBinding',
+    namespaced: true,
+  },
+  xrd: {
+    group: 'apiextensions.crossplane.io',
+    version: 'v1',
+    plural: 'compositeresourcedefinitions',
+    kind: 'CompositeResourceDefinition',
+    namespaced: false,
+  },
+  providerRevision: {
+    group: 'pkg.crossplane.io',
+    version: 'v1',
+    plural: 'providerrevisions',
+    kind: 'ProviderRevision',
+    namespaced: false,
+  },
+  rootSync: {
+    group: 'configsync.gke.io',
+    version: 'v1beta1',
+    plural: 'rootsyncs',
+    kind: 'RootSync',
+    namespaced: true,
+  },
+} as const satisfies Record<string, ResourceKind>;
+
+/** Looks up the kind of a built-in or known object by its kind name. */
+export function kindOf(obj: Pick<KubeObject, 'kind'>): ResourceKind | undefined {
+  return Object.values(Kinds).find((k) => k.kind === obj.kind);
+}
+
+export interface WriteOptions {
+  /** Send the write with dryRun=All: the server validates and authorizes, persists nothing. */
+  readonly dryRun?: boolean;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+export interface ListOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** A missing resource type (CRD not installed) lists as empty instead of failing. */
+  readonly optional?: boolean;
+}
+
+export interface AccessCheck {
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+}
+
+export interface RulesReview {
+  readonly resourceRules: readonly PolicyRule[];
+  readonly nonResourceRules: readonly PolicyRule[];
+  readonly incomplete: boolean;
+}
+
+/** Everything the plugin needs from the API server; the one seam tests replace. */
+export interface Cluster {
+  /** The server URL and context, for messages. */
+  readonly describe: string;
+  /** The namespace a namespaced command uses when none is given: -n, else the context's, else "default". */
+  readonly defaultNamespace: string;
+  list(kind: ResourceKind, opts?: ListOptions): Promise<KubeObject[]>;
+  get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined>;
+  create(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
+  replace(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
+  mergePatch(
+    kind: ResourceKind,
+    name: string,
+    namespace: string | undefined,
+    patch: object,
+    opts?: WriteOptions,
+  ): Promise<KubeObject>;
+  delete(
+    kind: ResourceKind,
+    name: string,
+    namespace: string | undefined,
+    opts?: DeleteOptions,
+  ): Promise<void>;
+  canI(check: AccessCheck): Promise<boolean>;
+  /** Closes the pooled connections (idle keep-alive sockets would otherwise hold a server's shutdown). */
+  close?(): void;
+  rulesReview(namespace: string): Promise<RulesReview>;
+}

@@ -1,0 +1,334 @@
+import {
+  ApiException,
+  AuthorizationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  ServerConfiguration,
+  createConfiguration,
+  setHeaderOptions,
+  wrapHttpLibrary,
+} from '@kubernetes/client-node';
+import { UserError } from '../errors.js';
+import type { KubeObject, PolicyRule } from '../kube/types.js';
+import type {
+  AccessCheck,
+  Cluster,
+  DeleteOptions,
+  ListOptions,
+  ResourceKind,
+  RulesReview,
+  WriteOptions,
+} from './cluster.js';
+import { loadKubeconfig, type ConnectionFlags, type RestConfig } from './connection/kubeconfig.js';
+import { Transport, type TransportDeps } from './connection/transport.js';
+import { ApiError, type StatusBody } from './translate-error.js';
+
+const PAGE_SIZE = 500;
+
+/** What a connection needs from the process; main.ts passes the real ones. */
+export type ConnectDeps = TransportDeps;
+
+/**
+ * Connects to the cluster of the kubeconfig and flags, as kubectl would: one transport for the whole run
+ * (connection pool, credentials, proxy, timeouts and retries live there), client-node's API clients on top.
+ */
+export function connect(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  deps: ConnectDeps = defaultDeps(env),
+): Cluster {
+  const config = loadKubeconfig(flags, env);
+  return new ClientCluster(config, new Transport(config, deps, flags.verbosity ?? 0));
+}
+
+function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {
+  return {
+    env,
+    userAgent: 'kubectl-crossplane-rbac/v0.0.0-dev',
+    log: (line) => process.stderr.write(line),
+    pid: process.pid,
+    execIo: {
+      env,
+      stdin: process.stdin,
+      stdinIsTTY: false,
+      stderr: process.stderr,
+      now: () => Date.now(),
+    },
+  };
+}
+
+class ClientCluster implements Cluster {
+  readonly describe: string;
+  readonly defaultNamespace: string;
+  private readonly custom: CustomObjectsApi;
+  private readonly core: CoreV1Api;
+  private readonly authz: AuthorizationV1Api;
+
+  constructor(
+    config: RestConfig,
+    private readonly transport: Transport,
+  ) {
+    this.defaultNamespace = config.namespace;
+    this.describe =
+      config.contextName === '' ? config.server : `${config.server} (context ${config.contextName})`;
+    const api = createConfiguration({
+      baseServer: new ServerConfiguration(config.server, {}),
+      httpApi: wrapHttpLibrary(transport),
+    });
+    this.custom = new CustomObjectsApi(api);
+    this.core = new CoreV1Api(api);
+    this.authz = new AuthorizationV1Api(api);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+
+  async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
+    const items: KubeObject[] = [];
+    const seen = new Set<string>();
+    let cont: string | undefined;
+    do {
+      let page: { items?: unknown[]; metadata?: { continue?: string; _continue?: string } };
+      try {
+        page = (await retrying(() => this.listPage(kind, opts, cont))) as typeof page;
+      } catch (err) {
+        if (opts.optional === true && err instanceof ApiError && err.code === 404) return [];
+        throw err;
+      }
+      // Custom objects arrive as parsed JSON already; only client-node's models (core kinds) need converting.
+      const typed = kind.group === '';
+      for (const item of page.items ?? []) {
+        items.push(withKind(kind, typed ? plain(item) : (item as Record<string, unknown>)));
+      }
+      // Typed lists (client-node's models) name the token `_continue`; custom-object lists keep the wire name.
+      cont = page.metadata?._continue ?? page.metadata?.continue;
+      if (cont !== undefined && cont !== '') {
+        if (seen.has(cont)) {
+          throw new UserError(
+            `the API server sent the same continue token twice while listing ${kind.plural}; stopped after ${String(items.length)} items instead of looping`,
+            {
+              hint: 'the server or a proxy in front of it pages incorrectly: run kubectl get --v=6 to see the requests',
+            },
+          );
+        }
+        seen.add(cont);
+      }
+    } while (cont !== undefined && cont !== '');
+    return items;
+  }
+
+  private listPage(kind: ResourceKind, opts: ListOptions, cont: string | undefined): Promise<unknown> {
+    const page = {
+      limit: PAGE_SIZE,
+      ...(cont !== undefined ? { _continue: cont } : {}),
+      ...(opts.labelSelector !== undefined ? { labelSelector: opts.labelSelector } : {}),
+      ...(opts.fieldSelector !== undefined ? { fieldSelector: opts.fieldSelector } : {}),
+    };
+    if (kind.group === '') {
+      if (kind.plural === 'namespaces') return this.core.listNamespace(page);
+      if (kind.plural === 'configmaps') {
+        return opts.namespace === undefined
+          ? this.core.listConfigMapForAllNamespaces(page)
+          : this.core.listNamespacedConfigMap({ ...page, namespace: opts.namespace });
+      }
+      throw new Error(`listing core resource ${kind.plural} is not supported`);
+    }
+    const res = { group: kind.group, version: kind.version, plural: kind.plural, ...page };
+    if (kind.namespaced && opts.namespace !== undefined) {
+      return this.custom.listNamespacedCustomObject({ ...res, namespace: opts.namespace });
+    }
+    return kind.namespaced
+      ? this.custom.listCustomObjectForAllNamespaces(res)
+      : this.custom.listClusterCustomObject(res);
+  }
+
+  async get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {
+    try {
+      const obj: unknown = await retrying((): Promise<unknown> => {
+        if (kind.group === '') {
+          if (kind.plural === 'namespaces') return this.core.readNamespace({ name });
+          if (kind.plural === 'configmaps') {
+            return this.core.readNamespacedConfigMap({ name, namespace: namespace ?? 'default' });
+          }
+          throw new Error(`reading core resource ${kind.plural} is not supported`);
+        }
+        const res = { group: kind.group, version: kind.version, plural: kind.plural, name };
+        return kind.namespaced
+          ? this.custom.getNamespacedCustomObject({ ...res, namespace: namespace ?? 'default' })
+          : this.custom.getClusterCustomObject(res);
+      });
+      return withKind(kind, plain(obj));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  async create(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const req = { ...this.target(kind), body: obj, ...dryRunParam(opts) };
+    const out: unknown = await retrying((): Promise<unknown> =>
+      kind.namespaced
+        ? this.custom.createNamespacedCustomObject({ ...req, namespace: obj.metadata.namespace ?? 'default' })
+        : this.custom.createClusterCustomObject(req),
+    );
+    return withKind(kind, plain(out));
+  }
+
+  async replace(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const req = {
+      ...this.target(kind),
+      name: obj.metadata.name,
+      body: obj,
+      ...dryRunParam(opts),
+    };
+    const out: unknown = await retrying((): Promise<unknown> =>
+      kind.namespaced
+        ? this.custom.replaceNamespacedCustomObject({
+            ...req,
+            namespace: obj.metadata.namespace ?? 'default',
+          })
+        : this.custom.replaceClusterCustomObject(req),
+    );
+    return withKind(kind, plain(out));
+  }
+
+  async mergePatch(
+    kind: ResourceKind,
+    name: string,
+    namespace: string | undefined,
+    patch: object,
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const asMerge = setHeaderOptions('Content-Type', 'application/merge-patch+json');
+    const out: unknown = await retrying((): Promise<unknown> => {
+      if (kind.group === '') {
+        if (kind.plural !== 'namespaces')
+          throw new Error(`patching core resource ${kind.plural} is not supported`);
+        return this.core.patchNamespace({ name, body: patch, ...dryRunParam(opts) }, asMerge);
+      }
+      const req = { ...this.target(kind), name, body: patch, ...dryRunParam(opts) };
+      return kind.namespaced
+        ? this.custom.patchNamespacedCustomObject({ ...req, namespace: namespace ?? 'default' }, asMerge)
+        : this.custom.patchClusterCustomObject(req, asMerge);
+    });
+    return withKind(kind, plain(out));
+  }
+
+  async delete(
+    kind: ResourceKind,
+    name: string,
+    namespace: string | undefined,
+    opts: DeleteOptions = {},
+  ): Promise<void> {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Background',
+      ...(opts.preconditions !== undefined ? { preconditions: opts.preconditions } : {}),
+      ...(opts.dryRun === true ? { dryRun: ['All'] } : {}),
+    };
+    const req = {
+      ...this.target(kind),
+      name,
+      propagationPolicy: 'Background',
+      body,
+      ...dryRunParam(opts),
+    };
+    await retrying(() =>
+      kind.namespaced
+        ? this.custom.deleteNamespacedCustomObject({ ...req, namespace: namespace ?? 'default' })
+        : this.custom.deleteClusterCustomObject(req),
+    );
+  }
+
+  private target(kind: ResourceKind): { group: string; version: string; plural: string } {
+    if (kind.group === '') throw new Error(`writing core resource ${kind.plural} is not supported`);
+    return { group: kind.group, version: kind.version, plural: kind.plural };
+  }
+
+  async canI(check: AccessCheck): Promise<boolean> {
+    const review = await retrying(() =>
+      this.authz.createSelfSubjectAccessReview({
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: {
+            resourceAttributes: {
+              verb: check.verb,
+              group: check.group,
+              resource: check.resource,
+              ...(check.subresource !== undefined ? { subresource: check.subresource } : {}),
+              ...(check.name !== undefined ? { name: check.name } : {}),
+              ...(check.namespace !== undefined ? { namespace: check.namespace } : {}),
+            },
+          },
+        },
+      }),
+    );
+    return review.status?.allowed === true;
+  }
+
+  async rulesReview(namespace: string): Promise<RulesReview> {
+    const review = await retrying(() =>
+      this.authz.createSelfSubjectRulesReview({
+        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace } },
+      }),
+    );
+    const status = plain(review.status ?? {}) as {
+      resourceRules?: PolicyRule[];
+      nonResourceRules?: PolicyRule[];
+      incomplete?: boolean;
+    };
+    return {
+      resourceRules: status.resourceRules ?? [],
+      nonResourceRules: status.nonResourceRules ?? [],
+      incomplete: status.incomplete ?? false,
+    };
+  }
+}
+
+/** Runs a request, converting client-node's exceptions to ApiError (the transport has already retried). */
+async function retrying<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toApiError(err) ?? err;
+  }
+}
+
+function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (!(err instanceof ApiException)) return undefined;
+  const e = err as ApiException<unknown>;
+  let body: unknown = e.body;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      body = { message: body };
+    }
+  }
+  const status = typeof body === 'object' && body !== null ? (body as StatusBody) : undefined;
+  const retryAfter = (e.headers as Record<string, string> | undefined)?.['retry-after'];
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  return new ApiError(e.code, status, seconds);
+}
+
+function dryRunParam(opts: WriteOptions): { dryRun?: string } {
+  return opts.dryRun === true ? { dryRun: 'All' } : {};
+}
+
+/** Model objects of client-node carry Dates and class instances; our core wants plain JSON. */
+function plain(obj: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+}
+
+function withKind(kind: ResourceKind, obj: Record<string, unknown>): KubeObject {
+  const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+  return {
+    ...obj,
+    apiVersion: (obj.apiVersion as string | undefined) ?? apiVersion,
+    kind: (obj.kind as string | undefined) ?? kind.kind,
+  } as KubeObject;
+}

@@ -1,0 +1,97 @@
+import type http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { ResponseContext } from '@kubernetes/client-node';
+import { UserError } from '../../errors.js';
+
+/** One HTTP answer, read whole (and gunzipped). */
+export interface Answer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+/** The server (or something in front of it) answered with a body that is not JSON. */
+export class NotJsonError extends UserError {
+  override readonly name = 'NotJsonError';
+}
+
+const MAX_BACKOFF_MS = 5_000;
+const MAX_RETRY_AFTER_MS = 10_000;
+
+export function toResponse(answer: Answer, method: string, url: URL): ResponseContext {
+  const type = answer.headers['content-type'] ?? '';
+  const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(type);
+  let body = answer.body;
+  if (!isJson && body.length > 0) {
+    const what = type === '' ? 'no content type' : (type.split(';')[0] ?? type);
+    if (answer.status >= 200 && answer.status < 300) {
+      throw new NotJsonError(
+        `the server answered ${method} ${url.pathname} with ${what}, not JSON: is a proxy or a login page in front of the API server?`,
+        {
+          hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
+        },
+      );
+    }
+    body = Buffer.from(
+      JSON.stringify({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        code: answer.status,
+        message: `HTTP ${String(answer.status)} ${answer.statusText} with ${what}, not a Kubernetes answer: is a proxy in front of the API server?`,
+      }),
+    );
+  }
+  const headers = {
+    ...answer.headers,
+    'content-type': isJson || body.length === 0 ? type : 'application/json',
+  };
+  return new ResponseContext(answer.status, headers, {
+    text: () => Promise.resolve(body.toString('utf8')),
+    binary: () => Promise.resolve(body),
+  });
+}
+
+export function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+export function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (proxy.username === '') return {};
+  const basic = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`);
+  return { 'Proxy-Authorization': `Basic ${basic.toString('base64')}` };
+}
+
+/** Impersonate-Extra-* keys are percent-encoded as client-go does (legal header characters pass through). */
+export function encodeExtraKey(key: string): string {
+  return key.replace(/[^A-Za-z0-9!#$&'*+.^_`|~-]/g, (c) =>
+    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}
+
+export function readTokenFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    throw new UserError(`cannot read the token file ${path}: ${(err as Error).message}`, {
+      hint: 'check users[].user.tokenFile in your kubeconfig',
+      cause: err,
+    });
+  }
+}
+
+export function retryAfterMs(answer: Answer): number | undefined {
+  const value = answer.headers['retry-after'];
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS);
+}
+
+export function backoff(attempt: number): number {
+  const base = Math.min(200 * 2 ** attempt, MAX_BACKOFF_MS);
+  return base / 2 + Math.random() * (base / 2);
+}

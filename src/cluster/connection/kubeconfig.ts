@@ -1,0 +1,401 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { UsageError, UserError } from '../../errors.js';
+import { parseExecConfig } from './exec-credential.js';
+import {
+  parseRequestTimeout,
+  type ConnectionFlags,
+  type Credentials,
+  type Impersonation,
+  type RestConfig,
+  type TlsConfig,
+} from './rest-config.js';
+
+export type { ConnectionFlags, RestConfig } from './rest-config.js';
+export { parseRequestTimeout } from './rest-config.js';
+
+type Raw = Record<string, unknown>;
+type RawNamed = { name?: unknown; [key: string]: unknown };
+interface RawKubeconfig {
+  clusters?: RawNamed[];
+  users?: RawNamed[];
+  contexts?: RawNamed[];
+  'current-context'?: string;
+  [key: string]: unknown;
+}
+
+const PATH_FIELDS: Readonly<Record<'cluster' | 'user', readonly string[]>> = {
+  cluster: ['certificate-authority'],
+  user: ['client-certificate', 'client-key', 'tokenFile'],
+};
+
+/** The folder of the file each entry came from: exec plugins' relative commands are resolved against it. */
+const originDir = new WeakMap<object, string>();
+
+const KUBECONFIG_HINT = 'check it with: kubectl config view';
+
+/**
+ * Resolves the kubeconfig and the connection flags into one RestConfig, the way kubectl does: `--kubeconfig` alone,
+ * else every file of `KUBECONFIG` merged with the first definition of each name winning (current-context from the
+ * first file that sets it), else ~/.kube/config; flags override the file; `--server` works with no kubeconfig at
+ * all. Only the entries the chosen context uses are validated. Never falls back to an unauthenticated localhost.
+ */
+export function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): RestConfig {
+  const files = kubeconfigFiles(flags, env);
+  const merged: RawKubeconfig = { clusters: [], users: [], contexts: [] };
+  for (const file of files) mergeFirstWins(merged, readRaw(file));
+  const where = files.length > 0 ? files.join(delimiter) : 'the flags (no kubeconfig file)';
+
+  const contextName = nonEmpty(flags.context) ?? nonEmpty(merged['current-context']) ?? '';
+  let ctx: Raw = {};
+  if (contextName === '') {
+    if (nonEmpty(flags.server) === undefined) {
+      throw new UserError(`no current context is set in ${where}`, {
+        hint: 'pass --context NAME, or run: kubectl config use-context NAME',
+      });
+    }
+  } else {
+    const context = findNamed(merged.contexts, contextName);
+    if (context === undefined) {
+      throw new UserError(`context "${contextName}" does not exist in ${where}`, {
+        hint: `known contexts: ${names(merged.contexts).join(', ') || '(none)'}`,
+      });
+    }
+    ctx = asRecord(context.context);
+  }
+
+  const clusterName = nonEmpty(flags.cluster) ?? asString(ctx.cluster) ?? '';
+  const clusterEntry = clusterName === '' ? undefined : findNamed(merged.clusters, clusterName);
+  if (
+    clusterEntry === undefined &&
+    (nonEmpty(flags.cluster) !== undefined || nonEmpty(flags.server) === undefined)
+  ) {
+    throw new UserError(
+      `cluster "${clusterName}" of context "${contextName}" does not exist in the kubeconfig`,
+      { hint: `known clusters: ${names(merged.clusters).join(', ') || '(none)'}` },
+    );
+  }
+  const cluster = asRecord(clusterEntry?.cluster);
+
+  const userName = nonEmpty(flags.user) ?? asString(ctx.user) ?? '';
+  const userEntry = userName === '' ? undefined : findNamed(merged.users, userName);
+  if (userName !== '' && userEntry === undefined) {
+    throw new UserError(`user "${userName}" of context "${contextName}" does not exist in the kubeconfig`, {
+      hint: `known users: ${names(merged.users).join(', ') || '(none)'}`,
+    });
+  }
+  const user = asRecord(userEntry?.user);
+
+  const tls = tlsConfig(cluster, user, flags, clusterName);
+  const server = serverUrl(nonEmpty(flags.server) ?? asString(cluster.server), clusterName, tls);
+  const proxyUrl = nonEmpty(asString(cluster['proxy-url']));
+  if (proxyUrl !== undefined) checkProxyUrl(proxyUrl, clusterName);
+  const timeout = parseRequestTimeout(flags.requestTimeout);
+  return {
+    server,
+    contextName,
+    clusterName,
+    userName,
+    namespace: nonEmpty(flags.namespace) ?? nonEmpty(asString(ctx.namespace)) ?? 'default',
+    sources: files,
+    tls,
+    credentials: credentials(
+      user,
+      userName,
+      flags,
+      userEntry === undefined ? undefined : originDir.get(userEntry),
+    ),
+    impersonate: impersonation(user, flags),
+    proxyUrl,
+    disableCompression: flags.disableCompression === true || cluster['disable-compression'] === true,
+    requestTimeoutMs: flags.requestTimeout === undefined ? undefined : (timeout ?? 0),
+    execClusterConfig: execExtension(cluster),
+  };
+}
+
+function kubeconfigFiles(flags: ConnectionFlags, env: NodeJS.ProcessEnv): string[] {
+  const serverGiven = nonEmpty(flags.server) !== undefined;
+  if (flags.kubeconfig !== undefined && flags.kubeconfig !== '') {
+    if (!existsSync(flags.kubeconfig)) {
+      throw new UserError(`kubeconfig file ${flags.kubeconfig} (from --kubeconfig) does not exist`, {
+        hint: 'pass the path of an existing kubeconfig file',
+      });
+    }
+    return [flags.kubeconfig];
+  }
+  const fromEnv = env.KUBECONFIG;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const listed = fromEnv.split(delimiter).filter((p) => p !== '');
+    const present = listed.filter((p) => existsSync(p));
+    if (present.length === 0 && !serverGiven) {
+      throw new UserError(
+        `no kubeconfig found: none of the files in KUBECONFIG exists (${listed.join(delimiter)})`,
+        { hint: 'point KUBECONFIG or --kubeconfig at a kubeconfig file, or pass --server' },
+      );
+    }
+    return [...new Set(present)];
+  }
+  const home = env.HOME ?? homedir();
+  const file = join(home, '.kube', 'config');
+  if (existsSync(file)) return [file];
+  if (serverGiven) return [];
+  throw new UserError(`no kubeconfig found: ${file} does not exist and KUBECONFIG is not set`, {
+    hint: 'set KUBECONFIG, pass --kubeconfig or --server; to work without a cluster, pass -f PATH',
+  });
+}
+
+function readRaw(file: string): RawKubeconfig {
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`invalid kubeconfig ${file}: ${errorMessage(err)}`, {
+      hint: KUBECONFIG_HINT,
+      cause: err,
+    });
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new UserError(`invalid kubeconfig ${file}: not a YAML mapping`, { hint: KUBECONFIG_HINT });
+  }
+  const raw = doc as RawKubeconfig;
+  const base = dirname(resolve(file));
+  // Relative file references are relative to the file that names them, as in kubectl.
+  for (const [list, key] of [
+    [raw.clusters, 'cluster'],
+    [raw.users, 'user'],
+  ] as const) {
+    for (const entry of Array.isArray(list) ? list : []) {
+      if (entry === null || typeof entry !== 'object') continue;
+      originDir.set(entry, base);
+      const body = entry[key];
+      if (body === null || typeof body !== 'object') continue;
+      const fields = body as Raw;
+      for (const field of PATH_FIELDS[key]) {
+        const value = fields[field];
+        if (typeof value === 'string' && value !== '' && !isAbsolute(value))
+          fields[field] = join(base, value);
+      }
+    }
+  }
+  return raw;
+}
+
+function mergeFirstWins(into: RawKubeconfig, from: RawKubeconfig): void {
+  for (const key of ['clusters', 'users', 'contexts'] as const) {
+    const target = into[key] ?? [];
+    const list = from[key];
+    for (const entry of Array.isArray(list) ? list : []) {
+      if (entry === null || typeof entry !== 'object') continue;
+      const name = asString(entry.name);
+      if (name !== undefined && findNamed(target, name) === undefined) target.push(entry);
+    }
+    into[key] = target;
+  }
+  const current = from['current-context'];
+  if (
+    (into['current-context'] === undefined || into['current-context'] === '') &&
+    typeof current === 'string'
+  ) {
+    into['current-context'] = current;
+  }
+}
+
+function tlsConfig(cluster: Raw, user: Raw, flags: ConnectionFlags, clusterName: string): TlsConfig {
+  const insecure = flags.insecureSkipTlsVerify ?? cluster['insecure-skip-tls-verify'] === true;
+  const caFlag = nonEmpty(flags.certificateAuthority);
+  // As in kubectl: --insecure-skip-tls-verify on the command line, with no CA given there, drops the file's CA.
+  const dropFileCa = flags.insecureSkipTlsVerify === true && caFlag === undefined;
+  const ca = dropFileCa
+    ? undefined
+    : caFlag !== undefined
+      ? readPem(caFlag, 'certificate-authority', clusterName)
+      : dataOrFile(cluster, 'certificate-authority', clusterName);
+  if (insecure && ca !== undefined) {
+    throw new UserError(
+      `cluster "${clusterName}" sets both a certificate authority and insecure-skip-tls-verify`,
+      { hint: 'kubectl refuses this too: remove one of them' },
+    );
+  }
+  const certFlag = nonEmpty(flags.clientCertificate);
+  const keyFlag = nonEmpty(flags.clientKey);
+  const cert =
+    certFlag !== undefined
+      ? readPem(certFlag, 'client-certificate', clusterName)
+      : dataOrFile(user, 'client-certificate', clusterName);
+  const key =
+    keyFlag !== undefined
+      ? readPem(keyFlag, 'client-key', clusterName)
+      : dataOrFile(user, 'client-key', clusterName);
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new UserError(`a client certificate needs its key, and a key its certificate`, {
+      hint: 'set both client-certificate and client-key (or --client-certificate and --client-key)',
+    });
+  }
+  return {
+    ca,
+    cert,
+    key,
+    insecure,
+    serverName: nonEmpty(flags.tlsServerName) ?? nonEmpty(asString(cluster['tls-server-name'])),
+  };
+}
+
+function dataOrFile(body: Raw, field: string, clusterName: string): Buffer | undefined {
+  const data = nonEmpty(asString(body[`${field}-data`]));
+  if (data !== undefined) return Buffer.from(data, 'base64');
+  const file = nonEmpty(asString(body[field]));
+  return file === undefined ? undefined : readPem(file, field, clusterName);
+}
+
+function readPem(file: string, field: string, clusterName: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new UserError(`cannot read ${field} ${file} for "${clusterName}": ${errorMessage(err)}`, {
+      hint: KUBECONFIG_HINT,
+      cause: err,
+    });
+  }
+}
+
+function serverUrl(value: string | undefined, clusterName: string, tls: TlsConfig): string {
+  if (value === undefined || value === '') {
+    throw new UserError(`cluster "${clusterName}" has no server in the kubeconfig`, {
+      hint: 'set clusters[].cluster.server (kubectl config set-cluster), or pass --server',
+    });
+  }
+  // Like client-go: a server without a scheme is https when TLS is configured, else http.
+  const tlsConfigured = tls.ca !== undefined || tls.cert !== undefined || tls.insecure;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+    ? value
+    : `${tlsConfigured ? 'https' : 'http'}://${value}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`invalid server address "${value}"`, {
+      hint: 'use a URL such as https://host:6443',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`invalid server address "${value}": the scheme must be https or http`, {
+      hint: 'use a URL such as https://host:6443',
+    });
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function checkProxyUrl(value: string, clusterName: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !['http:', 'https:', 'socks5:'].includes(url.protocol)) {
+    throw new UserError(`invalid proxy-url "${value}" of cluster "${clusterName}"`, {
+      hint: 'kubectl accepts http://, https:// and socks5:// proxy URLs',
+    });
+  }
+}
+
+function credentials(
+  user: Raw,
+  userName: string,
+  flags: ConnectionFlags,
+  configDir: string | undefined,
+): Credentials {
+  const token = nonEmpty(flags.token) ?? nonEmpty(asString(user.token));
+  const tokenFile = nonEmpty(flags.token) === undefined ? nonEmpty(asString(user.tokenFile)) : undefined;
+  const username = nonEmpty(flags.username) ?? nonEmpty(asString(user.username));
+  const password = nonEmpty(flags.password) ?? asString(user.password) ?? '';
+  if ((token !== undefined || tokenFile !== undefined) && username !== undefined) {
+    throw new UserError(`user "${userName}" sets both a bearer token and a username/password`, {
+      hint: 'kubectl refuses this too: keep one of them',
+    });
+  }
+  if (token !== undefined) return { kind: 'token', token };
+  if (tokenFile !== undefined) return { kind: 'tokenFile', path: tokenFile };
+  if (username !== undefined) return { kind: 'basic', username, password };
+  const hasClientCert =
+    nonEmpty(flags.clientCertificate) !== undefined ||
+    nonEmpty(asString(user['client-certificate'])) !== undefined ||
+    nonEmpty(asString(user['client-certificate-data'])) !== undefined;
+  // client-go skips the exec plugin when the user already authenticates with a token, basic auth or a certificate.
+  if (user.exec !== undefined && user.exec !== null && !hasClientCert) {
+    return { kind: 'exec', exec: parseExecConfig(user.exec, userName), configDir };
+  }
+  const provider = asRecord(user['auth-provider']);
+  const providerName = asString(provider.name);
+  if (providerName !== undefined) {
+    const idToken = nonEmpty(asString(asRecord(provider.config)['id-token']));
+    if (providerName === 'oidc' && idToken !== undefined) return { kind: 'token', token: idToken };
+    throw new UserError(
+      `user "${userName}" uses the "${providerName}" auth-provider, which this plugin does not run`,
+      {
+        hint:
+          providerName === 'gcp' || providerName === 'azure'
+            ? `kubectl removed it too: use its exec plugin (gke-gcloud-auth-plugin or kubelogin) in users[].user.exec`
+            : 'use an exec credential plugin (users[].user.exec), or log in so that the kubeconfig holds a token',
+      },
+    );
+  }
+  return { kind: 'none' };
+}
+
+function impersonation(user: Raw, flags: ConnectionFlags): Impersonation {
+  const name = nonEmpty(flags.as) ?? nonEmpty(asString(user.as));
+  const uid = nonEmpty(flags.asUid) ?? nonEmpty(asString(user['as-uid']));
+  const flagGroups = (flags.asGroup ?? []).filter((g) => g !== '');
+  const groups = flagGroups.length > 0 ? flagGroups : stringList(user['as-groups']);
+  const extra: Record<string, string[]> = {};
+  for (const [key, values] of Object.entries(asRecord(user['as-user-extra'])))
+    extra[key] = stringList(values);
+  if (name === undefined && (groups.length > 0 || uid !== undefined || Object.keys(extra).length > 0)) {
+    throw new UsageError('impersonating groups, a uid or extra fields requires a user to impersonate', {
+      hint: 'add --as USER (or users[].user.as in the kubeconfig)',
+    });
+  }
+  return { user: name, uid, groups, extra };
+}
+
+function execExtension(cluster: Raw): unknown {
+  const list = cluster.extensions;
+  if (!Array.isArray(list)) return undefined;
+  const entry = (list as unknown[]).find(
+    (e): e is Raw =>
+      typeof e === 'object' && e !== null && (e as Raw).name === 'client.authentication.k8s.io/exec',
+  );
+  return entry?.extension;
+}
+
+function findNamed(list: readonly RawNamed[] | undefined, name: string): RawNamed | undefined {
+  return list?.find((e) => e.name === name);
+}
+
+function names(list: readonly RawNamed[] | undefined): string[] {
+  return (list ?? []).map((e) => asString(e.name)).filter((n): n is string => n !== undefined);
+}
+
+function asRecord(v: unknown): Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Raw) : {};
+}
+
+function asString(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+}

@@ -1,0 +1,334 @@
+import http from 'node:http';
+import https from 'node:https';
+import { gunzipSync } from 'node:zlib';
+import { ResponseContext, type PromiseHttpLibrary, type RequestContext } from '@kubernetes/client-node';
+import { CONNECT_TIMEOUT_MS, DialingHttpAgent, DialingHttpsAgent } from './dial.js';
+import { ExecCredentialProvider, type ExecCredential, type ExecIo } from './exec-credential.js';
+import { chooseProxy } from './proxy.js';
+import type { RestConfig } from './rest-config.js';
+import {
+  backoff,
+  encodeExtraKey,
+  flattenHeaders,
+  proxyAuthorization,
+  readTokenFile,
+  retryAfterMs,
+  toResponse,
+  type Answer,
+} from './http-answer.js';
+import { RequestLog } from './request-log.js';
+import { ServerGoneError, errorCode } from '../translate-error.js';
+
+/** With no --request-timeout, a request that receives nothing for this long fails (kubectl would wait forever). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** Connection failures are retried until the server has given no answer at all for this long. */
+export const GONE_AFTER_MS = 30_000;
+/** Answers that ask to be retried (429, 5xx) are retried this many times. */
+const MAX_ANSWER_RETRIES = 5;
+
+/** Network errors after which the same request may be sent again (nothing was done, or the write is guarded). */
+const RETRIABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** Failures that, before the server has ever answered, mean the address is wrong rather than a blink. */
+const ADDRESS_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
+const RETRIABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+
+export interface TransportDeps {
+  readonly env: NodeJS.ProcessEnv;
+  readonly userAgent: string;
+  /** Where -v request logs go (stderr). */
+  readonly log: (line: string) => void;
+  readonly execIo: ExecIo;
+  readonly pid: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The one HTTP transport of a run, used by client-node's generated API clients: one keep-alive pool (direct or
+ * through the proxy kubectl would use), kubectl's authentication (token, token file, basic, client certificate,
+ * exec plugin run once and shared), impersonation, a real User-Agent, gzip, timeouts that never hang, retries of
+ * what is safe to retry, and kubectl's -v request logs.
+ */
+export class Transport implements PromiseHttpLibrary {
+  private readonly agents = new Map<string, http.Agent>();
+  private readonly exec: ExecCredentialProvider | undefined;
+  private readonly log: RequestLog;
+  private readonly secure: boolean;
+  private tokenFromFile: string | undefined;
+  private failingSince: number | undefined;
+  private answered = false;
+  private gone: ServerGoneError | undefined;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly config: RestConfig,
+    private readonly deps: TransportDeps,
+    verbosity: number,
+  ) {
+    this.secure = config.server.startsWith('https:');
+    this.log = new RequestLog(verbosity, deps.log, deps.pid);
+    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const creds = config.credentials;
+    this.exec =
+      creds.kind === 'exec' && this.secure
+        ? new ExecCredentialProvider(creds.exec, {
+            configDir: creds.configDir,
+            userName: config.userName,
+            io: deps.execIo,
+            cluster: creds.exec.provideClusterInfo
+              ? {
+                  server: config.server,
+                  tlsServerName: config.tls.serverName,
+                  insecureSkipTlsVerify: config.tls.insecure,
+                  certificateAuthorityData: config.tls.ca,
+                  proxyUrl: config.proxyUrl,
+                  disableCompression: config.disableCompression,
+                  config: config.execClusterConfig,
+                }
+              : undefined,
+          })
+        : undefined;
+  }
+
+  /** Closes the pooled connections so the process can exit. */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  async send(request: RequestContext): Promise<ResponseContext> {
+    const url = new URL(request.getUrl());
+    // client-node's all-namespaces custom object list carries a stray fragment; it is never sent, so never shown.
+    url.hash = '';
+    const method = request.getHttpMethod().toString();
+    const rawBody = request.getBody() as unknown;
+    const body =
+      typeof rawBody === 'string' ? rawBody : rawBody === undefined ? undefined : JSON.stringify(rawBody);
+    let answerRetries = 0;
+    let refreshedAuth = false;
+    for (let attempt = 0; ; attempt++) {
+      if (this.gone !== undefined) throw this.gone;
+      const auth = await this.authorization();
+      const headers = this.headers(request.getHeaders(), auth.header, body);
+      const started = Date.now();
+      let answer: Answer;
+      try {
+        this.log.request(method, url, headers, body);
+        answer = await this.exchange(url, method, headers, body, auth.credential);
+      } catch (err) {
+        this.log.failure(method, url, err, Date.now() - started);
+        const code = errorCode(err);
+        // Before the server has ever answered, a refused connection means a wrong address: fail at once, as
+        // kubectl does. After, it means the server is restarting or the network blinked: retry for a while.
+        if (!this.answered && code !== undefined && ADDRESS_CODES.has(code)) throw err;
+        const now = Date.now();
+        this.failingSince ??= now;
+        const silentFor = now - this.failingSince;
+        if (code !== undefined && RETRIABLE_CODES.has(code) && silentFor < GONE_AFTER_MS) {
+          await this.sleep(backoff(attempt));
+          continue;
+        }
+        if (code !== undefined && RETRIABLE_CODES.has(code)) {
+          this.gone = new ServerGoneError(
+            `lost the API server at ${this.config.server}: no answer for ${String(Math.round(silentFor / 1000))}s (${code})`,
+            {
+              hint: 'check the cluster and the network, then re-run the command: it continues where this run stopped',
+              cause: err,
+            },
+          );
+          throw this.gone;
+        }
+        throw err;
+      }
+      this.failingSince = undefined;
+      this.answered = true;
+      this.log.response(method, url, answer, Date.now() - started);
+      if (answer.status === 401 && !refreshedAuth && (await this.refreshAfterUnauthorized(auth.credential))) {
+        refreshedAuth = true;
+        continue;
+      }
+      if (RETRIABLE_STATUS.has(answer.status) && answerRetries < MAX_ANSWER_RETRIES) {
+        answerRetries++;
+        await this.sleep(retryAfterMs(answer) ?? backoff(answerRetries));
+        continue;
+      }
+      return toResponse(answer, method, url);
+    }
+  }
+
+  private headers(
+    fromClient: Record<string, string>,
+    authorization: string | undefined,
+    body: string | undefined,
+  ): Record<string, string | string[]> {
+    const headers: Record<string, string | string[]> = { ...fromClient };
+    headers['User-Agent'] = this.deps.userAgent;
+    headers.Accept = 'application/json, */*';
+    if (!this.config.disableCompression) headers['Accept-Encoding'] = 'gzip';
+    if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
+    const imp = this.config.impersonate;
+    if (imp.user !== undefined) {
+      headers['Impersonate-User'] = imp.user;
+      if (imp.uid !== undefined) headers['Impersonate-Uid'] = imp.uid;
+      if (imp.groups.length > 0) headers['Impersonate-Group'] = [...imp.groups];
+      for (const [key, values] of Object.entries(imp.extra)) {
+        headers[`Impersonate-Extra-${encodeExtraKey(key)}`] = [...values];
+      }
+    }
+    if (authorization !== undefined) headers.Authorization = authorization;
+    return headers;
+  }
+
+  /** The Authorization header to send, and the exec credential it came from. Never over plain http, as kubectl. */
+  private async authorization(): Promise<{
+    header: string | undefined;
+    credential: ExecCredential | undefined;
+  }> {
+    if (!this.secure) return { header: undefined, credential: undefined };
+    const creds = this.config.credentials;
+    switch (creds.kind) {
+      case 'token':
+        return { header: `Bearer ${creds.token}`, credential: undefined };
+      case 'tokenFile':
+        this.tokenFromFile ??= readTokenFile(creds.path);
+        return { header: `Bearer ${this.tokenFromFile}`, credential: undefined };
+      case 'basic':
+        return {
+          header: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+          credential: undefined,
+        };
+      case 'exec': {
+        const credential = await this.requireExec().get();
+        return {
+          header: credential.token !== undefined ? `Bearer ${credential.token}` : undefined,
+          credential,
+        };
+      }
+      case 'none':
+        return { header: undefined, credential: undefined };
+    }
+  }
+
+  private requireExec(): ExecCredentialProvider {
+    if (this.exec === undefined) throw new Error('exec credentials without a provider');
+    return this.exec;
+  }
+
+  /** After a 401: re-reads a token file or re-runs the exec plugin once; true when there is something new to try. */
+  private async refreshAfterUnauthorized(used: ExecCredential | undefined): Promise<boolean> {
+    const creds = this.config.credentials;
+    if (creds.kind === 'tokenFile' && this.secure) {
+      const before = this.tokenFromFile;
+      this.tokenFromFile = readTokenFile(creds.path);
+      return this.tokenFromFile !== before;
+    }
+    if (creds.kind === 'exec' && used !== undefined && this.exec !== undefined) {
+      const fresh = await this.exec.refreshAfterUnauthorized(used);
+      return fresh !== used;
+    }
+    return false;
+  }
+
+  private exchange(
+    url: URL,
+    method: string,
+    headers: Record<string, string | string[]>,
+    body: string | undefined,
+    credential: ExecCredential | undefined,
+  ): Promise<Answer> {
+    const proxy = chooseProxy(url, this.config.proxyUrl, this.deps.env);
+    // A plain-http target behind an HTTP proxy is asked for in absolute form, as Go does; anything else tunnels.
+    const absoluteForm = url.protocol === 'http:' && proxy !== undefined && proxy.protocol === 'http:';
+    const target = absoluteForm ? proxy : url;
+    const options: http.RequestOptions = {
+      method,
+      host: target.hostname.replace(/^\[|\]$/g, ''),
+      port: target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port),
+      path: absoluteForm ? url.href : `${url.pathname}${url.search}`,
+      headers: absoluteForm ? { ...headers, ...proxyAuthorization(proxy), Host: url.host } : headers,
+      agent: this.agent(url, absoluteForm ? undefined : proxy, credential),
+    };
+    const limit = this.config.requestTimeoutMs;
+    return new Promise<Answer>((resolve, reject) => {
+      const req = (url.protocol === 'https:' ? https : http).request(options, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          clearTimeout(deadline);
+          let data = Buffer.concat(chunks);
+          const flat = flattenHeaders(res.headers);
+          if (flat['content-encoding'] === 'gzip') {
+            try {
+              data = gunzipSync(data);
+            } catch (err) {
+              reject(err instanceof Error ? err : new Error(String(err)));
+              return;
+            }
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: flat,
+            body: data,
+          });
+        });
+      });
+      const fail = (code: string, message: string): void => {
+        req.destroy(Object.assign(new Error(message), { code }));
+      };
+      const deadline =
+        limit !== undefined && limit > 0
+          ? setTimeout(() => {
+              fail('ETIMEDOUT', `the request took longer than --request-timeout ${String(limit / 1000)}s`);
+            }, limit)
+          : undefined;
+      if (limit === undefined) {
+        req.setTimeout(DEFAULT_IDLE_TIMEOUT_MS, () => {
+          fail('ETIMEDOUT', `the server sent nothing for ${String(DEFAULT_IDLE_TIMEOUT_MS / 1000)}s`);
+        });
+      }
+      req.on('error', (err) => {
+        clearTimeout(deadline);
+        reject(err);
+      });
+      req.end(body);
+    });
+  }
+
+  private agent(url: URL, proxy: URL | undefined, credential: ExecCredential | undefined): http.Agent {
+    const key = `${url.protocol}|${proxy?.href ?? ''}|${credential?.clientCertificateData ?? ''}`;
+    let agent = this.agents.get(key);
+    if (agent !== undefined) return agent;
+    const dialOptions = { proxy, connectTimeoutMs: CONNECT_TIMEOUT_MS };
+    const pool = { keepAlive: true, maxSockets: 32 };
+    if (url.protocol === 'https:') {
+      const tls = this.config.tls;
+      agent = new DialingHttpsAgent(
+        {
+          ...pool,
+          rejectUnauthorized: !tls.insecure,
+          ALPNProtocols: ['http/1.1'],
+          ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+          ...(tls.serverName !== undefined ? { servername: tls.serverName } : {}),
+          ...(credential?.clientCertificateData !== undefined && credential.clientKeyData !== undefined
+            ? { cert: credential.clientCertificateData, key: credential.clientKeyData }
+            : tls.cert !== undefined && tls.key !== undefined
+              ? { cert: tls.cert, key: tls.key }
+              : {}),
+        },
+        dialOptions,
+      );
+    } else {
+      agent = new DialingHttpAgent(pool, dialOptions);
+    }
+    this.agents.set(key, agent);
+    return agent;
+  }
+}

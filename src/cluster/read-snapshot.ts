@@ -1,0 +1,44 @@
+import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
+import { snapshotFromObjects } from '../kube/snapshot.js';
+import { Kinds, type Cluster, type ListOptions, type ResourceKind } from './cluster.js';
+import { translateError } from './translate-error.js';
+
+export type SnapshotPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs';
+
+const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; opts?: ListOptions }>> = {
+  xrds: { kind: Kinds.xrd, what: 'listing CompositeResourceDefinitions', opts: { optional: true } },
+  providerRevisions: {
+    kind: Kinds.providerRevision,
+    what: 'listing ProviderRevisions',
+    opts: { optional: true },
+  },
+  deployments: { kind: Kinds.deployment, what: 'listing Deployments' },
+  namespaces: { kind: Kinds.namespace, what: 'listing Namespaces' },
+  clusterRoles: { kind: Kinds.clusterRole, what: 'listing ClusterRoles' },
+  clusterRoleBindings: { kind: Kinds.clusterRoleBinding, what: 'listing ClusterRoleBindings' },
+  roleBindings: { kind: Kinds.roleBinding, what: 'listing RoleBindings' },
+  configMaps: {
+    kind: Kinds.configMap,
+    what: 'listing the crossplane-rbac ConfigMap',
+    opts: { fieldSelector: 'metadata.name=crossplane-rbac' },
+  },
+  rootSyncs: { kind: Kinds.rootSync, what: 'listing RootSyncs', opts: { optional: true } },
+};
+
+/** Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object. */
+export async function readClusterSnapshot(
+  cluster: Cluster,
+  parts: readonly SnapshotPart[],
+): Promise<ClusterSnapshot> {
+  const lists = await Promise.all(
+    parts.map(async (part): Promise<KubeObject[]> => {
+      const spec = PARTS[part];
+      try {
+        return await cluster.list(spec.kind, spec.opts);
+      } catch (err) {
+        throw translateError(err, spec.what, cluster.describe);
+      }
+    }),
+  );
+  return snapshotFromObjects(lists.flat());
+}

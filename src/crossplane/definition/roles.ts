@@ -1,0 +1,127 @@
+import type { ClusterRole, PolicyRule, Xrd } from '../../kube/types.js';
+import {
+  LABEL_AGGREGATE_TO_ADMIN,
+  LABEL_AGGREGATE_TO_BROWSE,
+  LABEL_AGGREGATE_TO_CROSSPLANE,
+  LABEL_AGGREGATE_TO_EDIT,
+  LABEL_AGGREGATE_TO_NS_ADMIN,
+  LABEL_AGGREGATE_TO_NS_EDIT,
+  LABEL_AGGREGATE_TO_NS_VIEW,
+  LABEL_AGGREGATE_TO_VIEW,
+  LABEL_VALUE_TRUE,
+  LABEL_XRD,
+  XRD_API_VERSION,
+  XRD_KIND,
+  XRD_ROLE_PREFIX,
+  XRD_ROLE_SUFFIX_BROWSE,
+  XRD_ROLE_SUFFIX_EDIT,
+  XRD_ROLE_SUFFIX_SYSTEM,
+  XRD_ROLE_SUFFIX_VIEW,
+} from '../names.js';
+import { buildClusterRole, controllerRef } from '../object-builders.js';
+import { SyncInputError } from '../input-error.js';
+
+export type CrossplaneVersion = 'v1' | 'v2';
+
+export const VERBS_ALL: readonly string[] = ['*'];
+export const VERBS_VIEW: readonly string[] = ['get', 'list', 'watch'];
+const VERBS_UPDATE: readonly string[] = ['update'];
+
+/** The XRD fields the renderers need, checked. Throws SyncInputError naming the missing field. */
+export function validateXrd(xrd: Xrd): { group: string; plural: string; claimPlural: string | undefined } {
+  const name = xrd.metadata?.name;
+  const obj = { kind: XRD_KIND, name: typeof name === 'string' && name !== '' ? name : '<unnamed>' };
+  const fail = (field: string): never => {
+    throw new SyncInputError(`CompositeResourceDefinition "${obj.name}": ${field} is required`, {
+      object: obj,
+      field,
+    });
+  };
+  if (typeof name !== 'string' || name === '') fail('metadata.name');
+  const spec = (xrd as { spec?: Partial<Xrd['spec']> }).spec;
+  const group = spec?.group;
+  if (typeof group !== 'string' || group === '') fail('spec.group');
+  const plural = spec?.names?.plural;
+  if (typeof plural !== 'string' || plural === '') fail('spec.names.plural');
+  let claimPlural: string | undefined;
+  if (spec?.claimNames !== undefined && spec.claimNames !== null) {
+    claimPlural = spec.claimNames.plural;
+    if (typeof claimPlural !== 'string' || claimPlural === '') fail('spec.claimNames.plural');
+  }
+  return { group: group as string, plural: plural as string, claimPlural };
+}
+
+function xrdRule(group: string, resources: readonly string[], verbs: readonly string[]): PolicyRule {
+  return { apiGroups: [group], resources, verbs };
+}
+
+/**
+ * Renders the four ClusterRoles Crossplane's RBAC manager makes for an XRD, in its order: aggregate-to-crossplane,
+ * aggregate-to-edit, aggregate-to-view, aggregate-to-browse. `v1` adds the `rbac.crossplane.io/xrd` label that
+ * Crossplane v1.x put on the edit, view and browse roles.
+ */
+export function renderXrdRoles(
+  xrd: Xrd,
+  opts: { readonly crossplaneVersion: CrossplaneVersion },
+): ClusterRole[] {
+  const { group, plural, claimPlural } = validateXrd(xrd);
+  const name = xrd.metadata.name;
+  const owner = [controllerRef(XRD_API_VERSION, XRD_KIND, name, xrd.metadata.uid)];
+  const xrdLabel: Record<string, string> = opts.crossplaneVersion === 'v1' ? { [LABEL_XRD]: name } : {};
+  const xr = [plural, `${plural}/status`];
+  const claim = claimPlural !== undefined ? [claimPlural, `${claimPlural}/status`] : undefined;
+
+  const systemRules: PolicyRule[] = [
+    xrdRule(group, xr, VERBS_ALL),
+    xrdRule(group, [`${plural}/finalizers`], VERBS_UPDATE),
+  ];
+  const editRules: PolicyRule[] = [xrdRule(group, xr, VERBS_ALL)];
+  const viewRules: PolicyRule[] = [xrdRule(group, xr, VERBS_VIEW)];
+  const browseRules: PolicyRule[] = [xrdRule(group, xr, VERBS_VIEW)];
+  if (claim !== undefined && claimPlural !== undefined) {
+    systemRules.push(
+      xrdRule(group, claim, VERBS_ALL),
+      xrdRule(group, [`${claimPlural}/finalizers`], VERBS_UPDATE),
+    );
+    editRules.push(xrdRule(group, claim, VERBS_ALL));
+    viewRules.push(xrdRule(group, claim, VERBS_VIEW));
+    // The browse role never includes claims.
+  }
+
+  return [
+    buildClusterRole({
+      name: XRD_ROLE_PREFIX + name + XRD_ROLE_SUFFIX_SYSTEM,
+      labels: { [LABEL_AGGREGATE_TO_CROSSPLANE]: LABEL_VALUE_TRUE },
+      ownerReferences: owner,
+      rules: systemRules,
+    }),
+    buildClusterRole({
+      name: XRD_ROLE_PREFIX + name + XRD_ROLE_SUFFIX_EDIT,
+      labels: {
+        [LABEL_AGGREGATE_TO_ADMIN]: LABEL_VALUE_TRUE,
+        [LABEL_AGGREGATE_TO_NS_ADMIN]: LABEL_VALUE_TRUE,
+        [LABEL_AGGREGATE_TO_EDIT]: LABEL_VALUE_TRUE,
+        [LABEL_AGGREGATE_TO_NS_EDIT]: LABEL_VALUE_TRUE,
+        ...xrdLabel,
+      },
+      ownerReferences: owner,
+      rules: editRules,
+    }),
+    buildClusterRole({
+      name: XRD_ROLE_PREFIX + name + XRD_ROLE_SUFFIX_VIEW,
+      labels: {
+        [LABEL_AGGREGATE_TO_VIEW]: LABEL_VALUE_TRUE,
+        [LABEL_AGGREGATE_TO_NS_VIEW]: LABEL_VALUE_TRUE,
+        ...xrdLabel,
+      },
+      ownerReferences: owner,
+      rules: viewRules,
+    }),
+    buildClusterRole({
+      name: XRD_ROLE_PREFIX + name + XRD_ROLE_SUFFIX_BROWSE,
+      labels: { [LABEL_AGGREGATE_TO_BROWSE]: LABEL_VALUE_TRUE, ...xrdLabel },
+      ownerReferences: owner,
+      rules: browseRules,
+    }),
+  ];
+}

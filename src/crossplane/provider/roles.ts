@@ -1,0 +1,423 @@
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  Deployment,
+  ObjectRef,
+  PolicyRule,
+  ProviderRevision,
+  RoleBinding,
+} from '../../kube/types.js';
+import {
+  CAPABILITY_SAFE_START,
+  LABEL_AGGREGATE_TO_ADMIN,
+  LABEL_AGGREGATE_TO_CROSSPLANE,
+  LABEL_AGGREGATE_TO_EDIT,
+  LABEL_AGGREGATE_TO_VIEW,
+  LABEL_PROVIDER_FAMILY,
+  LABEL_PROVIDER_SYSTEM,
+  LABEL_VALUE_TRUE,
+  MRD_GROUP,
+  MRD_KIND,
+  PROVIDER_ROLE_PREFIX,
+  PROVIDER_ROLE_SUFFIX_EDIT,
+  PROVIDER_ROLE_SUFFIX_VIEW,
+  V1_DEFAULT_REGISTRY,
+} from '../names.js';
+import { buildClusterRole } from '../object-builders.js';
+import {
+  permissionRequestRules,
+  rejectedPermissionRequests,
+  type GranularRule,
+} from './permission-requests.js';
+import {
+  providerSystemRoleName,
+  renderProviderClusterRoleBinding,
+  renderProviderRoleBindings,
+  revisionOwner,
+} from './bindings.js';
+import { VERBS_ALL, VERBS_VIEW, type CrossplaneVersion } from '../definition/roles.js';
+import { CRD_GROUP, CRD_KIND } from '../../kube/api-names.js';
+import { compareStrings } from '../../kube/order.js';
+
+/** A Kubernetes API resource: unversioned group and plural. */
+export interface ApiResource {
+  readonly group: string;
+  readonly plural: string;
+}
+
+export type ProviderBindingScope = 'cluster' | 'namespace';
+
+/** How the RBAC manager of a Crossplane version renders a revision's ClusterRoles. */
+export interface ProviderRolePolicy {
+  /** Default v2. */
+  readonly crossplaneVersion?: CrossplaneVersion;
+  /**
+   * v1 only: the ClusterRole the RBAC manager's --provider-clusterrole names. Permission requests must stay within
+   * its rules, and family images are parsed with v1's default registry. Undefined: every request is rejected and
+   * images are parsed with no default registry, as `crossplane rbac start` without the flag does.
+   */
+  readonly providerClusterRole?: ClusterRole | undefined;
+}
+
+function isV1(policy: ProviderRolePolicy): boolean {
+  return policy.crossplaneVersion === 'v1';
+}
+
+/** The registry OrgDiffer puts references without one in: v1's default only when v1 has a provider clusterrole. */
+function familyDefaultRegistry(policy: ProviderRolePolicy): string {
+  return isV1(policy) && policy.providerClusterRole !== undefined ? V1_DEFAULT_REGISTRY : '';
+}
+
+const VERBS_SYSTEM: readonly string[] = ['get', 'list', 'watch', 'update', 'patch', 'create'];
+
+/**
+ * The resources a revision's objectRefs define, in ref order and with duplicates kept, as crossplane's
+ * provider/roles DefinedResources returns them: CRD refs (apiextensions.k8s.io) and, since v2, MRD refs
+ * (apiextensions.crossplane.io), any version; names split at the first dot; names without a dot skipped.
+ */
+export function definedResources(
+  refs: readonly ObjectRef[] | undefined,
+  version: CrossplaneVersion = 'v2',
+): ApiResource[] {
+  if (refs === undefined) return [];
+  const cache = definedCache[version];
+  const cached = cache.get(refs);
+  if (cached !== undefined) return [...cached];
+  const out = computeDefinedResources(refs, version);
+  cache.set(refs, out);
+  return [...out];
+}
+
+/** definedResources per objectRefs array: a family's members are read once per member, not once per revision. */
+const definedCache: Record<CrossplaneVersion, WeakMap<readonly ObjectRef[], readonly ApiResource[]>> = {
+  v1: new WeakMap(),
+  v2: new WeakMap(),
+};
+
+function computeDefinedResources(refs: readonly ObjectRef[], version: CrossplaneVersion): ApiResource[] {
+  const out: ApiResource[] = [];
+  for (const ref of refs) {
+    const group = apiGroupOf(ref.apiVersion ?? '');
+    const isCrd = group === CRD_GROUP && ref.kind === CRD_KIND;
+    const isMrd = version === 'v2' && group === MRD_GROUP && ref.kind === MRD_KIND;
+    if (!isCrd && !isMrd) continue;
+    const name = ref.name ?? '';
+    const dot = name.indexOf('.');
+    if (dot < 0) continue;
+    out.push({ group: name.slice(dot + 1), plural: name.slice(0, dot) });
+  }
+  return out;
+}
+
+/** schema.ParseGroupVersion's group: "" for "v1", the part before "/" otherwise; more than one "/" is invalid. */
+function apiGroupOf(apiVersion: string): string | undefined {
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return '';
+  if (parts.length === 2) return parts[0];
+  return undefined;
+}
+
+/** Fuzzy capability match: strip every character outside [a-zA-Z0-9], then compare lower-cased. */
+export function capabilitiesContainFuzzyMatch(
+  capabilities: readonly string[] | undefined,
+  key: string,
+): boolean {
+  const fuzz = (s: string): string => s.replace(/[^a-zA-Z0-9]+/g, '').toLowerCase();
+  const want = fuzz(key);
+  return (capabilities ?? []).some((c) => fuzz(c) === want);
+}
+
+interface ImageContext {
+  readonly registry: string;
+  readonly repository: string;
+}
+
+const REPO_CHARS = /^[a-z0-9_./-]{2,255}$/;
+const TAG_CHARS = /^[A-Za-z0-9_.-]{1,128}$/;
+const DIGEST = /^sha256:[a-f0-9]{64}$/;
+const REGISTRY = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]*)?$/;
+const DEFAULT_REGISTRY = 'index.docker.io';
+
+/**
+ * Parses an OCI reference the way go-containerregistry's name.ParseReference does with a default registry (empty
+ * unless given): the first path segment is the registry only if it contains "." or ":" or is "localhost", else the
+ * default registry applies; "docker.io" means "index.docker.io"; a one-segment repository on Docker Hub is
+ * "library/<name>". Undefined when unparsable.
+ */
+export function parseImageContext(ref: string, defaultRegistry = ''): ImageContext | undefined {
+  let base = ref;
+  const at = base.indexOf('@');
+  if (at >= 0) {
+    if (base.indexOf('@', at + 1) >= 0 || !DIGEST.test(base.slice(at + 1))) return undefined;
+    base = base.slice(0, at);
+  }
+  const colon = base.lastIndexOf(':');
+  if (colon >= 0 && !base.slice(colon + 1).includes('/')) {
+    const tag = base.slice(colon + 1);
+    if (!TAG_CHARS.test(tag)) return undefined;
+    base = base.slice(0, colon);
+  }
+  if (base === '') return undefined;
+  let registry = defaultRegistry;
+  let repository = base;
+  const slash = base.indexOf('/');
+  if (slash >= 0) {
+    const first = base.slice(0, slash);
+    if (first.includes('.') || first.includes(':') || first === 'localhost') {
+      registry = first;
+      repository = base.slice(slash + 1);
+    }
+  }
+  if (!REPO_CHARS.test(repository)) return undefined;
+  if (registry !== defaultRegistry && !REGISTRY.test(registry)) return undefined;
+  if (registry === 'docker.io') registry = DEFAULT_REGISTRY;
+  if (registry === DEFAULT_REGISTRY && !repository.includes('/')) repository = `library/${repository}`;
+  return { registry, repository };
+}
+
+/** parseImageContext per default registry and reference: every member of a family is compared with every other. */
+const imageContexts = new Map<string, ImageContext | undefined>();
+
+function imageContext(ref: string, defaultRegistry: string): ImageContext | undefined {
+  const key = `${defaultRegistry} ${ref}`;
+  if (imageContexts.has(key)) return imageContexts.get(key);
+  const context = parseImageContext(ref, defaultRegistry);
+  imageContexts.set(key, context);
+  return context;
+}
+
+/** True when two package images are in the same registry and organisation (crossplane's OrgDiffer, negated). */
+export function sameRegistryAndOrg(
+  a: string | undefined,
+  b: string | undefined,
+  defaultRegistry = '',
+): boolean {
+  const ca = imageContext(a ?? '', defaultRegistry);
+  const cb = imageContext(b ?? '', defaultRegistry);
+  if (ca === undefined || cb === undefined) return false;
+  if (ca.registry !== cb.registry) return false;
+  return ca.repository.split('/')[0] === cb.repository.split('/')[0];
+}
+
+/**
+ * A revision's resources followed by those of every other revision of its provider family (same family label,
+ * same registry and organisation, active or not; see familyMembers). The renderer sorts them.
+ */
+function resourcesOf(
+  rev: ProviderRevision,
+  members: readonly ProviderRevision[],
+  policy: ProviderRolePolicy,
+): ApiResource[] {
+  const version = policy.crossplaneVersion ?? 'v2';
+  const out = definedResources(rev.status?.objectRefs, version);
+  for (const m of members) out.push(...definedResources(m.status?.objectRefs, version));
+  return out;
+}
+
+/**
+ * The other revisions of REV's provider family, in name order (so the result never depends on list order): same
+ * family label, same registry and organisation, active or not; none when it has no family label.
+ */
+function familyMembers(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy,
+): ProviderRevision[] {
+  const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
+  if (family === undefined || family === '') return [];
+  const registry = familyDefaultRegistry(policy);
+  return all
+    .filter((m) => m.metadata.labels?.[LABEL_PROVIDER_FAMILY] === family)
+    .filter((m) => !isSameRevision(m, rev))
+    .filter((m) => sameRegistryAndOrg(rev.spec?.image, m.spec?.image, registry))
+    .sort((x, y) => compareStrings(x.metadata.name, y.metadata.name));
+}
+
+interface ResourceRules {
+  readonly groups: string[];
+  readonly rules: PolicyRule[];
+}
+
+/**
+ * resourceRules of a revision's family resources, computed once per family: every member has the same resources
+ * (its own and the others'), in another order that the sort undoes, so all get the same rules. Only when two
+ * different resources share a sort key (plural+group) does the order matter; such families are computed for each
+ * revision. Cached per list of revisions (one renderSync), by the objectRefs the resources come from.
+ */
+function familyResourceRules(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy,
+): ResourceRules {
+  const members = familyMembers(rev, all, policy);
+  if (members.length === 0) return resourceRules(resourcesOf(rev, members, policy));
+  const ids = [rev, ...members].map((r) => refsId(r.status?.objectRefs)).sort((a, b) => a - b);
+  const key = `${policy.crossplaneVersion ?? 'v2'} ${ids.join(',')}`;
+  let cache = familyRulesCache.get(all);
+  if (cache === undefined) {
+    cache = new Map();
+    familyRulesCache.set(all, cache);
+  }
+  const cached = cache.get(key);
+  if (cached !== undefined && cached !== null) return cached;
+  const resources = resourcesOf(rev, members, policy);
+  const computed = resourceRules(resources);
+  if (cached === undefined) cache.set(key, hasSortKeyTies(resources) ? null : computed);
+  return computed;
+}
+
+/** Per list of revisions: family rules by the objectRefs they come from (null: to be computed per revision). */
+const familyRulesCache = new WeakMap<readonly ProviderRevision[], Map<string, ResourceRules | null>>();
+const refsIds = new WeakMap<readonly ObjectRef[], number>();
+let lastRefsId = 0;
+
+function refsId(refs: readonly ObjectRef[] | undefined): number {
+  if (refs === undefined) return 0;
+  let id = refsIds.get(refs);
+  if (id === undefined) {
+    id = ++lastRefsId;
+    refsIds.set(refs, id);
+  }
+  return id;
+}
+
+/** True when two different resources have the same sort key, so that the sorted order depends on the input order. */
+function hasSortKeyTies(resources: readonly ApiResource[]): boolean {
+  const seen = new Map<string, ApiResource>();
+  for (const r of resources) {
+    const other = seen.get(r.plural + r.group);
+    if (other === undefined) seen.set(r.plural + r.group, r);
+    else if (other.group !== r.group || other.plural !== r.plural) return true;
+  }
+  return false;
+}
+
+function isSameRevision(a: ProviderRevision, b: ProviderRevision): boolean {
+  if (a.metadata.uid !== undefined && b.metadata.uid !== undefined) return a.metadata.uid === b.metadata.uid;
+  return a.metadata.name === b.metadata.name;
+}
+
+/** Per-group rules: resources sorted by plural+group (stable), one rule per group in order of first appearance. */
+export function resourceRules(resources: readonly ApiResource[]): ResourceRules {
+  // The sort key is built once per resource, not once per comparison: families hold tens of thousands.
+  const sorted = resources
+    .map((r) => ({ key: r.plural + r.group, r }))
+    .sort((a, b) => compareStrings(a.key, b.key))
+    .map((k) => k.r);
+  const groups: string[] = [];
+  const byGroup = new Map<string, string[]>();
+  for (const r of sorted) {
+    let list = byGroup.get(r.group);
+    if (list === undefined) {
+      list = [];
+      byGroup.set(r.group, list);
+      groups.push(r.group);
+    }
+    list.push(r.plural, `${r.plural}/status`);
+  }
+  // Frozen: the roles of every member of a family share these lists instead of copying them (see rule()).
+  return {
+    groups,
+    rules: groups.map((g) => ({
+      apiGroups: Object.freeze([g]),
+      resources: Object.freeze(byGroup.get(g) ?? []),
+      verbs: [],
+    })),
+  };
+}
+
+function withVerbs(rules: readonly PolicyRule[], verbs: readonly string[]): PolicyRule[] {
+  return rules.map((r) => ({ ...r, verbs }));
+}
+
+/**
+ * The ClusterRoles Crossplane makes for a revision (edit, view, system), or none when it defines no resources.
+ * The system role ends with the safe-start rule in v2, with the revision's permission requests in v1.
+ */
+function renderProviderClusterRoles(
+  rev: ProviderRevision,
+  { groups, rules }: ResourceRules,
+  policy: ProviderRolePolicy,
+): ClusterRole[] {
+  if (rules.length === 0) return [];
+  const name = rev.metadata.name;
+  const owner = revisionOwner(rev);
+  const systemRules: PolicyRule[] = [
+    ...withVerbs(rules, VERBS_SYSTEM),
+    { apiGroups: groups, resources: ['*/finalizers'], verbs: ['update'] },
+    {
+      apiGroups: ['', 'coordination.k8s.io'],
+      resources: ['secrets', 'configmaps', 'events', 'leases'],
+      verbs: VERBS_ALL,
+    },
+  ];
+  if (isV1(policy)) {
+    systemRules.push(...permissionRequestRules(rev));
+  } else if (capabilitiesContainFuzzyMatch(rev.status?.capabilities, CAPABILITY_SAFE_START)) {
+    systemRules.push({ apiGroups: [CRD_GROUP], resources: ['customresourcedefinitions'], verbs: VERBS_VIEW });
+  }
+  return [
+    buildClusterRole({
+      name: PROVIDER_ROLE_PREFIX + name + PROVIDER_ROLE_SUFFIX_EDIT,
+      labels: {
+        [LABEL_AGGREGATE_TO_CROSSPLANE]: LABEL_VALUE_TRUE,
+        [LABEL_AGGREGATE_TO_ADMIN]: LABEL_VALUE_TRUE,
+        [LABEL_AGGREGATE_TO_EDIT]: LABEL_VALUE_TRUE,
+      },
+      ownerReferences: owner,
+      rules: withVerbs(rules, VERBS_ALL),
+    }),
+    buildClusterRole({
+      name: PROVIDER_ROLE_PREFIX + name + PROVIDER_ROLE_SUFFIX_VIEW,
+      labels: { [LABEL_AGGREGATE_TO_VIEW]: LABEL_VALUE_TRUE },
+      ownerReferences: owner,
+      rules: withVerbs(rules, VERBS_VIEW),
+    }),
+    buildClusterRole({
+      name: providerSystemRoleName(name),
+      labels: { [LABEL_PROVIDER_SYSTEM]: name },
+      ownerReferences: owner,
+      rules: systemRules,
+    }),
+  ];
+}
+
+/**
+ * A revision's ClusterRoles with its family's resources, as the roles reconciler of the policy's Crossplane version
+ * renders them. v1 renders none at all when it rejects a permission request; `rejected` lists what it rejected.
+ */
+export function renderRevisionClusterRoles(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  policy: ProviderRolePolicy = {},
+): { roles: ClusterRole[]; rejected: GranularRule[] } {
+  if (isV1(policy)) {
+    const allowed = policy.providerClusterRole;
+    const requests = rev.status?.permissionRequests ?? [];
+    const rejected = rejectedPermissionRequests(
+      requests,
+      allowed === undefined ? undefined : (allowed.rules ?? []),
+    );
+    if (rejected.length > 0) return { roles: [], rejected };
+  }
+  return {
+    roles: renderProviderClusterRoles(rev, familyResourceRules(rev, all, policy), policy),
+    rejected: [],
+  };
+}
+
+/**
+ * Everything sync makes for one revision: edit, view and system ClusterRoles, when it defines resources and v1
+ * rejects none of its permission requests, and always the system binding (a ClusterRoleBinding, or RoleBindings
+ * with `bindingScope: 'namespace'`): crossplane's binding reconciler binds every revision, whatever it defines.
+ */
+export function renderProviderRoles(
+  rev: ProviderRevision,
+  all: readonly ProviderRevision[],
+  deployments: readonly Deployment[],
+  opts: ProviderRolePolicy & { readonly bindingScope?: ProviderBindingScope } = {},
+): (ClusterRole | ClusterRoleBinding | RoleBinding)[] {
+  const { roles } = renderRevisionClusterRoles(rev, all, opts);
+  if (opts.bindingScope === 'namespace') return [...roles, ...renderProviderRoleBindings(rev, deployments)];
+  return [...roles, renderProviderClusterRoleBinding(rev, deployments)];
+}

@@ -1,0 +1,433 @@
+/**
+ * Checks every object a command reads before anything is rendered from it: the type of every field the plugin
+ * reads, and every name that ends up in a rule, as Kubernetes validates it (apimachinery
+ * pkg/util/validation IsDNS1123Subdomain / IsDNS1035Label / IsDNS1123Label, and apiextensions-apiserver
+ * ValidateCustomResourceDefinition: a CRD is named `<plural>.<group>`, its group a DNS subdomain with a dot, its
+ * plural a DNS-1035 label). A `*` or an empty name is never valid, so no input can make a renderer grant `*`.
+ */
+import { UserError } from '../errors.js';
+import { MRD_GROUP, MRD_KIND } from './names.js';
+import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
+import { CRD_GROUP, CRD_KIND, RBAC_API_GROUP } from '../kube/api-names.js';
+
+/** The parts of a snapshot a command reads (as read-snapshot's SnapshotPart). */
+export type CheckedPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs';
+
+/** One object refused, and why: the field and what is wrong with it. */
+export interface InvalidObject {
+  readonly object: KubeObject;
+  /** The field path inside the object, e.g. `spec.group` or `rules[2].verbs`. */
+  readonly field: string;
+  /** A sentence that starts with the field, e.g. `spec.group "*" is not a valid API group: …`. */
+  readonly problem: string;
+}
+
+/** The input holds objects the plugin refuses to render from; nothing was rendered or written. */
+export class InvalidInputError extends UserError {
+  override readonly name = 'InvalidInputError';
+  constructor(
+    message: string,
+    readonly invalid: readonly InvalidObject[],
+  ) {
+    super(message, {
+      hint: 'fix or remove the object (Kubernetes itself would refuse it); nothing was rendered or written',
+    });
+  }
+}
+
+// ---- names, as apimachinery validates them ----
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+function nameProblem(s: string, max: number, pattern: RegExp, rule: string): string | undefined {
+  if (s === '') return 'it is empty';
+  if (s.length > max) return `it is longer than ${max} characters`;
+  return pattern.test(s) ? undefined : rule;
+}
+
+/** Why `s` is not a DNS-1123 subdomain (an API group, an object name), or undefined. */
+export function dnsSubdomainProblem(s: string): string | undefined {
+  return nameProblem(
+    s,
+    253,
+    DNS1123_SUBDOMAIN,
+    'only lower-case letters, digits, "-" and ".", starting and ending with a letter or digit',
+  );
+}
+
+/** Why `s` is not a DNS-1123 label (a namespace name), or undefined. */
+export function dnsLabelProblem(s: string): string | undefined {
+  return nameProblem(
+    s,
+    63,
+    DNS1123_LABEL,
+    'only lower-case letters, digits and "-", starting and ending with a letter or digit',
+  );
+}
+
+/** Why `s` is not a DNS-1035 label (a resource's plural), or undefined. */
+export function dns1035LabelProblem(s: string): string | undefined {
+  return nameProblem(
+    s,
+    63,
+    DNS1035_LABEL,
+    'only lower-case letters, digits and "-", starting with a letter and ending with a letter or digit',
+  );
+}
+
+/** Why `group` cannot be a custom resource's API group, or undefined. */
+export function apiGroupProblem(group: string): string | undefined {
+  const p = dnsSubdomainProblem(group);
+  if (p !== undefined) return p;
+  if (!group.includes('.')) return 'a custom API group is a domain with at least one dot (e.g. example.org)';
+  return undefined;
+}
+
+// ---- field types ----
+
+type Shape =
+  | 'string'
+  | 'boolean'
+  | 'number'
+  | { readonly list: Shape }
+  | { readonly map: Shape }
+  | { readonly fields: Readonly<Record<string, Shape>>; readonly required?: readonly string[] };
+
+const list = (of: Shape): Shape => ({ list: of });
+const map = (of: Shape): Shape => ({ map: of });
+const fields = (f: Readonly<Record<string, Shape>>, required: readonly string[] = []): Shape => ({
+  fields: f,
+  required,
+});
+
+const STRINGS = list('string');
+const METADATA = fields(
+  {
+    name: 'string',
+    namespace: 'string',
+    uid: 'string',
+    resourceVersion: 'string',
+    generateName: 'string',
+    creationTimestamp: 'string',
+    deletionTimestamp: 'string',
+    labels: map('string'),
+    annotations: map('string'),
+    ownerReferences: list(
+      fields(
+        {
+          apiVersion: 'string',
+          kind: 'string',
+          name: 'string',
+          uid: 'string',
+          controller: 'boolean',
+          blockOwnerDeletion: 'boolean',
+        },
+        ['kind', 'name'],
+      ),
+    ),
+  },
+  ['name'],
+);
+const RULES = list(
+  fields(
+    {
+      apiGroups: STRINGS,
+      resources: STRINGS,
+      verbs: STRINGS,
+      resourceNames: STRINGS,
+      nonResourceURLs: STRINGS,
+    },
+    ['verbs'],
+  ),
+);
+const SELECTOR = fields({
+  matchLabels: map('string'),
+  matchExpressions: list(fields({ key: 'string', operator: 'string', values: STRINGS }, ['key', 'operator'])),
+});
+const BINDING = {
+  metadata: METADATA,
+  roleRef: fields({ apiGroup: 'string', kind: 'string', name: 'string' }, ['kind', 'name']),
+  subjects: list(
+    fields({ kind: 'string', name: 'string', namespace: 'string', apiGroup: 'string' }, ['kind', 'name']),
+  ),
+};
+const XRD_NAMES = fields({ plural: 'string', singular: 'string', kind: 'string', listKind: 'string' });
+
+/** The fields the plugin reads, per kind; anything else in an object is never looked at. */
+const SHAPES: Readonly<Record<string, Shape>> = {
+  CompositeResourceDefinition: fields(
+    {
+      metadata: METADATA,
+      spec: fields(
+        {
+          group: 'string',
+          names: XRD_NAMES,
+          claimNames: XRD_NAMES,
+          scope: 'string',
+          versions: list(fields({ name: 'string', served: 'boolean', referenceable: 'boolean' }, ['name'])),
+        },
+        ['group', 'names'],
+      ),
+    },
+    ['spec'],
+  ),
+  ProviderRevision: fields({
+    metadata: METADATA,
+    spec: fields({ image: 'string', desiredState: 'string', revision: 'number' }),
+    status: fields({
+      objectRefs: list(
+        fields({ apiVersion: 'string', kind: 'string', name: 'string', uid: 'string' }, [
+          'apiVersion',
+          'kind',
+          'name',
+        ]),
+      ),
+      capabilities: STRINGS,
+    }),
+  }),
+  Deployment: fields({
+    metadata: METADATA,
+    spec: fields({
+      template: fields({
+        spec: fields({
+          serviceAccountName: 'string',
+          containers: list(fields({ name: 'string', image: 'string' })),
+        }),
+      }),
+    }),
+  }),
+  Namespace: fields({ metadata: METADATA }),
+  ClusterRole: fields({
+    metadata: METADATA,
+    rules: RULES,
+    aggregationRule: fields({ clusterRoleSelectors: list(SELECTOR) }),
+  }),
+  Role: fields({ metadata: METADATA, rules: RULES }),
+  ClusterRoleBinding: fields(BINDING, ['roleRef']),
+  RoleBinding: fields(BINDING, ['roleRef']),
+  ConfigMap: fields({ metadata: METADATA, data: map('string') }),
+  RootSync: fields({ metadata: METADATA }),
+};
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
+  return `a ${typeof v}`;
+}
+
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function child(path: string, key: string): string {
+  if (SIMPLE_KEY.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+interface Problem {
+  readonly field: string;
+  readonly problem: string;
+}
+
+function wrongType(path: string, want: string, found: unknown): Problem {
+  return { field: path, problem: `${path} must be ${want}, found ${describeValue(found)}` };
+}
+
+/** The first field of `value` that does not have the type `shape` wants (absent optional fields are fine). */
+function checkShape(value: unknown, shape: Shape, path: string): Problem | undefined {
+  if (shape === 'string') return typeof value === 'string' ? undefined : wrongType(path, 'a string', value);
+  if (shape === 'boolean')
+    return typeof value === 'boolean' ? undefined : wrongType(path, 'true or false', value);
+  if (shape === 'number') return typeof value === 'number' ? undefined : wrongType(path, 'a number', value);
+  if ('list' in shape) {
+    if (!Array.isArray(value)) return wrongType(path, 'a list', value);
+    for (let i = 0; i < value.length; i++) {
+      const p = checkShape(value[i], shape.list, `${path}[${i}]`);
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return wrongType(path, 'a mapping', value);
+  }
+  const record = value as Record<string, unknown>;
+  if ('map' in shape) {
+    for (const key of Object.keys(record)) {
+      const p = checkShape(record[key], shape.map, child(path, key));
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  }
+  for (const key of shape.required ?? []) {
+    if (record[key] === undefined) {
+      const at = child(path, key);
+      return { field: at, problem: `${at} is required` };
+    }
+  }
+  for (const [key, fieldShape] of Object.entries(shape.fields)) {
+    const v = record[key];
+    if (v === undefined) continue;
+    const p = checkShape(v, fieldShape, child(path, key));
+    if (p !== undefined) return p;
+  }
+  return undefined;
+}
+
+// ---- names that end up in rules ----
+
+function xrdProblem(xrd: Record<string, unknown>): Problem | undefined {
+  const spec = xrd.spec as { group: string; names: { plural?: string }; claimNames?: { plural?: string } };
+  const group = apiGroupProblem(spec.group);
+  if (group !== undefined) {
+    return {
+      field: 'spec.group',
+      problem: `spec.group ${JSON.stringify(spec.group)} is not a valid API group: ${group}`,
+    };
+  }
+  const plurals: [string, string | undefined, boolean][] = [
+    ['spec.names.plural', spec.names.plural, true],
+    ['spec.claimNames.plural', spec.claimNames?.plural, spec.claimNames !== undefined],
+  ];
+  for (const [field, plural, required] of plurals) {
+    if (!required) continue;
+    if (plural === undefined) return { field, problem: `${field} is required` };
+    const p = dns1035LabelProblem(plural);
+    if (p !== undefined) {
+      return { field, problem: `${field} ${JSON.stringify(plural)} is not a valid resource name: ${p}` };
+    }
+  }
+  return undefined;
+}
+
+function apiGroupOf(apiVersion: string): string | undefined {
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return '';
+  return parts.length === 2 ? parts[0] : undefined;
+}
+
+/** The CRD and MRD names a revision defines must each be `<plural>.<group>` as Kubernetes names a CRD. */
+function providerRevisionProblem(rev: Record<string, unknown>): Problem | undefined {
+  const refs = (
+    rev.status as { objectRefs?: { apiVersion: string; kind: string; name: string }[] } | undefined
+  )?.objectRefs;
+  for (let i = 0; i < (refs ?? []).length; i++) {
+    const ref = refs?.[i];
+    if (ref === undefined) continue;
+    const group = apiGroupOf(ref.apiVersion);
+    const defines =
+      (group === CRD_GROUP && ref.kind === CRD_KIND) || (group === MRD_GROUP && ref.kind === MRD_KIND);
+    const dot = ref.name.indexOf('.');
+    // Crossplane skips a name without a dot: it defines nothing.
+    if (!defines || dot < 0) continue;
+    const field = `status.objectRefs[${i}].name`;
+    const plural = ref.name.slice(0, dot);
+    const resGroup = ref.name.slice(dot + 1);
+    const pp = dns1035LabelProblem(plural);
+    const gp = pp === undefined ? apiGroupProblem(resGroup) : undefined;
+    if (pp !== undefined || gp !== undefined) {
+      const why =
+        pp !== undefined
+          ? `plural ${JSON.stringify(plural)}: ${pp}`
+          : `group ${JSON.stringify(resGroup)}: ${gp ?? ''}`;
+      return {
+        field,
+        problem: `${field} ${JSON.stringify(ref.name)} is not a valid ${ref.kind} name (<plural>.<group>): ${why}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function namespaceProblem(ns: Record<string, unknown>): Problem | undefined {
+  const name = (ns.metadata as { name: string }).name;
+  const p = dnsLabelProblem(name);
+  return p === undefined
+    ? undefined
+    : {
+        field: 'metadata.name',
+        problem: `metadata.name ${JSON.stringify(name)} is not a valid namespace name: ${p}`,
+      };
+}
+
+const SEMANTIC: Readonly<Record<string, (o: Record<string, unknown>) => Problem | undefined>> = {
+  CompositeResourceDefinition: xrdProblem,
+  ProviderRevision: providerRevisionProblem,
+  Namespace: namespaceProblem,
+};
+
+/** The first problem with one object, or undefined when the plugin may render from it. */
+export function findInvalidField(obj: KubeObject): { field: string; problem: string } | undefined {
+  const shape = SHAPES[obj.kind];
+  if (shape === undefined) return undefined;
+  const record = obj as unknown as Record<string, unknown>;
+  return checkShape(record, shape, '') ?? SEMANTIC[obj.kind]?.(record);
+}
+
+const PART_KINDS: Readonly<Record<CheckedPart, readonly (keyof ClusterSnapshot)[]>> = {
+  xrds: ['xrds'],
+  providerRevisions: ['providerRevisions'],
+  deployments: ['deployments'],
+  namespaces: ['namespaces'],
+  clusterRoles: ['clusterRoles'],
+  clusterRoleBindings: ['clusterRoleBindings'],
+  roleBindings: ['roleBindings'],
+  configMaps: ['configMaps'],
+  rootSyncs: [],
+};
+
+function isCheckedOther(o: KubeObject): boolean {
+  return (
+    (o.kind === 'Role' && o.apiVersion.startsWith(`${RBAC_API_GROUP}/`)) ||
+    (o.kind === 'RootSync' && o.apiVersion.startsWith('configsync.gke.io/'))
+  );
+}
+
+/**
+ * Every object of the parts a command reads (and the Roles and RootSyncs among the other objects) that the plugin
+ * refuses, in snapshot order: the first problem of each.
+ */
+export function findInvalidObjects(
+  snapshot: ClusterSnapshot,
+  parts: readonly CheckedPart[],
+): InvalidObject[] {
+  const out: InvalidObject[] = [];
+  const keys = new Set(parts.flatMap((p) => PART_KINDS[p]));
+  const check = (o: KubeObject): void => {
+    const p = findInvalidField(o);
+    if (p !== undefined) out.push({ object: o, ...p });
+  };
+  for (const key of keys) for (const o of snapshot[key] as readonly KubeObject[]) check(o);
+  for (const o of snapshot.others) if (isCheckedOther(o)) check(o);
+  return out;
+}
+
+/** `Kind "name"` or `Kind "namespace/name"`. */
+export function describeObject(o: KubeObject): string {
+  const ns = o.metadata.namespace;
+  return `${o.kind} "${ns !== undefined && ns !== '' ? `${ns}/` : ''}${o.metadata.name}"`;
+}
+
+const MAX_LISTED = 3;
+
+/**
+ * One error for all refused objects: the first named in full (where it came from, which object, which field, why),
+ * the others by name. `originOf` says where an object came from (a file, or the cluster).
+ */
+export function invalidInputError(
+  invalid: readonly InvalidObject[],
+  originOf: (o: KubeObject) => string,
+): InvalidInputError {
+  const [first, ...rest] = invalid;
+  if (first === undefined) throw new Error('invalidInputError needs at least one invalid object');
+  const describe = (i: InvalidObject): string =>
+    `${originOf(i.object)}: ${describeObject(i.object)}: ${i.problem}`;
+  let message = describe(first);
+  if (rest.length > 0) {
+    const listed = rest.slice(0, MAX_LISTED).map((i) => `${describeObject(i.object)} (${i.field})`);
+    const more = rest.length - listed.length;
+    message += `; also invalid: ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  }
+  return new InvalidInputError(message, invalid);
+}

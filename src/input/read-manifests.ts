@@ -1,0 +1,449 @@
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  statSync,
+} from 'node:fs';
+import type { Stats } from 'node:fs';
+import { extname, join } from 'node:path';
+import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
+import { UsageError, UserError } from '../errors.js';
+import type { KubeObject } from '../kube/types.js';
+
+const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+const MiB = 1024 * 1024;
+const READ_CHUNK = 4 * MiB;
+
+/** The default of --max-input-size: far above any real cluster's objects, far below what exhausts memory. */
+export const DEFAULT_MAX_INPUT_SIZE = 256 * MiB;
+
+/** Deeper nesting than this is no Kubernetes object (the same bound js-yaml puts on YAML). */
+export const MAX_NESTING = 100;
+
+export interface ReadManifestsOptions {
+  /** Reads standard input, stopping once more than `maxBytes` bytes came in. */
+  readonly readStdin: (maxBytes: number) => Promise<string>;
+  /** The most bytes all inputs together may hold (--max-input-size). */
+  readonly maxBytes: number;
+}
+
+/** Objects read from -f, with where each came from (for messages that name the file and the object). */
+export interface Manifests {
+  readonly objects: KubeObject[];
+  /** `file`, `file (document 2)` or `file: items[3]`: where each object was found. */
+  readonly origins: ReadonlyMap<KubeObject, string>;
+}
+
+/**
+ * Reads Kubernetes objects from files, directories (recursively, .yaml/.yml/.json in name order; symbolic links to
+ * directories are not followed) or `-` (stdin), at most `maxBytes` in all. Multi-document YAML, JSON and `kind: List`
+ * are all accepted. Anything else (a device, a FIFO, a missing or unreadable path, malformed text, an object given
+ * twice) is a UserError naming the path.
+ */
+export async function readManifests(
+  paths: readonly string[],
+  opts: ReadManifestsOptions,
+): Promise<Manifests> {
+  const objects: KubeObject[] = [];
+  const origins = new Map<KubeObject, string>();
+  let remaining = opts.maxBytes;
+  const add = (text: string, source: string): void => {
+    for (const found of parseManifestsWithOrigins(text, source)) {
+      objects.push(found.object);
+      origins.set(found.object, found.origin);
+    }
+  };
+  if (paths.filter((p) => p === '-').length > 1) {
+    throw new UsageError('-f - (standard input) can be given only once');
+  }
+  for (const path of paths) {
+    if (path === '-') {
+      const text = await opts.readStdin(remaining);
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (bytes > remaining) throw tooLarge(opts.maxBytes, 'standard input');
+      remaining -= bytes;
+      add(text, 'standard input');
+      continue;
+    }
+    for (const file of inputFiles(path)) {
+      const { text, bytes } = readInputFile(file, remaining, opts.maxBytes);
+      remaining -= bytes;
+      add(text, file);
+    }
+  }
+  rejectDuplicates(objects, origins);
+  return { objects, origins };
+}
+
+/** The manifest files a -f path names: itself when it is a regular file, its manifests when a directory. */
+function inputFiles(path: string): string[] {
+  const stat = statPath(path);
+  if (stat.isFile()) return [path];
+  if (!stat.isDirectory()) throw notRegular(path, stat);
+  const files = listManifestFiles(path);
+  if (files.length === 0) throw new UserError(`no .yaml, .yml or .json files in directory ${path}`);
+  return files;
+}
+
+function listManifestFiles(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw cannotRead(dir, err);
+  }
+  const out: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listManifestFiles(full));
+    else if (MANIFEST_EXTENSIONS.has(extname(entry.name))) {
+      const stat = statPath(full);
+      if (stat.isDirectory()) throw new UserError(`cannot read ${full}: it is a directory, not a file`);
+      if (!stat.isFile()) throw notRegular(full, stat);
+      out.push(full);
+    }
+  }
+  return out;
+}
+
+/** stat() that follows links, with errors that say what is wrong with the path. */
+function statPath(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (err) {
+    throw cannotRead(path, err);
+  }
+}
+
+/**
+ * Reads a regular file, refusing anything else (checked again on the open descriptor) and anything that would take
+ * the input past `remaining` bytes; `maxBytes` is the limit named in the message. For every file the plugin reads.
+ */
+export function readInputFile(
+  path: string,
+  remaining: number,
+  maxBytes: number,
+  flag = '-f',
+): { text: string; bytes: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw cannotRead(path, err, flag);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw cannotRead(path, { code: 'EISDIR' }, flag);
+    if (!stat.isFile()) throw notRegular(path, stat, flag);
+    if (stat.size > remaining) throw tooLarge(maxBytes, path, stat.size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, remaining - total + 1));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > remaining) throw tooLarge(maxBytes, path);
+      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    }
+    return { text: Buffer.concat(chunks, total).toString('utf8'), bytes: total };
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    throw cannotRead(path, err, flag);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why a path cannot be read, as one sentence naming it. */
+export function cannotRead(path: string, err: unknown, flag = '-f'): UserError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
+  const hint = {
+    hint:
+      flag === '-f'
+        ? 'pass -f with a file, a directory or - for standard input'
+        : `pass ${flag} the path of a file`,
+  };
+  const what = flag === '-f' ? path : `${flag} ${path}`;
+  switch (code) {
+    case 'ENOENT': {
+      const target = danglingTarget(path);
+      return new UserError(
+        target !== undefined
+          ? `cannot read ${what}: it is a symbolic link to ${target}, which does not exist`
+          : `cannot read ${what}: no such file or directory`,
+        hint,
+      );
+    }
+    case 'ELOOP':
+      return new UserError(
+        `cannot read ${what}: too many levels of symbolic links (a symbolic link loop)`,
+        hint,
+      );
+    case 'EACCES':
+    case 'EPERM':
+      return new UserError(`cannot read ${what}: permission denied`, {
+        hint: 'check the file mode and owner, or run as a user who may read it',
+      });
+    case 'ENOTDIR':
+      return new UserError(`cannot read ${what}: a part of the path is a file, not a directory`, hint);
+    case 'EISDIR':
+      return new UserError(`cannot read ${what}: it is a directory, not a file`);
+    case 'ENAMETOOLONG':
+      return new UserError(`cannot read ${what.slice(0, 80)}…: the file name is too long`, hint);
+    default:
+      return new UserError(`cannot read ${what}: ${code}`, hint);
+  }
+}
+
+function danglingTarget(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function fileType(stat: Stats): string {
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function notRegular(path: string, stat: Stats, flag = '-f'): UserError {
+  if (flag !== '-f') {
+    return new UserError(`cannot read ${flag} ${path}: not a regular file (${fileType(stat)})`, {
+      hint: `pass ${flag} the path of a file`,
+    });
+  }
+  return new UserError(`cannot read ${path}: not a regular file or directory (${fileType(stat)})`, {
+    hint: 'to read a pipe or the output of a command, redirect it to standard input and pass -f -',
+  });
+}
+
+function tooLarge(maxBytes: number, what: string, size?: number): UserError {
+  const detail =
+    size === undefined
+      ? `${what} holds more than that`
+      : size > maxBytes
+        ? `${what} is ${formatSize(size)}`
+        : `${what} (${formatSize(size)}) takes the input past it`;
+  return new UserError(`input larger than --max-input-size ${formatSize(maxBytes)}: ${detail}`, {
+    hint: `raise the limit (e.g. --max-input-size ${formatSize(suggestLimit(maxBytes, size))}) or read fewer files`,
+  });
+}
+
+function suggestLimit(maxBytes: number, size: number | undefined): number {
+  let next = Math.max(MiB, 2 ** Math.ceil(Math.log2(Math.max(maxBytes + 1, size ?? 0))));
+  if (next <= maxBytes) next = maxBytes * 2;
+  return next;
+}
+
+/** Bytes as Kubernetes writes quantities: 256Mi, 1Gi, 512Ki, or plain bytes. */
+export function formatSize(bytes: number): string {
+  for (const [unit, factor] of [
+    ['Gi', 1024 ** 3],
+    ['Mi', MiB],
+    ['Ki', 1024],
+  ] as const) {
+    if (bytes >= factor) {
+      const v = bytes / factor;
+      return Number.isInteger(v) ? `${v}${unit}` : `${v.toFixed(1)}${unit}`;
+    }
+  }
+  return `${bytes} bytes`;
+}
+
+/** Parses the text of one manifest file into objects; errors name the file, and the line for malformed text. */
+export function parseManifests(text: string, source: string): KubeObject[] {
+  return parseManifestsWithOrigins(text, source).map((f) => f.object);
+}
+
+interface Found {
+  readonly object: KubeObject;
+  readonly origin: string;
+}
+
+function parseManifestsWithOrigins(text: string, source: string): Found[] {
+  const docs = parseDocuments(text, source);
+  const out: Found[] = [];
+  const budget = { nodes: 2 * text.length + 100_000 };
+  const several = docs.filter((d) => d !== null && d !== undefined).length > 1;
+  docs.forEach((doc, i) => {
+    if (doc === null || doc === undefined) return;
+    const where = several ? `${source} (document ${i + 1})` : source;
+    normalize(doc, where, budget);
+    collect(doc, where, out, 0);
+  });
+  return out;
+}
+
+/**
+ * JSON (the first character is `{` or `[`) goes through JSON.parse: exact, fast, and its memory stays a small
+ * multiple of the text. Everything else, and JSON that JSON.parse refuses (to get a line number), through js-yaml
+ * with the YAML 1.2 core schema (no timestamps, no merge keys, no custom tags), which builds plain values directly.
+ */
+function parseDocuments(text: string, source: string): unknown[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const first = /\S/.exec(body)?.[0];
+  if (first === '{' || first === '[') {
+    try {
+      return [JSON.parse(body)];
+    } catch {
+      // Fall through: the YAML parser reports the line.
+    }
+  }
+  try {
+    return loadAll(body, null, { schema: CORE_SCHEMA, filename: source });
+  } catch (err) {
+    if (err instanceof YAMLException) {
+      const line = err.mark.line + 1;
+      throw new UserError(`malformed YAML/JSON in ${source} at line ${line}: ${err.reason}`, {
+        hint: 'fix the file, or check it with: kubectl apply --dry-run=client -f FILE',
+      });
+    }
+    if (err instanceof RangeError)
+      throw new UserError(`${source}: nested too deeply to be a Kubernetes object`);
+    throw err;
+  }
+}
+
+/**
+ * Walks one document as a tree: refuses nesting deeper than MAX_NESTING and YAML aliases that expand to more values
+ * than the text could hold without them (an alias bomb, or an alias cycle), and drops fields whose value is null, as
+ * the API server does when it decodes an object.
+ */
+function normalize(doc: unknown, where: string, budget: { nodes: number }): void {
+  const aliasError = (): UserError =>
+    new UserError(
+      `${where}: YAML aliases expand to more values than the file holds (an alias bomb or an alias cycle)`,
+      { hint: 'write the objects out in full, without & anchors and * aliases' },
+    );
+  interface Visit {
+    readonly value: unknown;
+    readonly depth: number;
+    readonly parent: Visit | undefined;
+  }
+  const stack: Visit[] = [{ value: doc, depth: 0, parent: undefined }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    if (--budget.nodes < 0) throw aliasError();
+    const { value, depth } = top;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_NESTING) {
+      // Only an alias can make a value its own ancestor: that is a cycle, not deep nesting.
+      for (let up = top.parent; up !== undefined; up = up.parent) if (up.value === value) throw aliasError();
+      throw new UserError(`${where}: nested more than ${MAX_NESTING} levels deep: not a Kubernetes object`);
+    }
+    if (Array.isArray(value)) {
+      for (const v of value as unknown[]) stack.push({ value: v, depth: depth + 1, parent: top });
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (v === null) Reflect.deleteProperty(record, key);
+      else stack.push({ value: v, depth: depth + 1, parent: top });
+    }
+  }
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `a ${typeof v}`;
+}
+
+function collect(value: unknown, where: string, out: Found[], depth: number): void {
+  if (Array.isArray(value)) {
+    value.forEach((v: unknown, i) => {
+      collect(v, `${where}: [${i}]`, out, depth + 1);
+    });
+    return;
+  }
+  if (typeof value !== 'object' || value === null) {
+    throw new UserError(`${where}: expected a Kubernetes object, found ${describeValue(value)}`);
+  }
+  const obj = value as Record<string, unknown>;
+  const { apiVersion, kind } = obj;
+  if (apiVersion === undefined && kind === undefined) {
+    throw new UserError(`${where}: object without apiVersion and kind`, {
+      hint: 'every document must be a Kubernetes object',
+    });
+  }
+  for (const [field, v] of [
+    ['apiVersion', apiVersion],
+    ['kind', kind],
+  ] as const) {
+    if (typeof v !== 'string' || v === '') {
+      throw new UserError(
+        `${where}: ${field} must be a non-empty string, found ${v === '' ? 'an empty string' : describeValue(v)}`,
+      );
+    }
+  }
+  const k = kind as string;
+  if (k.endsWith('List') && 'items' in obj) {
+    const items = obj.items;
+    if (!Array.isArray(items))
+      throw new UserError(`${where}: ${k} items must be a list, found ${describeValue(items)}`);
+    items.forEach((item: unknown, i) => {
+      if (Array.isArray(item)) {
+        throw new UserError(`${where}: items[${i}]: expected a Kubernetes object, found a list`);
+      }
+      collect(item, `${where}: items[${i}]`, out, depth + 1);
+    });
+    return;
+  }
+  const meta = obj.metadata;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+    throw new UserError(
+      `${where}: ${k} without metadata.name${meta !== undefined ? ` (metadata is ${describeValue(meta)})` : ''}`,
+    );
+  }
+  const name = (meta as Record<string, unknown>).name;
+  if (typeof name !== 'string' || name === '') {
+    throw new UserError(
+      `${where}: ${k} without metadata.name${name !== undefined ? ` (it is ${name === '' ? 'empty' : describeValue(name)})` : ''}`,
+    );
+  }
+  out.push({ object: obj as unknown as KubeObject, origin: where });
+}
+
+/** Kinds without a namespace: a namespace written on one does not make a second object. */
+const CLUSTER_SCOPED = new Set([
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'Namespace',
+  'CompositeResourceDefinition',
+  'ProviderRevision',
+  'Provider',
+  'CustomResourceDefinition',
+  'ManagedResourceDefinition',
+]);
+
+/** An object given twice is ambiguous (which one is the cluster's?): refuse it, naming both places. */
+function rejectDuplicates(objects: readonly KubeObject[], origins: ReadonlyMap<KubeObject, string>): void {
+  const seen = new Map<string, KubeObject>();
+  for (const o of objects) {
+    const group = o.apiVersion.includes('/') ? o.apiVersion.slice(0, o.apiVersion.indexOf('/')) : '';
+    const ns = CLUSTER_SCOPED.has(o.kind) ? '' : (o.metadata.namespace ?? '');
+    const key = `${group}\u0000${o.kind}\u0000${typeof ns === 'string' ? ns : ''}\u0000${o.metadata.name}`;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, o);
+      continue;
+    }
+    const id = ns !== '' ? `${ns}/${o.metadata.name}` : o.metadata.name;
+    throw new UserError(
+      `${o.kind} "${id}" is given twice: ${origins.get(first) ?? '?'} and ${origins.get(o) ?? '?'}`,
+      { hint: 'each object may appear once in the -f input; remove one of them' },
+    );
+  }
+}

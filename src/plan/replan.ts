@@ -1,0 +1,30 @@
+import type { RbacObject } from '../kube/types.js';
+import { planChanges } from './plan.js';
+
+/** What to do about one object after a write raced with another writer. */
+export type Replanned =
+  | { readonly action: 'update'; readonly object: RbacObject }
+  | { readonly action: 'none' }
+  | { readonly action: 'refused'; readonly reason: string };
+
+/**
+ * Plans one desired object again against its freshly read live version, with the same ownership rule as the
+ * first plan: update it, leave it (already right), or refuse it (it turned out to be someone else's).
+ */
+export function replanOne(desired: RbacObject, live: RbacObject, adopt: boolean): Replanned {
+  const plan = planChanges(
+    [desired],
+    {
+      clusterRoles: live.kind === 'ClusterRole' ? [live] : [],
+      roles: live.kind === 'Role' ? [live] : [],
+      clusterRoleBindings: live.kind === 'ClusterRoleBinding' ? [live] : [],
+      roleBindings: live.kind === 'RoleBinding' ? [live] : [],
+    },
+    { prune: false, adopt },
+  );
+  const entry = plan.entries[0];
+  if (entry?.action === 'refused') return { action: 'refused', reason: entry.reason ?? "not the plugin's" };
+  if (entry?.action === 'update' && entry.object !== undefined)
+    return { action: 'update', object: entry.object };
+  return { action: 'none' };
+}

@@ -1,0 +1,351 @@
+import type {
+  ClusterRole,
+  ClusterSnapshot,
+  Namespace,
+  ObjectMeta,
+  ProviderRevision,
+  RbacObject,
+  Xrd,
+} from '../kube/types.js';
+import {
+  ANNOTATION_PAUSED,
+  LABEL_PARENT_PACKAGE,
+  PROVIDER_REVISION_KIND,
+  XRD_KIND,
+} from '../crossplane/names.js';
+import {
+  rejectedRequestsWarning,
+  validatePermissionRequests,
+} from '../crossplane/provider/permission-requests.js';
+import {
+  crossplaneAggregatesXrs,
+  hasChartUserRoles,
+  isPluginOwned,
+  renderBaseRoles,
+  renderCrossplaneAggregated,
+} from '../crossplane/base-roles.js';
+import {
+  enabledXrdsOf,
+  isXrdNamespaceable,
+  renderNamespaceBaseRoles,
+  renderNamespaceRoles,
+  renderXrdNamespaceRoles,
+} from '../crossplane/namespace/roles.js';
+import {
+  renderProviderClusterRoleBinding,
+  renderProviderRoleBindings,
+} from '../crossplane/provider/bindings.js';
+import { renderRevisionClusterRoles, type ProviderRolePolicy } from '../crossplane/provider/roles.js';
+import { renderXrdRoles, validateXrd } from '../crossplane/definition/roles.js';
+import { SyncInputError } from '../crossplane/input-error.js';
+import {
+  LEVEL_RANK,
+  resolveSyncSettings,
+  unknownNamesError,
+  type ResolvedSyncSettings,
+  type SyncFamily,
+  type SyncOptions,
+} from './settings.js';
+import { compareStrings } from '../kube/order.js';
+import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
+import { objectKey } from '../kube/object-key.js';
+
+export interface SkippedOwner {
+  readonly kind: string;
+  readonly name: string;
+  readonly reason: string;
+}
+
+export interface DesiredState {
+  /** Everything sync wants to exist, in a stable order. */
+  readonly objects: readonly RbacObject[];
+  /** objectKey() of the desired objects the plugin owns outright (labelled, prunable). */
+  readonly prunable: readonly string[];
+  readonly scope: PruneScope;
+  readonly skipped: readonly SkippedOwner[];
+  /** Things worth telling the user that are not errors (e.g. a namespace enabling an unknown XRD). */
+  readonly warnings: readonly string[];
+  readonly settings: ResolvedSyncSettings;
+}
+
+function isDeleting(o: { readonly metadata: ObjectMeta }): boolean {
+  return o.metadata.deletionTimestamp !== undefined && o.metadata.deletionTimestamp !== null;
+}
+
+function isPaused(o: { readonly metadata: ObjectMeta }): boolean {
+  return o.metadata.annotations?.[ANNOTATION_PAUSED] === 'true';
+}
+
+/** Checks the shape of a revision's objectRefs and permissionRequests; throws SyncInputError naming the first bad field. */
+export function validateProviderRevision(rev: ProviderRevision): void {
+  const name = rev.metadata?.name;
+  const obj = {
+    kind: PROVIDER_REVISION_KIND,
+    name: typeof name === 'string' && name !== '' ? name : '<unnamed>',
+  };
+  if (typeof name !== 'string' || name === '') {
+    throw new SyncInputError(`ProviderRevision: metadata.name is required`, {
+      object: obj,
+      field: 'metadata.name',
+    });
+  }
+  validatePermissionRequests(rev);
+  const refs: unknown = rev.status?.objectRefs;
+  if (refs === undefined || refs === null) return;
+  if (!Array.isArray(refs)) {
+    throw new SyncInputError(`ProviderRevision "${name}": status.objectRefs must be a list`, {
+      object: obj,
+      field: 'status.objectRefs',
+    });
+  }
+  refs.forEach((ref: unknown, i) => {
+    const at = `status.objectRefs[${i}]`;
+    if (typeof ref !== 'object' || ref === null || Array.isArray(ref)) {
+      throw new SyncInputError(`ProviderRevision "${name}": ${at} must be an object`, {
+        object: obj,
+        field: at,
+      });
+    }
+    for (const f of ['apiVersion', 'kind', 'name'] as const) {
+      const v = (ref as Record<string, unknown>)[f];
+      if (typeof v !== 'string' || v === '') {
+        throw new SyncInputError(`ProviderRevision "${name}": ${at}.${f} must be a non-empty string`, {
+          object: obj,
+          field: `${at}.${f}`,
+        });
+      }
+    }
+  });
+}
+
+function byName<T extends { readonly metadata: { readonly name: string } }>(xs: readonly T[]): T[] {
+  return [...xs].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
+}
+
+/** How this run renders provider roles: the Crossplane version's, with v1's --provider-clusterrole looked up. */
+function providerRolePolicy(
+  settings: ResolvedSyncSettings,
+  liveRoles: readonly ClusterRole[],
+): ProviderRolePolicy {
+  return {
+    crossplaneVersion: settings.crossplaneVersion,
+    providerClusterRole: liveRoles.find((r) => r.metadata.name === settings.providerClusterRole),
+  };
+}
+
+function providerNameOf(rev: ProviderRevision): string | undefined {
+  return (
+    rev.metadata.labels?.[LABEL_PARENT_PACKAGE] ??
+    rev.metadata.ownerReferences?.find((r) => r.kind === 'Provider' && r.controller === true)?.name
+  );
+}
+
+/**
+ * Computes everything `sync` wants to exist for a snapshot (provider, XRD, base and namespace roles and
+ * bindings): pure, deterministic (inputs are sorted, so shuffled input gives identical output). Throws
+ * SyncInputError for unknown filter names and invalid objects.
+ */
+export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): DesiredState {
+  const settings = resolveSyncSettings(snapshot, opts);
+  const level = LEVEL_RANK[settings.manage];
+  const has = (f: SyncFamily): boolean => settings.only.includes(f);
+  const userFacing = level >= LEVEL_RANK.basic && !settings.disableAggregateRoles;
+  const skipped: SkippedOwner[] = [];
+  const warnings: string[] = [];
+
+  const xrds = byName(snapshot.xrds);
+  const revisions = byName(snapshot.providerRevisions);
+  const namespaces = byName(snapshot.namespaces);
+
+  // Filters: unknown names are an error listing all of them.
+  const xrdNames = xrds.map((x) => x.metadata.name);
+  const xrdFilter =
+    opts.xrds !== undefined && opts.xrds.length > 0
+      ? [...new Set(opts.xrds)].sort(compareStrings)
+      : undefined;
+  if (xrdFilter !== undefined) {
+    const unknown = xrdFilter.filter((n) => !xrdNames.includes(n));
+    if (unknown.length > 0) throw unknownNamesError('CompositeResourceDefinitions', 'xrd', unknown, xrdNames);
+  }
+  let revisionFilter: string[] | undefined;
+  if (opts.providers !== undefined && opts.providers.length > 0) {
+    const wanted = [...new Set(opts.providers)].sort(compareStrings);
+    const unknown = wanted.filter(
+      (n) => !revisions.some((r) => r.metadata.name === n || providerNameOf(r) === n),
+    );
+    if (unknown.length > 0) {
+      const known = [
+        ...new Set(
+          revisions.flatMap((r) => [providerNameOf(r) ?? '', r.metadata.name]).filter((n) => n !== ''),
+        ),
+      ];
+      throw unknownNamesError('providers', 'provider', unknown, known.sort(compareStrings));
+    }
+    revisionFilter = revisions
+      .filter((r) => wanted.includes(r.metadata.name) || wanted.includes(providerNameOf(r) ?? ''))
+      .map((r) => r.metadata.name);
+  }
+  const nsNames = namespaces.map((n) => n.metadata.name);
+  const nsFilter =
+    opts.namespaces !== undefined && opts.namespaces.length > 0
+      ? [...new Set(opts.namespaces)].sort(compareStrings)
+      : undefined;
+  if (nsFilter !== undefined) {
+    const unknown = nsFilter.filter((n) => !nsNames.includes(n));
+    if (unknown.length > 0) throw unknownNamesError('namespaces', 'namespace', unknown, nsNames);
+  }
+  const ownersFiltered = xrdFilter !== undefined || revisionFilter !== undefined;
+
+  // Owners in scope, validated; deleting (and, for revisions, paused) owners skipped as Crossplane skips them.
+  const liveXrds: Xrd[] = [];
+  for (const x of xrds) {
+    validateXrd(x);
+    if (isDeleting(x)) skipped.push({ kind: XRD_KIND, name: x.metadata.name, reason: 'being deleted' });
+    else liveXrds.push(x);
+  }
+  const liveRevisions: ProviderRevision[] = [];
+  for (const r of revisions) {
+    validateProviderRevision(r);
+    if (isDeleting(r))
+      skipped.push({ kind: PROVIDER_REVISION_KIND, name: r.metadata.name, reason: 'being deleted' });
+    else if (isPaused(r))
+      skipped.push({ kind: PROVIDER_REVISION_KIND, name: r.metadata.name, reason: 'paused' });
+    else liveRevisions.push(r);
+  }
+
+  const objects: RbacObject[] = [];
+  const groups: PruneGroup[] = [];
+  const liveRoles = snapshot.clusterRoles;
+
+  // Base (§3.3): crossplane:aggregated at every level, the user-facing roles at basic and all.
+  if (has('base') && !ownersFiltered) {
+    groups.push('crossplane-aggregated');
+    if (!crossplaneAggregatesXrs(liveRoles)) {
+      objects.push(
+        ...renderCrossplaneAggregated({
+          namespace: settings.crossplaneNamespace,
+          serviceAccountName: settings.crossplaneServiceAccount,
+        }),
+      );
+    }
+    if (level >= LEVEL_RANK.basic) {
+      groups.push('base-roles');
+      if (!settings.disableBaseRoles && !hasChartUserRoles(liveRoles)) {
+        objects.push(
+          ...renderBaseRoles({
+            crossplaneVersion: settings.crossplaneVersion,
+            skipAggregatedClusterRoles: settings.skipAggregatedClusterRoles,
+          }),
+        );
+      }
+    }
+  }
+
+  // Composites (§3.1).
+  if (has('composites')) {
+    for (const x of liveXrds) {
+      if (xrdFilter !== undefined && !xrdFilter.includes(x.metadata.name)) continue;
+      if (revisionFilter !== undefined && xrdFilter === undefined) continue;
+      const [system, ...userRoles] = renderXrdRoles(x, { crossplaneVersion: settings.crossplaneVersion });
+      if (system !== undefined) objects.push(system);
+      if (userFacing) objects.push(...userRoles);
+    }
+  }
+
+  // Providers (§3.2).
+  if (opts.providerClusterRole !== undefined && settings.crossplaneVersion === 'v2') {
+    warnings.push(
+      '--provider-clusterrole has no effect: Crossplane v2 grants providers no permission requests',
+    );
+  }
+  if (has('providers')) {
+    if (settings.providerBindingScope === 'namespace') groups.push('provider-bindings');
+    const policy = providerRolePolicy(settings, liveRoles);
+    for (const r of liveRevisions) {
+      if (revisionFilter !== undefined && !revisionFilter.includes(r.metadata.name)) continue;
+      if (xrdFilter !== undefined && revisionFilter === undefined) continue;
+      const { roles, rejected } = renderRevisionClusterRoles(r, revisions, policy);
+      if (rejected.length > 0)
+        warnings.push(rejectedRequestsWarning(r, rejected, policy.providerClusterRole));
+      const [edit, view, system] = roles;
+      if (edit !== undefined && view !== undefined && system !== undefined) {
+        objects.push(edit);
+        if (userFacing) objects.push(view);
+        objects.push(system);
+      }
+      // Crossplane's binding reconciler binds every revision, whether or not it has roles (yet).
+      if (settings.providerBindingScope === 'namespace')
+        objects.push(...renderProviderRoleBindings(r, snapshot.deployments));
+      else objects.push(renderProviderClusterRoleBinding(r, snapshot.deployments));
+    }
+  }
+
+  // Namespaces (§4), only at --manage all.
+  if (has('namespaces') && level >= LEVEL_RANK.all && revisionFilter === undefined) {
+    groups.push('namespace-roles');
+    objects.push(...renderNamespaceFamily(namespaces, liveXrds, liveRoles, xrdFilter, nsFilter, warnings));
+  }
+
+  const prunable = objects.filter((o) => isPluginOwned(o)).map(objectKey);
+  const scope: PruneScope = {
+    groups,
+    ...(revisionFilter !== undefined ? { providers: revisionFilter } : {}),
+    ...(xrdFilter !== undefined ? { xrds: xrdFilter } : {}),
+    ...(nsFilter !== undefined ? { namespaces: nsFilter } : {}),
+  };
+  return { objects, prunable, scope, skipped, warnings, settings };
+}
+
+function renderNamespaceFamily(
+  namespaces: readonly Namespace[],
+  xrds: readonly Xrd[],
+  liveRoles: readonly ClusterRole[],
+  xrdFilter: readonly string[] | undefined,
+  nsFilter: readonly string[] | undefined,
+  warnings: string[],
+): RbacObject[] {
+  const byName = new Map(xrds.map((x) => [x.metadata.name, x]));
+  const enabledAnywhere = new Set<string>();
+  const perNamespace: { ns: Namespace; xrds: string[] }[] = [];
+  for (const ns of namespaces) {
+    if (isDeleting(ns)) continue;
+    const usable: string[] = [];
+    for (const name of enabledXrdsOf(ns)) {
+      const xrd = byName.get(name);
+      if (xrd === undefined) {
+        warnings.push(
+          `namespace "${ns.metadata.name}" enables unknown CompositeResourceDefinition "${name}"`,
+        );
+        continue;
+      }
+      const n = isXrdNamespaceable(xrd);
+      if (!n.ok) {
+        warnings.push(`namespace "${ns.metadata.name}" enables ${n.reason}`);
+        continue;
+      }
+      usable.push(name);
+      enabledAnywhere.add(name);
+    }
+    if (usable.length > 0) perNamespace.push({ ns, xrds: usable });
+  }
+
+  const out: RbacObject[] = [];
+  if (enabledAnywhere.size > 0 && xrdFilter === undefined) {
+    for (const role of renderNamespaceBaseRoles()) {
+      const live = liveRoles.find((r) => r.metadata.name === role.metadata.name);
+      if (live === undefined || isPluginOwned(live)) out.push(role);
+    }
+  }
+  for (const name of [...enabledAnywhere].sort(compareStrings)) {
+    if (xrdFilter !== undefined && !xrdFilter.includes(name)) continue;
+    const xrd = byName.get(name);
+    if (xrd !== undefined) out.push(...renderXrdNamespaceRoles(xrd));
+  }
+  if (xrdFilter === undefined) {
+    for (const { ns, xrds: enabled } of perNamespace) {
+      if (nsFilter !== undefined && !nsFilter.includes(ns.metadata.name)) continue;
+      out.push(...renderNamespaceRoles(ns, enabled));
+    }
+  }
+  return out;
+}

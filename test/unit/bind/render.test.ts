@@ -1,0 +1,784 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import {
+  BindInputError,
+  findClusterAdminBindings,
+  fnv1a32,
+  inventorySelector,
+  isOurBinding,
+  labelValue,
+  normalizeRoleRefs,
+  parseRoleRefFlag,
+  parseRoleRefsDocument,
+  parseServiceAccountFlag,
+  planBind,
+  renderBindings,
+  roleRefsOfRootSync,
+  rootSyncServiceAccount,
+  rootSyncTarget,
+  type Binding,
+  type BindTarget,
+  type RoleRefSpec,
+} from '../../../src/bind/render.js';
+import type { ClusterRoleBinding, KubeObject, RoleBinding } from '../../../src/kube/types.js';
+import { fixturePath } from '../../support/fixtures.js';
+
+const configSyncFixture = fixturePath('real', 'configsync.yaml');
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+const syncA = rootSyncTarget('sync-a');
+const saTarget: BindTarget = {
+  kind: 'ServiceAccount',
+  serviceAccount: { namespace: 'flux-system', name: 'kustomize-controller' },
+};
+const syncASubject = {
+  kind: 'ServiceAccount',
+  name: 'root-reconciler-sync-a',
+  namespace: 'config-management-system',
+};
+const syncALabels = {
+  'configsync.gke.io/sync-kind': 'RootSync',
+  'configsync.gke.io/sync-name': 'sync-a',
+  'configsync.gke.io/sync-namespace': 'config-management-system',
+  'configsync.gke.io/managed-by': 'kubectl-crossplane-rbac',
+  'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+};
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected an error');
+}
+
+/** What the API server would return for a created object. */
+function asLive<T extends Binding>(b: T, uid: string): T {
+  return { ...b, metadata: { ...b.metadata, uid, resourceVersion: `rv-${uid}` } };
+}
+
+function split(bs: readonly Binding[]): {
+  clusterRoleBindings: ClusterRoleBinding[];
+  roleBindings: RoleBinding[];
+} {
+  return {
+    clusterRoleBindings: bs.filter((b): b is ClusterRoleBinding => b.kind === 'ClusterRoleBinding'),
+    roleBindings: bs.filter((b): b is RoleBinding => b.kind === 'RoleBinding'),
+  };
+}
+
+describe('parseRoleRefFlag', () => {
+  const ok: Record<string, { reason: string; in: string; want: RoleRefSpec }> = {
+    ClusterRole: {
+      reason: 'the plain form binds a ClusterRole cluster-wide',
+      in: 'ClusterRole/crossplane-edit',
+      want: { kind: 'ClusterRole', name: 'crossplane-edit' },
+    },
+    ClusterRoleInNamespace: {
+      reason: '@NS binds a ClusterRole in one namespace',
+      in: 'ClusterRole/edit@team-a',
+      want: { kind: 'ClusterRole', name: 'edit', namespace: 'team-a' },
+    },
+    Role: {
+      reason: 'a Role is given with its namespace',
+      in: 'Role/deployer@team-a',
+      want: { kind: 'Role', name: 'deployer', namespace: 'team-a' },
+    },
+    KindAnyCase: {
+      reason: 'the kind is case-insensitive',
+      in: 'clusterrole/view',
+      want: { kind: 'ClusterRole', name: 'view' },
+    },
+    RoleLowerCase: {
+      reason: 'the kind is case-insensitive for Role too',
+      in: 'ROLE/x@ns',
+      want: { kind: 'Role', name: 'x', namespace: 'ns' },
+    },
+    ColonInName: {
+      reason: 'role names may contain colons, as Crossplane and Config Sync roles do',
+      in: 'ClusterRole/configsync.gke.io:root-reconciler',
+      want: { kind: 'ClusterRole', name: 'configsync.gke.io:root-reconciler' },
+    },
+  };
+  it.each(Object.entries(ok))('%s', (_name, tc) => {
+    expect(parseRoleRefFlag(tc.in), tc.reason).toStrictEqual(tc.want);
+  });
+
+  const bad: Record<string, { reason: string; in: string }> = {
+    NoKind: { reason: 'a bare name is ambiguous', in: 'crossplane-edit' },
+    UnknownKind: { reason: 'only ClusterRole and Role can be bound', in: 'Group/admins' },
+    RoleWithoutNamespace: { reason: 'a Role lives in a namespace', in: 'Role/deployer' },
+    EmptyName: { reason: 'a name is required', in: 'ClusterRole/' },
+    BadNamespace: { reason: 'namespaces are DNS labels', in: 'ClusterRole/edit@Team_A' },
+    EmptyNamespace: { reason: '@ with nothing after it is a typo', in: 'ClusterRole/edit@' },
+    TwoSlashes: { reason: 'role names cannot contain a slash', in: 'ClusterRole/a/b' },
+  };
+  it.each(Object.entries(bad))('%s', (_name, tc) => {
+    const err = thrown(() => parseRoleRefFlag(tc.in));
+    expect(err, tc.reason).toBeInstanceOf(BindInputError);
+    expect((err as Error).message, 'the error shows the accepted forms').toContain(
+      'ClusterRole/NAME, ClusterRole/NAME@NAMESPACE or Role/NAME@NAMESPACE',
+    );
+  });
+});
+
+describe('parseServiceAccountFlag', () => {
+  it('ParsesNamespaceAndName', () => {
+    expect(parseServiceAccountFlag('flux-system/kustomize-controller')).toStrictEqual({
+      namespace: 'flux-system',
+      name: 'kustomize-controller',
+    });
+  });
+  it.each(['kustomize-controller', 'a/b/c', '/x', 'ns/'])('RejectsMalformed %s', (s) => {
+    expect(thrown(() => parseServiceAccountFlag(s))).toBeInstanceOf(BindInputError);
+  });
+});
+
+describe('parseRoleRefsDocument', () => {
+  it('ParsesAList', () => {
+    const doc = [
+      { kind: 'ClusterRole', name: 'a' },
+      { kind: 'ClusterRole', name: 'b', namespace: 'ns1' },
+      { kind: 'Role', name: 'c', namespace: 'ns2' },
+      { kind: 'ClusterRole', name: 'd', namespace: '' },
+    ];
+    expect(parseRoleRefsDocument(doc, 'refs.yaml')).toStrictEqual([
+      { kind: 'ClusterRole', name: 'a' },
+      { kind: 'ClusterRole', name: 'b', namespace: 'ns1' },
+      { kind: 'Role', name: 'c', namespace: 'ns2' },
+      { kind: 'ClusterRole', name: 'd' },
+    ]);
+  });
+  it('AcceptsARoleRefsKey', () => {
+    expect(parseRoleRefsDocument({ roleRefs: [{ kind: 'ClusterRole', name: 'a' }] }, 'f')).toStrictEqual([
+      { kind: 'ClusterRole', name: 'a' },
+    ]);
+  });
+  const bad: Record<string, { reason: string; doc: unknown; want: RegExp }> = {
+    NotAList: {
+      reason: 'a mapping of something else is no roleRefs list',
+      doc: { kind: 'ClusterRole' },
+      want: /refs\.yaml: expected a list/,
+    },
+    BadKindAtIndex: {
+      reason: 'errors name the entry index',
+      doc: [
+        { kind: 'ClusterRole', name: 'a' },
+        { kind: 'User', name: 'b' },
+      ],
+      want: /refs\.yaml: entry 1: kind must be ClusterRole or Role/,
+    },
+    MissingName: {
+      reason: 'a name is required',
+      doc: [{ kind: 'ClusterRole' }],
+      want: /entry 0: name must be a string/,
+    },
+    UnknownField: {
+      reason: 'a misspelt field is reported, not ignored',
+      doc: [{ kind: 'Role', name: 'a', namespaces: 'x' }],
+      want: /entry 0: unknown field "namespaces"/,
+    },
+    ScalarEntry: {
+      reason: 'each entry is a mapping',
+      doc: ['ClusterRole/a'],
+      want: /entry 0: expected a mapping/,
+    },
+  };
+  it.each(Object.entries(bad))('%s', (_name, tc) => {
+    const err = thrown(() => parseRoleRefsDocument(tc.doc, 'refs.yaml'));
+    expect(err, tc.reason).toBeInstanceOf(BindInputError);
+    expect((err as Error).message, tc.reason).toMatch(tc.want);
+  });
+});
+
+describe('roleRefsOfRootSync', () => {
+  const rootSync = (spec: unknown): KubeObject => ({
+    apiVersion: 'configsync.gke.io/v1beta1',
+    kind: 'RootSync',
+    metadata: { name: 'sync-a', namespace: 'config-management-system' },
+    spec,
+  });
+  it('ReadsSpecOverrideRoleRefs', () => {
+    expect(
+      roleRefsOfRootSync(rootSync({ override: { roleRefs: [{ kind: 'ClusterRole', name: 'x' }] } })),
+    ).toStrictEqual([{ kind: 'ClusterRole', name: 'x' }]);
+  });
+  it('ReadsTheSeedSpellingOverrides', () => {
+    expect(
+      roleRefsOfRootSync(
+        rootSync({ overrides: { roleRefs: [{ kind: 'Role', name: 'y', namespace: 'n' }] } }),
+      ),
+    ).toStrictEqual([{ kind: 'Role', name: 'y', namespace: 'n' }]);
+  });
+  it('EmptyWithoutRoleRefs', () => {
+    expect(
+      roleRefsOfRootSync(rootSync({ sourceFormat: 'unstructured', override: { reconcileTimeout: '5m' } })),
+    ).toStrictEqual([]);
+  });
+  it('ErrorsNameTheField', () => {
+    const err = thrown(() =>
+      roleRefsOfRootSync(
+        rootSync({ override: { roleRefs: [{ kind: 'ClusterRole', name: 'a' }, { name: 'b' }] } }),
+      ),
+    );
+    expect(err).toBeInstanceOf(BindInputError);
+    expect((err as Error).message).toContain(
+      'RootSync config-management-system/sync-a: spec.override.roleRefs[1]',
+    );
+  });
+  it('ReadsTheRealFixtures', () => {
+    const docs = parseAllDocuments(readFileSync(configSyncFixture, 'utf8')).map(
+      (d) => d.toJS() as KubeObject | null,
+    );
+    const syncs = docs.filter((d): d is KubeObject => d?.kind === 'RootSync');
+    const byName = new Map(syncs.map((s) => [s.metadata.name, s]));
+    // TestRootSyncRoleRefs' list, in the test's order.
+    expect(roleRefsOfRootSync(byName.get('sync-a')!)).toStrictEqual([
+      { kind: 'Role', name: 'foo-role', namespace: 'foo' },
+      { kind: 'ClusterRole', name: 'foo-role' },
+      { kind: 'ClusterRole', name: 'bar-role' },
+      { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
+    ]);
+    expect(
+      roleRefsOfRootSync(byName.get('my-root-sync')!),
+      'the design doc spells it overrides',
+    ).toHaveLength(3);
+    expect(
+      roleRefsOfRootSync(byName.get('root-sync')!),
+      'no roleRefs: Config Sync would bind cluster-admin',
+    ).toStrictEqual([]);
+  });
+});
+
+describe('normalizeRoleRefs', () => {
+  it('RoleWithoutNamespaceIsAnError', () => {
+    const err = thrown(() => normalizeRoleRefs([{ kind: 'Role', name: 'deployer' }]));
+    expect(err).toBeInstanceOf(BindInputError);
+    expect((err as Error).message).toContain('spec.override.roleRefs.namespace');
+  });
+  it('DuplicatesAreMerged', () => {
+    expect(
+      normalizeRoleRefs([
+        { kind: 'ClusterRole', name: 'a' },
+        { kind: 'ClusterRole', name: 'a' },
+        { kind: 'ClusterRole', name: 'a', namespace: '' },
+      ]),
+    ).toStrictEqual([{ kind: 'ClusterRole', name: 'a' }]);
+  });
+  it('RoleAndClusterRoleOfTheSameNameAreDifferent', () => {
+    expect(
+      normalizeRoleRefs([
+        { kind: 'Role', name: 'foo-role', namespace: 'foo' },
+        { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
+        { kind: 'ClusterRole', name: 'foo-role' },
+      ]),
+    ).toHaveLength(3);
+  });
+  it('StableSortedOrder', () => {
+    const refs: RoleRefSpec[] = [
+      { kind: 'Role', name: 'r', namespace: 'b' },
+      { kind: 'ClusterRole', name: 'z' },
+      { kind: 'ClusterRole', name: 'e', namespace: 'a' },
+      { kind: 'ClusterRole', name: 'a' },
+    ];
+    const want = [
+      { kind: 'ClusterRole', name: 'a' },
+      { kind: 'ClusterRole', name: 'z' },
+      { kind: 'ClusterRole', name: 'e', namespace: 'a' },
+      { kind: 'Role', name: 'r', namespace: 'b' },
+    ];
+    expect(normalizeRoleRefs(refs)).toStrictEqual(want);
+    expect(normalizeRoleRefs([...refs].reverse())).toStrictEqual(want);
+  });
+});
+
+describe('rootSyncServiceAccount', () => {
+  const cases: Record<string, { reason: string; name: string; want: string }> = {
+    RootSync: {
+      reason: 'the default RootSync runs as root-reconciler (core.RootReconcilerName)',
+      name: 'root-sync',
+      want: 'root-reconciler',
+    },
+    OtherRootSync: {
+      reason: 'any other RootSync gets a suffix',
+      name: 'sync-a',
+      want: 'root-reconciler-sync-a',
+    },
+    RootSyncLikeName: {
+      reason: 'only the exact name root-sync is special',
+      name: 'root-sync-2',
+      want: 'root-reconciler-root-sync-2',
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_name, tc) => {
+    expect(rootSyncServiceAccount(tc.name), tc.reason).toStrictEqual({
+      namespace: 'config-management-system',
+      name: tc.want,
+    });
+  });
+});
+
+describe('renderBindings', () => {
+  // Config Sync's createRBACBinding: no namespace -> ClusterRoleBinding; namespace -> RoleBinding there, roleRef kept.
+  const cases: Record<
+    string,
+    { reason: string; ref: RoleRefSpec; kind: string; namespace: string | undefined }
+  > = {
+    ClusterRoleToClusterRoleBinding: {
+      reason: 'a ClusterRole without namespace is bound cluster-wide',
+      ref: { kind: 'ClusterRole', name: 'foo-role' },
+      kind: 'ClusterRoleBinding',
+      namespace: undefined,
+    },
+    ClusterRoleWithNamespaceToRoleBinding: {
+      reason: 'a ClusterRole with a namespace is bound in that namespace only',
+      ref: { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
+      kind: 'RoleBinding',
+      namespace: 'foo',
+    },
+    RoleToRoleBinding: {
+      reason: 'a Role is bound in its namespace',
+      ref: { kind: 'Role', name: 'foo-role', namespace: 'foo' },
+      kind: 'RoleBinding',
+      namespace: 'foo',
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_name, tc) => {
+    const [b, ...rest] = renderBindings(syncA, [tc.ref]);
+    expect(rest, tc.reason).toHaveLength(0);
+    expect(b?.kind, tc.reason).toBe(tc.kind);
+    expect(b?.apiVersion, tc.reason).toBe('rbac.authorization.k8s.io/v1');
+    expect(b?.metadata.namespace, tc.reason).toBe(tc.namespace);
+    expect(b?.roleRef, tc.reason).toStrictEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: tc.ref.kind,
+      name: tc.ref.name,
+    });
+    expect(b?.subjects, 'subjects are exactly the one ServiceAccount').toStrictEqual([syncASubject]);
+    expect(b?.metadata.labels, 'inventory labels').toStrictEqual(syncALabels);
+  });
+
+  it('RoleAndClusterRoleOfTheSameNameGetDifferentBindings', () => {
+    const bs = renderBindings(syncA, [
+      { kind: 'Role', name: 'foo-role', namespace: 'foo' },
+      { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
+    ]);
+    expect(bs).toHaveLength(2);
+    expect(new Set(bs.map((b) => b.metadata.name)).size).toBe(2);
+  });
+
+  it('NeverLabelledReconcilerManager', () => {
+    for (const b of renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }])) {
+      expect(Object.values(b.metadata.labels ?? {})).not.toContain('reconciler-manager');
+    }
+  });
+
+  it('PlainServiceAccountLabels', () => {
+    const [b] = renderBindings(saTarget, [{ kind: 'ClusterRole', name: 'view' }]);
+    expect(b?.metadata.labels).toStrictEqual({
+      'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+      'kubectl-crossplane-rbac/service-account-namespace': 'flux-system',
+      'kubectl-crossplane-rbac/service-account-name': 'kustomize-controller',
+    });
+    expect(b?.subjects).toStrictEqual([
+      { kind: 'ServiceAccount', name: 'kustomize-controller', namespace: 'flux-system' },
+    ]);
+  });
+
+  it('BaseRoleAddsAClusterRoleBinding', () => {
+    const bs = renderBindings(syncA, [{ kind: 'Role', name: 'r', namespace: 'n' }], {
+      baseRole: 'configsync.gke.io:root-reconciler',
+    });
+    expect(bs.map((b) => [b.kind, b.roleRef.name])).toStrictEqual([
+      ['ClusterRoleBinding', 'configsync.gke.io:root-reconciler'],
+      ['RoleBinding', 'r'],
+    ]);
+  });
+
+  it('BaseRoleAlsoListedIsBoundOnce', () => {
+    const bs = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'base' }], { baseRole: 'base' });
+    expect(bs).toHaveLength(1);
+  });
+
+  it('DeterministicUnderShuffle', () => {
+    const refs: RoleRefSpec[] = [
+      { kind: 'Role', name: 'foo-role', namespace: 'foo' },
+      { kind: 'ClusterRole', name: 'foo-role' },
+      { kind: 'ClusterRole', name: 'bar-role' },
+      { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
+    ];
+    const a = renderBindings(syncA, refs);
+    expect(renderBindings(syncA, [...refs].reverse())).toStrictEqual(a);
+    expect(renderBindings(rootSyncTarget('sync-a'), [refs[2]!, refs[0]!, refs[3]!, refs[1]!])).toStrictEqual(
+      a,
+    );
+  });
+
+  it('NamesAreReadable', () => {
+    const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'Crossplane:Edit' }]);
+    expect(b?.metadata.name).toMatch(/^root-reconciler-sync-a-clusterrole-crossplane-edit-[0-9a-f]{8}$/);
+  });
+
+  it('NamesKeepApartWhatTheReadablePartMerges', () => {
+    const names = [
+      renderBindings(syncA, [{ kind: 'ClusterRole', name: 'crossplane:edit' }])[0]?.metadata.name,
+      renderBindings(syncA, [{ kind: 'ClusterRole', name: 'crossplane-edit' }])[0]?.metadata.name,
+      renderBindings(syncA, [{ kind: 'ClusterRole', name: 'Crossplane-Edit' }])[0]?.metadata.name,
+      renderBindings({ kind: 'ServiceAccount', serviceAccount: { namespace: 'a', name: 'sa' } }, [
+        { kind: 'ClusterRole', name: 'x' },
+      ])[0]?.metadata.name,
+      renderBindings({ kind: 'ServiceAccount', serviceAccount: { namespace: 'b', name: 'sa' } }, [
+        { kind: 'ClusterRole', name: 'x' },
+      ])[0]?.metadata.name,
+    ];
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('NamesAndLabelsValidForVeryLongInputs', () => {
+    const longSync = 'a'.repeat(200) + '-sync';
+    const target = rootSyncTarget(longSync);
+    const refs: RoleRefSpec[] = [
+      { kind: 'ClusterRole', name: `${'x'.repeat(240)}:Y` },
+      { kind: 'ClusterRole', name: `${'x'.repeat(240)}:Z` },
+      { kind: 'Role', name: ':::', namespace: 'n'.repeat(63) },
+    ];
+    const bs = renderBindings(target, refs);
+    expect(new Set(bs.map((b) => b.metadata.name)).size, 'long names stay distinct').toBe(3);
+    for (const b of bs) {
+      expect(b.metadata.name.length).toBeLessThanOrEqual(253);
+      expect(b.metadata.name).toMatch(DNS_SUBDOMAIN);
+      for (const v of Object.values(b.metadata.labels ?? {})) {
+        expect(v.length).toBeLessThanOrEqual(63);
+        expect(v).toMatch(LABEL_VALUE);
+      }
+    }
+    expect(isOurBinding(bs[0]!, target)).toBe(true);
+    expect(
+      isOurBinding(bs[0]!, rootSyncTarget('a'.repeat(200) + '-synd')),
+      'hashed label values still tell targets apart',
+    ).toBe(false);
+    const argo = {
+      ...bs[0]!,
+      metadata: {
+        ...bs[0]!.metadata,
+        ownerReferences: [
+          { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', name: 'a', uid: 'u', controller: true },
+        ],
+      },
+    };
+    expect(
+      isOurBinding(argo, target),
+      'a binding another controller owns is not ours, whatever its labels',
+    ).toBe(false);
+  });
+});
+
+describe('fnv1a32 and labelValue', () => {
+  it.each([
+    ['', '811c9dc5'],
+    ['a', 'e40c292c'],
+    ['foobar', 'bf9cf968'],
+  ])('FnvTestVector %j', (s, want) => {
+    expect(fnv1a32(s)).toBe(want);
+  });
+  it('ValidValuesKept', () => {
+    expect(labelValue('sync-a')).toBe('sync-a');
+  });
+  it('LongValuesShortened', () => {
+    const v = labelValue('-' + 'b'.repeat(100));
+    expect(v.length).toBeLessThanOrEqual(63);
+    expect(v).toMatch(LABEL_VALUE);
+  });
+});
+
+describe('inventorySelector and isOurBinding', () => {
+  it('RootSyncSelector', () => {
+    expect(inventorySelector(syncA)).toBe(
+      'app.kubernetes.io/managed-by=kubectl-crossplane-rbac,configsync.gke.io/managed-by=kubectl-crossplane-rbac,' +
+        'configsync.gke.io/sync-kind=RootSync,configsync.gke.io/sync-name=sync-a,configsync.gke.io/sync-namespace=config-management-system',
+    );
+  });
+  it('ServiceAccountSelector', () => {
+    expect(inventorySelector(saTarget)).toBe(
+      'app.kubernetes.io/managed-by=kubectl-crossplane-rbac,kubectl-crossplane-rbac/service-account-name=kustomize-controller,' +
+        'kubectl-crossplane-rbac/service-account-namespace=flux-system',
+    );
+  });
+  it('ConfigSyncsOwnBindingsAreNotOurs', () => {
+    const theirs = {
+      metadata: {
+        labels: { ...syncALabels, 'configsync.gke.io/managed-by': 'reconciler-manager' },
+      },
+    };
+    expect(isOurBinding(theirs, syncA)).toBe(false);
+    expect(isOurBinding({ metadata: { labels: syncALabels } }, syncA)).toBe(true);
+    expect(isOurBinding({ metadata: { labels: syncALabels } }, rootSyncTarget('sync-b'))).toBe(false);
+  });
+});
+
+describe('planBind', () => {
+  const fourRefs: RoleRefSpec[] = [
+    { kind: 'Role', name: 'foo-role', namespace: 'foo' },
+    { kind: 'ClusterRole', name: 'foo-role' },
+    { kind: 'ClusterRole', name: 'bar-role' },
+    { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
+  ];
+  const four = renderBindings(syncA, fourRefs);
+  const liveFour = four.map((b, i) => asLive(b, `uid-${i}`));
+
+  it('ColdRunCreatesEverything', () => {
+    const plan = planBind(
+      four,
+      { clusterRoleBindings: [], roleBindings: [] },
+      { prune: true, target: syncA },
+    );
+    expect(plan.creates).toHaveLength(4);
+    expect(plan.updates.length + plan.unchanged.length + plan.deletes.length + plan.refused.length).toBe(0);
+  });
+
+  it('SecondRunChangesNothing', () => {
+    const plan = planBind(four, split(liveFour), { prune: true, target: syncA });
+    expect(plan.unchanged).toHaveLength(4);
+    expect(plan.creates.length + plan.updates.length + plan.deletes.length + plan.refused.length).toBe(0);
+  });
+
+  it('FourRefsThenOneRefPrunesThree', () => {
+    const one = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
+    const plan = planBind(one, split(liveFour), { prune: true, target: syncA });
+    expect(plan.unchanged.map((b) => b.roleRef.name)).toStrictEqual(['bar-role']);
+    expect(plan.deletes).toHaveLength(3);
+    const uids = plan.deletes.map((d) => d.uid).sort();
+    const barIndex = four.findIndex((b) => b.roleRef.name === 'bar-role');
+    expect(uids, 'deletes carry the uid for a precondition').toStrictEqual(
+      [0, 1, 2, 3].filter((i) => i !== barIndex).map((i) => `uid-${i}`),
+    );
+  });
+
+  it('NoPruneKeepsThem', () => {
+    const one = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
+    const plan = planBind(one, split(liveFour), { prune: false, target: syncA });
+    expect(plan.deletes).toHaveLength(0);
+    expect(plan.notPruned).toHaveLength(3);
+  });
+
+  it('BindingWithoutOurLabelsNeverDeletedEvenWithMatchingNameAndRoleRef', () => {
+    const want = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
+    const handMade = {
+      ...want[0]!,
+      metadata: { name: want[0]!.metadata.name, uid: 'hand', labels: { team: 'platform' } },
+    } as ClusterRoleBinding;
+    const otherName = { ...handMade, metadata: { ...handMade.metadata, name: 'hand-made-bar' } };
+    for (const prune of [true, false]) {
+      const plan = planBind(
+        want,
+        { clusterRoleBindings: [handMade, otherName], roleBindings: [] },
+        { prune, target: syncA },
+      );
+      expect(plan.refused.map((r) => r.ref.name)).toStrictEqual([want[0]!.metadata.name]);
+      expect(plan.deletes).toHaveLength(0);
+      expect(plan.updates).toHaveLength(0);
+      expect(plan.creates).toHaveLength(0);
+    }
+  });
+
+  it('ConfigSyncsOwnBindingsNeverDeleted', () => {
+    const theirs = asLive(
+      {
+        ...four[0]!,
+        metadata: {
+          name: 'root-reconciler-sync-a-m4q9z',
+          labels: { ...syncALabels, 'configsync.gke.io/managed-by': 'reconciler-manager' },
+        },
+      },
+      'cs',
+    );
+    const plan = planBind(
+      renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]),
+      split([theirs]),
+      { prune: true, target: syncA },
+    );
+    expect(plan.deletes).toHaveLength(0);
+  });
+
+  it('OtherTargetsBindingsNeverDeleted', () => {
+    const syncB = rootSyncTarget('sync-b');
+    const theirs = renderBindings(syncB, [{ kind: 'ClusterRole', name: 'x' }]).map((b) => asLive(b, 'b'));
+    const plan = planBind(four, split(theirs), { prune: true, target: syncA });
+    expect(plan.deletes).toHaveLength(0);
+    expect(plan.creates).toHaveLength(4);
+  });
+
+  it('ForeignSubjectRemoved', () => {
+    const live = liveFour.map((b): Binding =>
+      b.roleRef.name === 'bar-role'
+        ? {
+            ...b,
+            subjects: [
+              ...(b.subjects ?? []),
+              { kind: 'User', name: 'mallory', apiGroup: 'rbac.authorization.k8s.io' },
+            ],
+          }
+        : b,
+    );
+    const plan = planBind(four, split(live), { prune: true, target: syncA });
+    expect(plan.updates).toHaveLength(1);
+    const u = plan.updates[0]!;
+    expect(u.changes).toStrictEqual(['subjects']);
+    expect(u.object.subjects).toStrictEqual([syncASubject]);
+    expect(u.object.metadata.resourceVersion, 'updates carry the live resourceVersion').toBe(
+      u.live.metadata.resourceVersion,
+    );
+    expect(u.object.metadata.resourceVersion).toMatch(/^rv-uid-/);
+    expect(plan.unchanged).toHaveLength(3);
+  });
+
+  it('MissingLabelRestoredAndExtraLabelsKept', () => {
+    const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }]);
+    const labels = { ...syncALabels, extra: 'kept' } as Record<string, string>;
+    delete labels['app.kubernetes.io/managed-by'];
+    // Still ours by the Config Sync labels? No: our inventory includes app.kubernetes.io/managed-by, so it is refused.
+    const live = asLive({ ...b!, metadata: { ...b!.metadata, labels } } as ClusterRoleBinding, 'l');
+    expect(planBind([b!], split([live]), { prune: true, target: syncA }).refused).toHaveLength(1);
+    const liveOurs = asLive(
+      {
+        ...b!,
+        metadata: { ...b!.metadata, labels: { ...syncALabels, extra: 'kept' } },
+      } as ClusterRoleBinding,
+      'l',
+    );
+    const plan = planBind([b!], split([liveOurs]), { prune: true, target: syncA });
+    expect(plan.unchanged, 'extra labels on our binding are no change').toHaveLength(1);
+  });
+
+  it('ChangedRoleRefIsRefused', () => {
+    const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }]);
+    const live = asLive({ ...b!, roleRef: { ...b!.roleRef, name: 'y' } } as ClusterRoleBinding, 'r');
+    const plan = planBind([b!], split([live]), { prune: true, target: syncA });
+    expect(plan.refused).toHaveLength(1);
+    expect(plan.refused[0]!.reason).toContain('roleRef cannot be changed');
+  });
+
+  it('DeterministicUnderShuffle', () => {
+    const one = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
+    const a = planBind(one, split(liveFour), { prune: true, target: syncA });
+    const b = planBind(one, split([...liveFour].reverse()), { prune: true, target: syncA });
+    expect(b).toStrictEqual(a);
+  });
+});
+
+describe('findClusterAdminBindings', () => {
+  const sa = { namespace: 'config-management-system', name: 'root-reconciler' };
+  const crb = (name: string, role: string, subjects: ClusterRoleBinding['subjects']): ClusterRoleBinding => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    ...(subjects === undefined ? {} : { subjects }),
+  });
+  const cases: Record<string, { reason: string; binding: ClusterRoleBinding | RoleBinding; want: boolean }> =
+    {
+      Direct: {
+        reason: "Config Sync's legacy binding names the SA",
+        binding: crb('configsync.gke.io:root-reconciler', 'cluster-admin', [
+          { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
+        ]),
+        want: true,
+      },
+      AllServiceAccounts: {
+        reason: 'every SA is in system:serviceaccounts',
+        binding: crb('g', 'cluster-admin', [
+          { kind: 'Group', name: 'system:serviceaccounts', apiGroup: 'rbac.authorization.k8s.io' },
+        ]),
+        want: true,
+      },
+      NamespaceGroup: {
+        reason: 'the SA is in system:serviceaccounts:<its namespace>',
+        binding: crb('g', 'cluster-admin', [
+          { kind: 'Group', name: 'system:serviceaccounts:config-management-system' },
+        ]),
+        want: true,
+      },
+      OtherNamespaceGroup: {
+        reason: "another namespace's group does not hold it",
+        binding: crb('g', 'cluster-admin', [{ kind: 'Group', name: 'system:serviceaccounts:kube-system' }]),
+        want: false,
+      },
+      UserName: {
+        reason: "a User subject with the SA's user name matches it",
+        binding: crb('u', 'cluster-admin', [
+          { kind: 'User', name: 'system:serviceaccount:config-management-system:root-reconciler' },
+        ]),
+        want: true,
+      },
+      OtherRole: {
+        reason: 'only cluster-admin counts',
+        binding: crb('v', 'view', [
+          { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
+        ]),
+        want: false,
+      },
+      OtherSa: {
+        reason: 'another SA of the same name elsewhere',
+        binding: crb('o', 'cluster-admin', [
+          { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'default' },
+        ]),
+        want: false,
+      },
+      NoSubjects: {
+        reason: 'a binding without subjects grants nothing',
+        binding: crb('n', 'cluster-admin', undefined),
+        want: false,
+      },
+      RoleBindingDefaultNamespace: {
+        reason: "a RoleBinding SA subject without namespace means the binding's namespace",
+        binding: {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: 'rb', namespace: 'config-management-system' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+          subjects: [{ kind: 'ServiceAccount', name: 'root-reconciler' }],
+        },
+        want: true,
+      },
+    };
+  it.each(Object.entries(cases))('%s', (_name, tc) => {
+    const found = findClusterAdminBindings(sa, split([tc.binding]));
+    const want = tc.want
+      ? [
+          tc.binding.kind === 'RoleBinding'
+            ? { kind: 'RoleBinding', name: 'rb', namespace: 'config-management-system' }
+            : { kind: 'ClusterRoleBinding', name: tc.binding.metadata.name },
+        ]
+      : [];
+    expect(found, tc.reason).toStrictEqual(want);
+  });
+
+  it('FindsConfigSyncsLegacyBindingInTheFixture', () => {
+    const docs = parseAllDocuments(readFileSync(configSyncFixture, 'utf8')).map(
+      (d) => d.toJS() as KubeObject | null,
+    );
+    const bindings = docs.filter(
+      (d) => d?.kind === 'ClusterRoleBinding' || d?.kind === 'RoleBinding',
+    ) as unknown as Binding[];
+    expect(findClusterAdminBindings(rootSyncServiceAccount('root-sync'), split(bindings))).toStrictEqual([
+      { kind: 'ClusterRoleBinding', name: 'configsync.gke.io:root-reconciler' },
+    ]);
+    expect(findClusterAdminBindings(rootSyncServiceAccount('sync-a'), split(bindings))).toStrictEqual([]);
+    // None of reconciler-manager's bindings is ours: a plan for sync-a never deletes them.
+    const plan = planBind(
+      renderBindings(syncA, roleRefsOfRootSync(docs.find((d) => d?.metadata.name === 'sync-a')!)),
+      split(bindings),
+      {
+        prune: true,
+        target: syncA,
+      },
+    );
+    expect(plan.deletes).toHaveLength(0);
+    expect(plan.refused).toHaveLength(0);
+    expect(plan.creates).toHaveLength(4);
+  });
+});

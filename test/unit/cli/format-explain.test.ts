@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatChain,
+  formatExplainDot,
+  formatExplainMermaid,
+  formatExplainTable,
+  formatExplainTree,
+  formatRuleShort,
+} from '../../../src/cli/output/format-explain.js';
+import { explainRole, type ExplainSnapshot } from '../../../src/explain/explain-role.js';
+import type { ClusterRole } from '../../../src/kube/types.js';
+import { role, rule } from '../explain/helpers.js';
+
+const snap = (clusterRoles: ClusterRole[]): ExplainSnapshot => ({
+  clusterRoles,
+  clusterRoleBindings: [],
+  roleBindings: [],
+});
+
+const roles = [
+  role('top', {}, [], [{ matchLabels: { to: 'top' } }, { matchLabels: { none: 'x' } }]),
+  role('mid', { to: 'top' }, [], [{ matchLabels: { kind: 'a' } }]),
+  role('leaf-a', { kind: 'a' }, [
+    rule('get', 'pods'),
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['delete'] },
+  ]),
+  role('p', { ring: 'q', to: 'top' }, [], [{ matchLabels: { ring: 'p' } }]),
+  role('q', { ring: 'p' }, [], [{ matchLabels: { ring: 'q' } }]),
+];
+const ESC = '\u001b';
+
+describe('format-explain', () => {
+  it('TreeDrawsTheAggregation', () => {
+    const text = formatExplainTree(explainRole('top', snap(roles)));
+    expect(text.split('\n').slice(0, 6)).toStrictEqual([
+      'top (aggregated, 2 rules) selector [1] matches nothing',
+      '├─ [0] mid (aggregated, 2 rules)',
+      '│  └─ [0] leaf-a (2 rules)',
+      '└─ [0] p (aggregated, 0 rules)',
+      '   └─ [0] q (aggregated, 0 rules)',
+      '      └─ [0] p (aggregated, 0 rules) ↻ cycle',
+    ]);
+    expect(text).toContain('[1] none=x → matches nothing');
+    expect(text).toContain('p ⇄ q');
+    expect(text).toContain('drift: stored 0 rules, computed 2: 2 rules missing, 0 extra rules');
+    expect(text).not.toContain(ESC);
+  });
+
+  it('TreeShowsAccessAndFeeds', () => {
+    const e = explainRole('leaf-a', snap(roles), {
+      for: { verb: 'delete', apiGroup: 'apps', resource: 'deployments' },
+    });
+    const text = formatExplainTree(e);
+    expect(text).toContain('not aggregated');
+    expect(text).toContain('feeds into:\n  mid\n  top (via mid)');
+    expect(text).toContain('delete apps/deployments: allowed by 1 rule');
+  });
+
+  it('TableHasNoColourAndOneRowPerRule', () => {
+    const e = explainRole('top', snap(roles));
+    const lines = formatExplainTable(e, false).trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]?.split(/\s{2,}/)).toStrictEqual(['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE']);
+    expect(lines[2]?.split(/\s{2,}/)).toStrictEqual(['1', 'apps', 'deployments', 'delete', 'leaf-a']);
+    const wide = formatExplainTable(e, true);
+    expect(wide).toContain('leaf-a →[0] mid →[0] top');
+    expect(wide).not.toContain(ESC);
+  });
+
+  it('TableWithAccessThatNothingGrants', () => {
+    const e = explainRole('top', snap(roles), {
+      for: { verb: 'create', apiGroup: 'apps', resource: 'deployments' },
+    });
+    expect(formatExplainTable(e, false)).toContain('no rule of top grants create apps/deployments');
+  });
+
+  it('DotAndMermaid', () => {
+    const e = explainRole('top', snap(roles));
+    const dot = formatExplainDot(e);
+    expect(dot).toMatch(/^digraph aggregation \{/);
+    expect(dot).toContain('"mid" -> "top" [label="[0]"];');
+    expect(dot).toContain('"p" -> "q" [label="[0]", style=dashed, color=orange];');
+    expect(dot).toContain('label="leaf-a\\n2 rules"');
+    const mermaid = formatExplainMermaid(e);
+    expect(mermaid.split('\n')[0]).toBe('flowchart BT');
+    expect(mermaid).toContain('n1 -->|"[0]"| n0');
+    expect(mermaid).toContain('-.->');
+  });
+
+  it('RuleAndChainText', () => {
+    expect(
+      formatRuleShort({
+        apiGroups: [''],
+        resources: ['secrets'],
+        resourceNames: ['a'],
+        verbs: ['get', 'list'],
+      }),
+    ).toBe('core: secrets names=a [get list]');
+    expect(formatRuleShort({ nonResourceURLs: ['/healthz'], verbs: ['get'] })).toBe('urls=/healthz [get]');
+    expect(
+      formatChain(
+        {
+          index: 0,
+          rule: rule('get', 'x'),
+          source: 'a',
+          chain: [
+            { role: 'a', selector: 2 },
+            { role: 'b', selector: 0 },
+          ],
+        },
+        'c',
+      ),
+    ).toBe('a →[2] b →[0] c');
+  });
+});

@@ -1,0 +1,238 @@
+import { describe, expect, it } from 'vitest';
+import { renderXrdRoles } from '../../../src/crossplane/definition/roles.js';
+import { SyncInputError } from '../../../src/crossplane/input-error.js';
+import type { Xrd } from '../../../src/kube/types.js';
+import { loadYaml, realXrdFiles, xrd } from '../sync/sync-fixtures.js';
+
+const owner = (name: string) => [
+  {
+    apiVersion: 'apiextensions.crossplane.io/v1',
+    blockOwnerDeletion: true,
+    controller: true,
+    kind: 'CompositeResourceDefinition',
+    name,
+    uid: `uid-${name}`,
+  },
+];
+
+describe('renderXrdRoles', () => {
+  const cases: Record<string, { reason: string; xrd: Xrd; version: 'v1' | 'v2'; want: unknown[] }> = {
+    NoClaims: {
+      reason: 'An XRD without claimNames gets XR rules only, in the order Crossplane renders them.',
+      xrd: xrd('composites.example.org'),
+      version: 'v2',
+      want: [
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: {
+            labels: { 'rbac.crossplane.io/aggregate-to-crossplane': 'true' },
+            name: 'crossplane:composite:composites.example.org:aggregate-to-crossplane',
+            ownerReferences: owner('composites.example.org'),
+          },
+          rules: [
+            { apiGroups: ['example.org'], resources: ['composites', 'composites/status'], verbs: ['*'] },
+            { apiGroups: ['example.org'], resources: ['composites/finalizers'], verbs: ['update'] },
+          ],
+        },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: {
+            labels: {
+              'rbac.crossplane.io/aggregate-to-admin': 'true',
+              'rbac.crossplane.io/aggregate-to-edit': 'true',
+              'rbac.crossplane.io/aggregate-to-ns-admin': 'true',
+              'rbac.crossplane.io/aggregate-to-ns-edit': 'true',
+            },
+            name: 'crossplane:composite:composites.example.org:aggregate-to-edit',
+            ownerReferences: owner('composites.example.org'),
+          },
+          rules: [
+            { apiGroups: ['example.org'], resources: ['composites', 'composites/status'], verbs: ['*'] },
+          ],
+        },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: {
+            labels: {
+              'rbac.crossplane.io/aggregate-to-ns-view': 'true',
+              'rbac.crossplane.io/aggregate-to-view': 'true',
+            },
+            name: 'crossplane:composite:composites.example.org:aggregate-to-view',
+            ownerReferences: owner('composites.example.org'),
+          },
+          rules: [
+            {
+              apiGroups: ['example.org'],
+              resources: ['composites', 'composites/status'],
+              verbs: ['get', 'list', 'watch'],
+            },
+          ],
+        },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: {
+            labels: { 'rbac.crossplane.io/aggregate-to-browse': 'true' },
+            name: 'crossplane:composite:composites.example.org:aggregate-to-browse',
+            ownerReferences: owner('composites.example.org'),
+          },
+          rules: [
+            {
+              apiGroups: ['example.org'],
+              resources: ['composites', 'composites/status'],
+              verbs: ['get', 'list', 'watch'],
+            },
+          ],
+        },
+      ],
+    },
+    WithClaims: {
+      reason:
+        'Claims add claim and claim/finalizers rules to the system role, claim rules to edit/view, never to browse.',
+      xrd: xrd('composites.example.org', { claimNames: { kind: 'C', plural: 'claims' } }),
+      version: 'v2',
+      want: [
+        expect.objectContaining({
+          rules: [
+            { apiGroups: ['example.org'], resources: ['composites', 'composites/status'], verbs: ['*'] },
+            { apiGroups: ['example.org'], resources: ['composites/finalizers'], verbs: ['update'] },
+            { apiGroups: ['example.org'], resources: ['claims', 'claims/status'], verbs: ['*'] },
+            { apiGroups: ['example.org'], resources: ['claims/finalizers'], verbs: ['update'] },
+          ],
+        }),
+        expect.objectContaining({
+          rules: [
+            { apiGroups: ['example.org'], resources: ['composites', 'composites/status'], verbs: ['*'] },
+            { apiGroups: ['example.org'], resources: ['claims', 'claims/status'], verbs: ['*'] },
+          ],
+        }),
+        expect.objectContaining({
+          rules: [
+            {
+              apiGroups: ['example.org'],
+              resources: ['composites', 'composites/status'],
+              verbs: ['get', 'list', 'watch'],
+            },
+            {
+              apiGroups: ['example.org'],
+              resources: ['claims', 'claims/status'],
+              verbs: ['get', 'list', 'watch'],
+            },
+          ],
+        }),
+        expect.objectContaining({
+          rules: [
+            {
+              apiGroups: ['example.org'],
+              resources: ['composites', 'composites/status'],
+              verbs: ['get', 'list', 'watch'],
+            },
+          ],
+        }),
+      ],
+    },
+    V1AddsXrdLabel: {
+      reason:
+        'Crossplane v1.x labelled edit, view and browse (not the system role) with rbac.crossplane.io/xrd.',
+      xrd: xrd('composites.example.org'),
+      version: 'v1',
+      want: [
+        expect.objectContaining({
+          metadata: expect.objectContaining({
+            labels: { 'rbac.crossplane.io/aggregate-to-crossplane': 'true' },
+          }),
+        }),
+        expect.objectContaining({
+          metadata: expect.objectContaining({
+            labels: expect.objectContaining({ 'rbac.crossplane.io/xrd': 'composites.example.org' }),
+          }),
+        }),
+        expect.objectContaining({
+          metadata: expect.objectContaining({
+            labels: expect.objectContaining({ 'rbac.crossplane.io/xrd': 'composites.example.org' }),
+          }),
+        }),
+        expect.objectContaining({
+          metadata: expect.objectContaining({
+            labels: {
+              'rbac.crossplane.io/aggregate-to-browse': 'true',
+              'rbac.crossplane.io/xrd': 'composites.example.org',
+            },
+          }),
+        }),
+      ],
+    },
+  };
+
+  it.each(Object.entries(cases))('%s', (_name, tc) => {
+    expect(renderXrdRoles(tc.xrd, { crossplaneVersion: tc.version }), tc.reason).toStrictEqual(tc.want);
+  });
+
+  it('prints keys in kubectl order (alphabetical), so -o yaml matches the live object', () => {
+    const [role] = renderXrdRoles(xrd('composites.example.org'), { crossplaneVersion: 'v2' });
+    expect(Object.keys(role!)).toEqual(['apiVersion', 'kind', 'metadata', 'rules']);
+    expect(Object.keys(role!.metadata)).toEqual(['labels', 'name', 'ownerReferences']);
+    expect(Object.keys(role!.metadata.ownerReferences![0]!)).toEqual([
+      'apiVersion',
+      'blockOwnerDeletion',
+      'controller',
+      'kind',
+      'name',
+      'uid',
+    ]);
+    expect(Object.keys(role!.rules![0]!)).toEqual(['apiGroups', 'resources', 'verbs']);
+  });
+
+  const bad: Record<string, { reason: string; xrd: Xrd; field: string }> = {
+    NoGroup: {
+      reason: 'spec.group is needed for every rule.',
+      xrd: xrd('a.b', { group: '' }),
+      field: 'spec.group',
+    },
+    NoPlural: {
+      reason: 'names.plural is needed for every rule.',
+      xrd: xrd('a.b', { names: { kind: 'A' } }),
+      field: 'spec.names.plural',
+    },
+    ClaimWithoutPlural: {
+      reason: 'claimNames without plural cannot be rendered.',
+      xrd: xrd('a.b', { claimNames: { kind: 'C' } }),
+      field: 'spec.claimNames.plural',
+    },
+  };
+  it.each(Object.entries(bad))('rejects %s', (_name, tc) => {
+    let err: unknown;
+    try {
+      renderXrdRoles(tc.xrd, { crossplaneVersion: 'v2' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err, tc.reason).toBeInstanceOf(SyncInputError);
+    expect((err as SyncInputError).field, tc.reason).toBe(tc.field);
+    expect((err as SyncInputError).object, tc.reason).toEqual({
+      kind: 'CompositeResourceDefinition',
+      name: 'a.b',
+    });
+  });
+
+  it.each(realXrdFiles())('renders the real XRD %s', (file) => {
+    const [obj] = loadYaml(`xrds/${file}`) as unknown as Xrd[];
+    const roles = renderXrdRoles(obj!, { crossplaneVersion: 'v2' });
+    const plural = obj!.spec.names.plural!;
+    const claim = obj!.spec.claimNames?.plural;
+    expect(roles.map((r) => r.metadata.name)).toEqual(
+      ['aggregate-to-crossplane', 'aggregate-to-edit', 'aggregate-to-view', 'aggregate-to-browse'].map(
+        (s) => `crossplane:composite:${obj!.metadata.name}:${s}`,
+      ),
+    );
+    expect(roles[1]!.rules!.flatMap((r) => r.resources)).toEqual(
+      claim === undefined
+        ? [plural, `${plural}/status`]
+        : [plural, `${plural}/status`, claim, `${claim}/status`],
+    );
+    expect(roles.every((r) => r.rules!.every((x) => x.apiGroups![0] === obj!.spec.group))).toBe(true);
+  });
+});

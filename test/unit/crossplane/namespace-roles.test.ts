@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import {
+  enabledXrdsOf,
+  fnv1a64Hex,
+  isXrdNamespaceable,
+  planAnnotationPatch,
+  renderNamespaceRoles,
+  renderXrdNamespaceRoles,
+  xrdLabelValue,
+} from '../../../src/crossplane/namespace/roles.js';
+import {
+  chartBaseRules,
+  crossplaneAggregatesXrs,
+  hasChartUserRoles,
+  renderBaseRoles,
+} from '../../../src/crossplane/base-roles.js';
+import type { ClusterRole, Xrd } from '../../../src/kube/types.js';
+import { loadYaml, namespace, xrd } from '../sync/sync-fixtures.js';
+
+const LONG = `${'x'.repeat(70)}.example.org`;
+
+describe('namespace annotations', () => {
+  it('reads both annotation values and the list form', () => {
+    const ns = namespace('team', {
+      'rbac.crossplane.io/a.example.org': 'xrd-claim-accepted',
+      'rbac.crossplane.io/b.example.org': 'xrd-enabled',
+      'rbac.crossplane.io/c.example.org': 'something-else',
+      'rbac.crossplane.io/enabled-xrds': ` ${LONG}, d.example.org ,`,
+    });
+    expect(enabledXrdsOf(ns)).toEqual(['a.example.org', 'b.example.org', 'd.example.org', LONG]);
+  });
+
+  const cases: Record<
+    string,
+    { reason: string; ann: Record<string, string>; names: string[]; enable: boolean; want: unknown }
+  > = {
+    EnableKey: {
+      reason: 'A name that fits an annotation key gets the key form.',
+      ann: { other: 'kept' },
+      names: ['a.example.org'],
+      enable: true,
+      want: {
+        patch: { metadata: { annotations: { 'rbac.crossplane.io/a.example.org': 'xrd-claim-accepted' } } },
+        alreadyInState: [],
+      },
+    },
+    EnableLong: {
+      reason: 'A name longer than 63 characters goes to the list annotation.',
+      ann: { 'rbac.crossplane.io/enabled-xrds': 'z.example.org' },
+      names: [LONG],
+      enable: true,
+      want: {
+        patch: { metadata: { annotations: { 'rbac.crossplane.io/enabled-xrds': `${LONG},z.example.org` } } },
+        alreadyInState: [],
+      },
+    },
+    AlreadyEnabled: {
+      reason: 'Enabling an enabled XRD (either value) is a no-op that says so.',
+      ann: { 'rbac.crossplane.io/a.example.org': 'xrd-enabled' },
+      names: ['a.example.org'],
+      enable: true,
+      want: { patch: null, alreadyInState: ['a.example.org'] },
+    },
+    DisableKey: {
+      reason: 'Disabling removes the key form.',
+      ann: { 'rbac.crossplane.io/a.example.org': 'xrd-claim-accepted' },
+      names: ['a.example.org'],
+      enable: false,
+      want: {
+        patch: { metadata: { annotations: { 'rbac.crossplane.io/a.example.org': null } } },
+        alreadyInState: [],
+      },
+    },
+    DisableList: {
+      reason: 'Disabling the last listed XRD removes the list annotation.',
+      ann: { 'rbac.crossplane.io/enabled-xrds': LONG },
+      names: [LONG, 'n.example.org'],
+      enable: false,
+      want: {
+        patch: { metadata: { annotations: { 'rbac.crossplane.io/enabled-xrds': null } } },
+        alreadyInState: ['n.example.org'],
+      },
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(planAnnotationPatch(namespace('team', tc.ann), tc.names, tc.enable), tc.reason).toEqual(tc.want);
+  });
+});
+
+describe('xrdLabelValue', () => {
+  it('keeps a valid name and shortens a long one to a valid, deterministic value', () => {
+    expect(xrdLabelValue('a.example.org')).toBe('a.example.org');
+    const v = xrdLabelValue(LONG);
+    expect(v.length).toBeLessThanOrEqual(63);
+    expect(v).toMatch(/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/);
+    expect(v).toBe(xrdLabelValue(LONG));
+    expect(v).not.toBe(xrdLabelValue(`${'x'.repeat(70)}.example.net`));
+  });
+
+  it('hashes with FNV-1a 64 (published test vectors)', () => {
+    expect(fnv1a64Hex('')).toBe('cbf29ce484222325');
+    expect(fnv1a64Hex('a')).toBe('af63dc4c8601ec8c');
+    expect(fnv1a64Hex('foobar')).toBe('85944171f73967e8');
+  });
+});
+
+describe('isXrdNamespaceable', () => {
+  const cases: Record<string, { reason: string; xrd: Xrd; ok: boolean; plural?: string }> = {
+    V1Claims: {
+      reason: 'A v1 XRD with claims offers claims.',
+      xrd: xrd('xs.a.io', { claimNames: { kind: 'C', plural: 'cs' } }),
+      ok: true,
+      plural: 'cs',
+    },
+    V1NoClaims: { reason: 'A v1 XRD without claims is cluster scoped.', xrd: xrd('xs.a.io'), ok: false },
+    V2Default: {
+      reason: 'v2 XRDs default to Namespaced.',
+      xrd: xrd('xs.a.io', {}, {}, 'apiextensions.crossplane.io/v2'),
+      ok: true,
+      plural: 'xs',
+    },
+    V2Cluster: {
+      reason: 'A v2 Cluster XRD offers nothing namespaced.',
+      xrd: xrd('xs.a.io', { scope: 'Cluster' }, {}, 'apiextensions.crossplane.io/v2'),
+      ok: false,
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    const got = isXrdNamespaceable(tc.xrd);
+    expect(got.ok, tc.reason).toBe(tc.ok);
+    if (got.ok) expect(got.plural, tc.reason).toBe(tc.plural);
+    else expect(got.reason, tc.reason).toContain('xs.a.io');
+  });
+
+  it('classifies the real XRD fixtures by their file names', () => {
+    for (const f of [
+      'v1-claim-xnopresources.nop.example.org.yaml',
+      'v2-namespaced-tests.example.org.yaml',
+      'v2-cluster-clustertests.example.org.yaml',
+      'v1-noclaim-xnetworks.aws.platform.upbound.io.yaml',
+    ]) {
+      const [x] = loadYaml(`xrds/${f}`) as unknown as Xrd[];
+      expect(isXrdNamespaceable(x!).ok, f).toBe(f.includes('-claim-') || f.includes('-namespaced-'));
+    }
+  });
+});
+
+describe('namespace roles', () => {
+  it('renders crossplane-ns-<ns>-edit with labels, owner and one selector per enabled XRD', () => {
+    const [edit, view] = renderNamespaceRoles(namespace('team'), ['b.example.org', LONG]);
+    expect(edit).toStrictEqual({
+      aggregationRule: {
+        clusterRoleSelectors: [
+          {
+            matchLabels: {
+              'rbac.crossplane.io/aggregate-to-ns-edit': 'true',
+              'rbac.crossplane.io/base-of-ns-edit': 'true',
+            },
+          },
+          {
+            matchLabels: {
+              'rbac.crossplane.io/aggregate-to-ns-edit': 'true',
+              'rbac.crossplane.io/xrd': 'b.example.org',
+            },
+          },
+          {
+            matchLabels: {
+              'rbac.crossplane.io/aggregate-to-ns-edit': 'true',
+              'rbac.crossplane.io/xrd': xrdLabelValue(LONG),
+            },
+          },
+        ],
+      },
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: {
+        labels: {
+          'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+          'crossplane.io/scope': 'namespace',
+          'namespace.crossplane.io/team': 'true',
+        },
+        name: 'crossplane-ns-team-edit',
+        ownerReferences: [
+          {
+            apiVersion: 'v1',
+            blockOwnerDeletion: true,
+            controller: true,
+            kind: 'Namespace',
+            name: 'team',
+            uid: 'uid-ns-team',
+          },
+        ],
+      },
+    });
+    expect(view!.metadata.name).toBe('crossplane-ns-team-view');
+    expect(view!.aggregationRule!.clusterRoleSelectors![0]!.matchLabels).toHaveProperty(
+      'rbac.crossplane.io/base-of-ns-view',
+      'true',
+    );
+  });
+
+  it('renders per-XRD namespace roles over the claim (v1) or the namespaced XR (v2)', () => {
+    const [edit] = renderXrdNamespaceRoles(xrd('xs.a.io', { claimNames: { kind: 'C', plural: 'cs' } }));
+    expect(edit!.metadata.name).toBe('crossplane:composite:xs.a.io:aggregate-to-ns-edit');
+    expect(edit!.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+      'rbac.crossplane.io/aggregate-to-ns-edit': 'true',
+      'rbac.crossplane.io/xrd': 'xs.a.io',
+    });
+    expect(edit!.rules).toEqual([{ apiGroups: ['a.io'], resources: ['cs', 'cs/status'], verbs: ['*'] }]);
+    const [, view] = renderXrdNamespaceRoles(xrd('xs.a.io', {}, {}, 'apiextensions.crossplane.io/v2'));
+    expect(view!.rules).toEqual([
+      { apiGroups: ['a.io'], resources: ['xs', 'xs/status'], verbs: ['get', 'list', 'watch'] },
+    ]);
+    expect(renderXrdNamespaceRoles(xrd('xs.a.io'))).toEqual([]);
+  });
+});
+
+describe('base roles', () => {
+  it("uses the chart's base-role rules (chart 2.3.4 and v1.20)", () => {
+    for (const [file, version] of [
+      ['crossplane-chart-rbac.yaml', 'v2'],
+      ['crossplane-chart-v1.20-rbac.yaml', 'v1'],
+    ] as const) {
+      const chart = loadYaml(file) as unknown as ClusterRole[];
+      for (const role of ['admin', 'edit', 'view', 'browse'] as const) {
+        const real = chart.find((r) => r.metadata.name === `crossplane:aggregate-to-${role}`)!;
+        expect(chartBaseRules(role, version), `${file} ${role}`).toEqual(real.rules);
+      }
+    }
+  });
+
+  it('detects the chart roles with and without the RBAC manager', () => {
+    const roles = (f: string) =>
+      loadYaml(f).filter((o) => o.kind === 'ClusterRole') as unknown as ClusterRole[];
+    const withManager = roles('crossplane-chart-rbac.yaml');
+    const without = roles('crossplane-chart-rbac-no-rbac-manager.yaml');
+    expect(hasChartUserRoles(withManager)).toBe(true);
+    expect(crossplaneAggregatesXrs(withManager)).toBe(true);
+    expect(hasChartUserRoles(without)).toBe(false);
+    expect(crossplaneAggregatesXrs(without)).toBe(false);
+  });
+
+  it('does not count its own crossplane-admin as the chart one', () => {
+    const ours = renderBaseRoles().filter((o): o is ClusterRole => o.kind === 'ClusterRole');
+    expect(hasChartUserRoles(ours)).toBe(false);
+    expect(
+      ours.every((r) => r.metadata.labels?.['app.kubernetes.io/managed-by'] === 'kubectl-crossplane-rbac'),
+    ).toBe(true);
+  });
+});

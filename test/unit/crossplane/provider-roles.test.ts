@@ -1,0 +1,455 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import {
+  capabilitiesContainFuzzyMatch,
+  definedResources,
+  parseImageContext,
+  renderProviderRoles,
+  resourceRules,
+  sameRegistryAndOrg,
+} from '../../../src/crossplane/provider/roles.js';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  Deployment,
+  ProviderRevision,
+  RoleBinding,
+} from '../../../src/kube/types.js';
+import { crdRef, deployment, loadYaml, readRaw, rev } from '../sync/sync-fixtures.js';
+
+describe('resourceRules', () => {
+  it('merges two groups, ordered by plural+group, one rule per group in first-appearance order', () => {
+    const { groups, rules } = resourceRules([
+      { group: 'example.org', plural: 'examples' },
+      { group: 'example.net', plural: 'examples' },
+      { group: 'example.org', plural: 'demonstrations' },
+    ]);
+    expect(groups, 'demonstrationsexample.org < examplesexample.net < examplesexample.org').toEqual([
+      'example.org',
+      'example.net',
+    ]);
+    expect(rules.map((r) => r.resources)).toEqual([
+      ['demonstrations', 'demonstrations/status', 'examples', 'examples/status'],
+      ['examples', 'examples/status'],
+    ]);
+  });
+});
+
+describe('definedResources', () => {
+  const cases: Record<
+    string,
+    { reason: string; refs: Parameters<typeof definedResources>[0]; want: unknown }
+  > = {
+    Crd: {
+      reason: 'A CRD ref of any version counts.',
+      refs: [crdRef('examples.example.org')],
+      want: [{ group: 'example.org', plural: 'examples' }],
+    },
+    Mrd: {
+      reason: 'A v2 ManagedResourceDefinition ref counts.',
+      refs: [crdRef('buckets.s3.aws.m.upbound.io', true)],
+      want: [{ group: 's3.aws.m.upbound.io', plural: 'buckets' }],
+    },
+    NoDot: { reason: 'A name without a dot is skipped.', refs: [crdRef('invalid')], want: [] },
+    OtherKind: {
+      reason: 'Webhook configurations and other refs are skipped.',
+      refs: [
+        {
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'ValidatingWebhookConfiguration',
+          name: 'a.b',
+        },
+      ],
+      want: [],
+    },
+    WrongGroupForKind: {
+      reason: 'A CRD kind in the MRD group is neither.',
+      refs: [{ apiVersion: 'apiextensions.crossplane.io/v1', kind: 'CustomResourceDefinition', name: 'a.b' }],
+      want: [],
+    },
+    Duplicate: {
+      reason:
+        'Duplicates within one revision are kept: provider/roles/reconciler.go DefinedResources appends every CRD or MRD ref as it comes.',
+      refs: [crdRef('a.b'), crdRef('a.b', true)],
+      want: [
+        { group: 'b', plural: 'a' },
+        { group: 'b', plural: 'a' },
+      ],
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(definedResources(tc.refs), tc.reason).toEqual(tc.want);
+  });
+});
+
+describe('sameRegistryAndOrg and capabilities', () => {
+  const cases: Record<string, { reason: string; a: string; b: string; want: boolean }> = {
+    SameOrg: {
+      reason: 'Same registry and org.',
+      a: 'xpkg.crossplane.io/crossplane-contrib/provider-aws-s3:v2.0.0',
+      b: 'xpkg.crossplane.io/crossplane-contrib/provider-family-aws:v2.0.0',
+      want: true,
+    },
+    OtherRegistry: {
+      reason: 'A family member from another registry is excluded.',
+      a: 'xpkg.upbound.io/upbound/provider-aws-s3:v1',
+      b: 'xpkg.crossplane.io/upbound/provider-family-aws:v1',
+      want: false,
+    },
+    OtherOrg: {
+      reason: 'A family member from another organisation is excluded.',
+      a: 'xpkg.upbound.io/upbound/provider-aws-s3:v1',
+      b: 'xpkg.upbound.io/evil/provider-family-aws:v1',
+      want: false,
+    },
+    DockerIoAlias: {
+      reason: 'docker.io means index.docker.io.',
+      a: 'docker.io/crossplane/a:v1',
+      b: 'index.docker.io/crossplane/b:v1',
+      want: true,
+    },
+    NoRegistryVsDockerIo: {
+      reason: 'No registry is the empty registry, not Docker Hub.',
+      a: 'crossplane/a:v1',
+      b: 'docker.io/crossplane/b:v1',
+      want: false,
+    },
+    Unparsable: {
+      reason: 'An unparsable reference is never the same org.',
+      a: 'Upper/Case:v1',
+      b: 'Upper/Case:v1',
+      want: false,
+    },
+    Digest: {
+      reason: 'Digests parse.',
+      a: `r.io/o/a@sha256:${'a'.repeat(64)}`,
+      b: 'r.io/o/b:v1',
+      want: true,
+    },
+    PortRegistry: {
+      reason: 'A registry with a port is a registry.',
+      a: 'localhost:5000/o/a:v1',
+      b: 'localhost:5000/o/b',
+      want: true,
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(sameRegistryAndOrg(tc.a, tc.b), tc.reason).toBe(tc.want);
+  });
+
+  it('treats a one-segment Docker Hub repository as library/', () => {
+    expect(parseImageContext('docker.io/nginx:1')).toEqual({
+      registry: 'index.docker.io',
+      repository: 'library/nginx',
+    });
+  });
+
+  it.each([
+    ['safe-start', true],
+    ['SafeStart', true],
+    ['safe_start!', true],
+    ['safestart-v2', false],
+  ])('matches capability %s loosely: %s', (cap, want) => {
+    expect(capabilitiesContainFuzzyMatch([cap], 'safe-start')).toBe(want);
+  });
+});
+
+const prOwner = (name: string, uid = `uid-${name}`) => [
+  {
+    apiVersion: 'pkg.crossplane.io/v1',
+    blockOwnerDeletion: true,
+    controller: true,
+    kind: 'ProviderRevision',
+    name,
+    uid,
+  },
+];
+
+describe('renderProviderRoles', () => {
+  it('renders edit, view, system and the binding exactly as Crossplane does', () => {
+    const r = rev('provider-a-1', ['things.a.io', 'others.a.io']);
+    const d = deployment('provider-a-1', 'crossplane-system', 'uid-provider-a-1', 'provider-a-1');
+    const rules = [
+      { apiGroups: ['a.io'], resources: ['others', 'others/status', 'things', 'things/status'] },
+    ];
+    expect(renderProviderRoles(r, [r], [d])).toStrictEqual([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: {
+          labels: {
+            'rbac.crossplane.io/aggregate-to-admin': 'true',
+            'rbac.crossplane.io/aggregate-to-crossplane': 'true',
+            'rbac.crossplane.io/aggregate-to-edit': 'true',
+          },
+          name: 'crossplane:provider:provider-a-1:aggregate-to-edit',
+          ownerReferences: prOwner('provider-a-1'),
+        },
+        rules: rules.map((x) => ({ ...x, verbs: ['*'] })),
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: {
+          labels: { 'rbac.crossplane.io/aggregate-to-view': 'true' },
+          name: 'crossplane:provider:provider-a-1:aggregate-to-view',
+          ownerReferences: prOwner('provider-a-1'),
+        },
+        rules: rules.map((x) => ({ ...x, verbs: ['get', 'list', 'watch'] })),
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: {
+          labels: { 'rbac.crossplane.io/system': 'provider-a-1' },
+          name: 'crossplane:provider:provider-a-1:system',
+          ownerReferences: prOwner('provider-a-1'),
+        },
+        rules: [
+          ...rules.map((x) => ({ ...x, verbs: ['get', 'list', 'watch', 'update', 'patch', 'create'] })),
+          { apiGroups: ['a.io'], resources: ['*/finalizers'], verbs: ['update'] },
+          {
+            apiGroups: ['', 'coordination.k8s.io'],
+            resources: ['secrets', 'configmaps', 'events', 'leases'],
+            verbs: ['*'],
+          },
+        ],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: {
+          name: 'crossplane:provider:provider-a-1:system',
+          ownerReferences: prOwner('provider-a-1'),
+        },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'crossplane:provider:provider-a-1:system',
+        },
+        subjects: [{ kind: 'ServiceAccount', name: 'provider-a-1', namespace: 'crossplane-system' }],
+      },
+    ]);
+  });
+
+  const cases: Record<
+    string,
+    {
+      reason: string;
+      rev: ProviderRevision;
+      all?: ProviderRevision[];
+      deployments?: Deployment[];
+      check: (out: (ClusterRole | ClusterRoleBinding | RoleBinding)[]) => void;
+    }
+  > = {
+    NoResources: {
+      reason:
+        'A revision that defines nothing (yet) gets no ClusterRoles (provider/roles/roles.go RenderClusterRoles) but still its system binding (provider/binding/reconciler.go Reconcile binds every revision).',
+      rev: rev('p-1', []),
+      check: (out) => {
+        expect(out.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+          'ClusterRoleBinding/crossplane:provider:p-1:system',
+        ]);
+      },
+    },
+    SafeStart: {
+      reason: 'safe-start (loosely matched) appends CRD read access to the system role, last.',
+      rev: rev('p-1', ['a.b'], { capabilities: ['SafeStart'] }),
+      check: (out) => {
+        expect((out[2] as ClusterRole).rules!.at(-1)).toEqual({
+          apiGroups: ['apiextensions.k8s.io'],
+          resources: ['customresourcedefinitions'],
+          verbs: ['get', 'list', 'watch'],
+        });
+      },
+    },
+    NoSafeStart: {
+      reason: 'Without the capability the system role ends with the extra rule.',
+      rev: rev('p-1', ['a.b'], { capabilities: ['other'] }),
+      check: (out) => {
+        expect((out[2] as ClusterRole).rules).toHaveLength(3);
+      },
+    },
+    FamilyMerge: {
+      reason: 'Family members in the same registry and org contribute their resources, inactive ones too.',
+      rev: rev('aws-s3-1', ['buckets.s3.aws.io'], { family: 'fam' }),
+      all: [
+        rev('aws-s3-1', ['buckets.s3.aws.io'], { family: 'fam' }),
+        rev('aws-family-1', ['providerconfigs.aws.io'], { family: 'fam', desiredState: 'Inactive' }),
+        rev('evil-1', ['secrets.evil.io'], {
+          family: 'fam',
+          image: 'xpkg.crossplane.io/evil/provider-aws-x:v1',
+        }),
+        rev('other-1', ['things.other.io'], { family: 'other' }),
+      ],
+      check: (out) => {
+        expect((out[0] as ClusterRole).rules!.map((r) => r.apiGroups![0])).toEqual(['s3.aws.io', 'aws.io']);
+      },
+    },
+    InactiveNoDeployment: {
+      reason: 'Inactive revisions are bound too, with no subjects.',
+      rev: rev('p-1', ['a.b'], { desiredState: 'Inactive' }),
+      deployments: [deployment('other', 'crossplane-system', 'uid-other', 'sa')],
+      check: (out) => {
+        expect(out[3]).toEqual(expect.objectContaining({ kind: 'ClusterRoleBinding' }));
+        expect(out[3]).not.toHaveProperty('subjects');
+      },
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    tc.check(renderProviderRoles(tc.rev, tc.all ?? [tc.rev], tc.deployments ?? []));
+  });
+
+  it('binds with RoleBindings in each Deployment namespace when the binding scope is namespace', () => {
+    const r = rev('p-1', ['a.b']);
+    const out = renderProviderRoles(r, [r], [deployment('p-1', 'team-a', 'uid-p-1', 'sa-1')], {
+      bindingScope: 'namespace',
+    });
+    expect(out.map((o) => o.kind)).toEqual(['ClusterRole', 'ClusterRole', 'ClusterRole', 'RoleBinding']);
+    expect(out[3]).toStrictEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: {
+        labels: { 'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac' },
+        name: 'crossplane:provider:p-1:system',
+        namespace: 'team-a',
+        ownerReferences: prOwner('p-1'),
+      },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'crossplane:provider:p-1:system',
+      },
+      subjects: [{ kind: 'ServiceAccount', name: 'sa-1', namespace: 'team-a' }],
+    });
+  });
+});
+
+/** kubectl-style YAML of an object (sequences not indented under their key). */
+function kubectlYaml(o: unknown): string {
+  return stringify(o, { indentSeq: false, lineWidth: 0 });
+}
+
+/** The live excerpt's text without server-set metadata and comments, up to its truncation point. */
+function excerptText(doc: string): string {
+  return doc
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l) && !/^ {2}(creationTimestamp|resourceVersion|selfLink|uid):/.test(l))
+    .join('\n')
+    .trim();
+}
+
+describe('byte-for-byte against live roles rendered by Crossplane', () => {
+  const docs = readRaw('live-cluster-excerpts.yaml').split(/^---$/m);
+
+  it('the provider-aws-ec2 aggregate-to-view role of upjet-aws PR #1330 (truncated copy)', () => {
+    const doc = docs.find((d) =>
+      d.includes('name: crossplane:provider:provider-aws-ec2-provider-aws:aggregate-to-view'),
+    );
+    expect(doc, 'excerpt present').toBeDefined();
+    const plurals = [
+      'amicopies',
+      'amilaunchpermissions',
+      'amis',
+      'availabilityzonegroups',
+      'capacityreservations',
+    ];
+    const more = ['carriergateways', 'customergateways', 'defaultnetworkacls', 'vpcs'];
+    const r = rev(
+      'provider-aws-ec2-provider-aws',
+      [...more, ...plurals].map((p) => `${p}.ec2.aws.upbound.io`),
+      {
+        uid: '459fb0df-8c55-4036-8c9e-56e9dc1bd392',
+      },
+    );
+    const view = renderProviderRoles(r, [r], [])[1]!;
+    const want = excerptText(doc!);
+    expect(kubectlYaml(view).startsWith(want), `${want}\n---\n${kubectlYaml(view)}`).toBe(true);
+  });
+
+  it('the provider-aws system role of crossplane #2372: rule and group order (truncated copy)', () => {
+    const doc = docs.find((d) => d.includes('name: crossplane:provider:provider-aws-0113aaace17b:system'));
+    expect(doc, 'excerpt present').toBeDefined();
+    const ec2 = [
+      'addresses',
+      'internetgateways',
+      'natgateways',
+      'routetables',
+      'securitygroups',
+      'subnets',
+      'vpccidrblocks',
+      'vpcs',
+    ];
+    const r = rev('provider-aws-0113aaace17b', [
+      ...ec2.map((p) => `${p}.ec2.aws.crossplane.io`),
+      'statemachines.sfn.aws.crossplane.io',
+      'activities.sfn.aws.crossplane.io',
+    ]);
+    const system = renderProviderRoles(r, [r], [])[2]!;
+    // That Crossplane (~1.2) did not set blockOwnerDeletion yet; compare from the rules on.
+    const want = excerptText(doc!).slice(excerptText(doc!).indexOf('rules:'));
+    const got = kubectlYaml(system);
+    expect(got.slice(got.indexOf('rules:')).startsWith(want), `${want}\n---\n${got}`).toBe(true);
+  });
+});
+
+describe('real provider revision fixtures', () => {
+  it('renders the v2 AWS family: every member sees the family ProviderConfig types', () => {
+    const objs = loadYaml('providerrevisions-family-aws-v2.yaml');
+    const revs = objs.filter((o) => o.kind === 'ProviderRevision') as unknown as ProviderRevision[];
+    const deps = objs.filter((o) => o.kind === 'Deployment') as unknown as Deployment[];
+    const s3 = revs.find((r) => r.metadata.name === 'provider-aws-s3-dbc7f981d81f')!;
+    const out = renderProviderRoles(s3, revs, deps);
+    const system = out[2] as ClusterRole;
+    const groups = system.rules![0]!.apiGroups;
+    expect(groups).toHaveLength(1);
+    const allGroups = system.rules!.slice(0, -3).flatMap((r) => r.apiGroups);
+    expect(allGroups).toContain('aws.m.upbound.io');
+    expect(allGroups).toContain('ec2.aws.m.upbound.io');
+    expect(system.rules!.at(-1)!.resources, 'the family has the SafeStart capability').toEqual([
+      'customresourcedefinitions',
+    ]);
+    expect((out[3] as ClusterRoleBinding).subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'provider-aws-s3-dbc7f981d81f', namespace: 'crossplane-system' },
+    ]);
+  });
+
+  it('binds the inactive provider-nop revision with no subjects', () => {
+    const objs = loadYaml('providerrevisions-family-aws-v2.yaml');
+    const revs = objs.filter((o) => o.kind === 'ProviderRevision') as unknown as ProviderRevision[];
+    const deps = objs.filter((o) => o.kind === 'Deployment') as unknown as Deployment[];
+    const inactive = revs.find((r) => r.spec.desiredState === 'Inactive')!;
+    const binding = renderProviderRoles(inactive, revs, deps).find((o) => o.kind === 'ClusterRoleBinding');
+    expect(binding).toBeDefined();
+    expect(binding).not.toHaveProperty('subjects');
+  });
+});
+
+describe('family rules, computed once per family', () => {
+  const image = (pkg: string): string => `xpkg.upbound.io/upbound/${pkg}:v1`;
+  const groupsOf = (r: ProviderRevision, all: readonly ProviderRevision[]): string[] =>
+    (renderProviderRoles(r, all, [])[0] as ClusterRole).rules!.map((x) => x.apiGroups![0]!);
+
+  it('SameRulesForEveryMember: each member of a family gets what it gets rendered alone', () => {
+    const members = ['a', 'b', 'c'].map((p) =>
+      rev(`provider-${p}`, [`${p}things.${p}.example.org`, `widgets.${p}.example.org`], {
+        family: 'fam',
+        image: image(`provider-${p}`),
+      }),
+    );
+    for (const m of members) {
+      // A fresh list each time: nothing cached from another member.
+      expect(groupsOf(m, members), m.metadata.name).toStrictEqual(groupsOf(m, [...members]));
+    }
+    expect(groupsOf(members[0]!, members)).toStrictEqual(['a.example.org', 'b.example.org', 'c.example.org']);
+  });
+
+  it('SortKeyTiesFollowTheMember: resources with the same plural+group keep each member its own order', () => {
+    // "ab" + "c.io" and "a" + "bc.io" sort equal: the stable sort keeps the member's own resources first.
+    const x = rev('provider-x', ['ab.c.io'], { family: 'fam', image: image('provider-x') });
+    const y = rev('provider-y', ['a.bc.io'], { family: 'fam', image: image('provider-y') });
+    const all = [x, y];
+    expect(groupsOf(x, all)).toStrictEqual(['c.io', 'bc.io']);
+    expect(groupsOf(y, all)).toStrictEqual(['bc.io', 'c.io']);
+  });
+});
