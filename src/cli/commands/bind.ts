@@ -4,7 +4,8 @@ import type { Binding, BindPlan, BindTarget, RoleRefSpec } from '../../bind/rend
 import type { ClusterSnapshot, KubeObject, Role } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
-import { DRY_RUN_CHOICES, parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
+import { parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
+import { checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
 
 interface BindArgs extends GlobalArgs {
   readonly from: FromPaths | undefined;
@@ -16,6 +17,7 @@ interface BindArgs extends GlobalArgs {
   readonly prune: boolean;
   readonly 'dry-run': string | undefined;
   readonly yes: boolean;
+  readonly concurrency: number;
   readonly 'allow-privileged': boolean;
 }
 
@@ -170,10 +172,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           default: true,
           describe: 'Delete our bindings of this account that are no longer declared (--no-prune keeps them)',
         })
-        .option('dry-run', {
-          type: 'string',
-          describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
-        })
+        .option('dry-run', dryRunOption)
         .option('allow-privileged', {
           type: 'boolean',
           default: false,
@@ -181,12 +180,8 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
             'Also bind privileged roles (cluster-admin, * on *, escalate, bind, impersonate, token or certificate minting)',
         })
         .option('from', fromOption)
-        .option('yes', {
-          alias: 'y',
-          type: 'boolean',
-          default: false,
-          describe: 'Write without asking on a terminal',
-        })
+        .option('yes', yesOption)
+        .option('concurrency', concurrencyOption)
         .example(
           '$0 bind --root-sync root-sync -f examples/cluster --allow-privileged',
           "The bindings for the example RootSync's roleRefs (edit grants impersonate), without a cluster",
@@ -209,6 +204,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
     handler: async (args) => {
       const rb = await import('../../bind/render.js');
       const dryRun = parseDryRun(args['dry-run']);
+      checkConcurrency(args.concurrency);
       const target = parseTarget(args, rb);
       const baseRole = resolveBaseRole(args['base-role'], target, rb);
       const argRefs = await readRoleRefArgs(args, rb);
@@ -246,7 +242,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         dryRun,
         check: false,
         yes: args.yes,
-        concurrency: 8,
+        concurrency: args.concurrency,
         color: args.color,
         what: `bind roles to ServiceAccount ${sa.namespace}/${sa.name}`,
         replan: (liveObj, want) => {

@@ -8,7 +8,8 @@ import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../.
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { useColor } from '../output/terminal.js';
-import { DRY_RUN_CHOICES, parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
+import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
+import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
 
 interface EnableXrdArgs extends GlobalArgs {
   readonly xrds: string[] | undefined;
@@ -59,10 +60,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
           default: true,
           describe: 'Sync the namespace roles of the namespaces (--no-sync: only annotate)',
         })
-        .option('dry-run', {
-          type: 'string',
-          describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
-        })
+        .option('dry-run', dryRunOption)
         .option('interactive', {
           alias: 'i',
           type: 'boolean',
@@ -70,18 +68,9 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
           describe: 'Choose XRDs and namespaces from lists, preview, confirm (terminal only)',
         })
         .option('from', fromOption)
-        .option('yes', {
-          alias: 'y',
-          type: 'boolean',
-          default: false,
-          describe: 'Write without asking on a terminal',
-        })
-        .option('adopt', {
-          type: 'boolean',
-          default: false,
-          describe: 'Take over existing namespace roles that nobody owns instead of refusing them',
-        })
-        .option('concurrency', { type: 'number', default: 16, describe: 'Writes in flight at once' })
+        .option('yes', yesOption)
+        .option('adopt', adoptOption('existing namespace roles that nobody owns'))
+        .option('concurrency', concurrencyOption)
         .example(
           '$0 enable-xrd xpostgresqlinstances.database.platform.acme.io -n team-b --yes',
           'Let team-b claim PostgreSQL instances; sync crossplane-ns-team-b-edit and -view',
@@ -144,11 +133,7 @@ interface Selection {
 function checkFlags(args: EnableXrdArgs, deps: Deps): Selection {
   parseDryRun(args['dry-run']);
   parseWriteOutput(args.output);
-  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) {
-    throw new UsageError(`invalid --concurrency ${String(args.concurrency)}`, {
-      hint: 'use a whole number ≥ 1',
-    });
-  }
+  checkConcurrency(args.concurrency);
   const xrds = splitNames(args.xrds);
   const namespaces = splitNames(args.namespace);
   const hasSelector = args.selector !== undefined;

@@ -2,7 +2,8 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
-import { DRY_RUN_CHOICES, parseDryRun, presentAndApply } from '../write-flow.js';
+import { parseDryRun, presentAndApply } from '../write-flow.js';
+import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
 
 const MANAGE = ['all', 'basic', 'serviceaccounts'] as const;
 const FAMILIES = ['providers', 'composites', 'namespaces', 'base'] as const;
@@ -63,10 +64,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           array: true,
           describe: 'Only this CompositeResourceDefinition (repeatable)',
         })
-        .option('dry-run', {
-          type: 'string',
-          describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
-        })
+        .option('dry-run', dryRunOption)
         .option('check', {
           type: 'boolean',
           default: false,
@@ -77,13 +75,11 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           default: false,
           describe: 'Delete plugin-owned objects that are no longer desired',
         })
-        .option('adopt', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Take over existing objects that nobody owns (no managed-by label, no controller) instead of refusing them',
-        })
-        .option('concurrency', { type: 'number', default: 16, describe: 'Writes in flight at once' })
+        .option(
+          'adopt',
+          adoptOption('existing objects that nobody owns (no managed-by label, no controller)'),
+        )
+        .option('concurrency', concurrencyOption)
         .option('crossplane-version', {
           choices: ['auto', 'v1', 'v2'] as const,
           default: 'auto' as const,
@@ -98,12 +94,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           describe:
             "Crossplane v1: the ClusterRole listing the permissions providers may request (default: the chart's allowed-provider-permissions role)",
         })
-        .option('yes', {
-          alias: 'y',
-          type: 'boolean',
-          default: false,
-          describe: 'Write without asking on a terminal',
-        })
+        .option('yes', yesOption)
         .option('print-required-role', {
           type: 'boolean',
           default: false,
@@ -135,11 +126,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       }
       const dryRun = parseDryRun(args['dry-run']);
       const only = parseOnly(args.only);
-      if (!Number.isInteger(args.concurrency) || args.concurrency < 1) {
-        throw new UsageError(`invalid --concurrency ${String(args.concurrency)}`, {
-          hint: 'use a whole number ≥ 1',
-        });
-      }
+      checkConcurrency(args.concurrency);
       const input = await readInput(args, deps, [
         'xrds',
         'providerRevisions',

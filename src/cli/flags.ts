@@ -1,0 +1,35 @@
+import { UsageError } from '../errors.js';
+import { DRY_RUN_CHOICES } from './write-flow.js';
+
+// The flags the writing commands share, defined once. Each command adds them in the order its --help lists them.
+
+export const dryRunOption = {
+  type: 'string',
+  describe: `Do not write: ${DRY_RUN_CHOICES.join(', ')} (bare --dry-run = client)`,
+} as const;
+
+export const yesOption = {
+  alias: 'y',
+  type: 'boolean',
+  default: false,
+  describe: 'Write without asking on a terminal',
+} as const;
+
+export const concurrencyOption = {
+  type: 'number',
+  default: 16,
+  describe: 'Writes in flight at once',
+} as const;
+
+/** `--adopt`, described by what the command would take over. */
+export function adoptOption(what: string) {
+  return { type: 'boolean', default: false, describe: `Take over ${what} instead of refusing them` } as const;
+}
+
+/** Throws a UsageError unless `n` is a whole number of writes ≥ 1. */
+export function checkConcurrency(n: number): number {
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`invalid --concurrency ${String(n)}`, { hint: 'use a whole number ≥ 1' });
+  }
+  return n;
+}
