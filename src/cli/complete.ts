@@ -57,15 +57,26 @@ export function completeWords(words: readonly string[], deps: Deps): { words: st
   return { words: [], directive: DIRECTIVE_DEFAULT };
 }
 
+/** The option table yargs builds from a command's options (the part of it this file reads). */
+interface OptionTable {
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly alias: Readonly<Record<string, readonly string[]>>;
+  readonly boolean: readonly string[];
+  readonly default: Readonly<Record<string, unknown>>;
+  readonly hiddenOptions: readonly string[];
+}
+
+// yargs has a public getOptions() (its own completion reads flags with it), which its type definitions omit.
+declare module 'yargs' {
+  // The type parameter and its default must repeat the original declaration's.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars
+  interface Argv<T = {}> {
+    getOptions(): OptionTable;
+  }
+}
+
 function flagsOf(build: (y: Argv) => Argv): Flags {
-  const y = build(yargs([]).version(false)) as unknown as { getOptions(): unknown };
-  const opts = y.getOptions() as {
-    key: Record<string, unknown>;
-    alias: Record<string, string[]>;
-    boolean: string[];
-    default: Record<string, unknown>;
-    hiddenOptions: string[];
-  };
+  const opts = build(yargs([]).version(false)).getOptions();
   const names: string[] = [];
   const takesValue = new Set<string>();
   const hidden = new Set(opts.hiddenOptions);

@@ -29,7 +29,7 @@ export async function readInput(
   parts: readonly SnapshotPart[],
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
-    import('../kube/snapshot.js'),
+    import('../crossplane/snapshot.js'),
     import('../crossplane/validate-input.js'),
   ]);
   const maxBytes = maxInputSize(args);
@@ -40,21 +40,20 @@ export async function readInput(
       readStdin: (max) => deps.io.readStdin(max),
       maxBytes,
     });
-    const snapshot = snapshotFromObjects(objects);
-    const invalid = findInvalidObjects(snapshot, parts);
+    const invalid = findInvalidObjects(objects, parts);
     if (invalid.length > 0) throw invalidInputError(invalid, (o) => origins.get(o) ?? 'input');
     return {
-      snapshot,
+      snapshot: snapshotFromObjects(objects),
       cluster: undefined,
       source: from.map((p) => (p === '-' ? 'standard input' : p)).join(', '),
     };
   }
   const cluster = await deps.connect(connectionFlags(args));
-  const { readClusterSnapshot } = await import('../cluster/read-snapshot.js');
-  const snapshot = await readClusterSnapshot(cluster, parts);
-  const invalid = findInvalidObjects(snapshot, parts);
+  const { readClusterObjects } = await import('../cluster/read-snapshot.js');
+  const objects = await readClusterObjects(cluster, parts);
+  const invalid = findInvalidObjects(objects, parts);
   if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => cluster.describe);
-  return { snapshot, cluster, source: cluster.describe };
+  return { snapshot: snapshotFromObjects(objects), cluster, source: cluster.describe };
 }
 
 /** The -f values as a list (yargs gives a string, or an array when -f is repeated). */

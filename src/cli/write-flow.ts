@@ -1,4 +1,4 @@
-import type { Plan, PlanEntry } from '../plan/plan.js';
+import { plannedWrites, type Plan, type PlanEntry } from '../plan/plan.js';
 import { ExitCode, ExitSignal, UsageError, UserError } from '../errors.js';
 import type { Operation, OperationResult, Replan } from '../cluster/apply-operations.js';
 import type { KubeObject } from '../kube/types.js';
@@ -28,7 +28,10 @@ export interface WriteFlowOptions {
    * How preWrites are shown: plan entries listed before the plan's own (table, name, diff) and the objects they
    * write, listed first with -o yaml|json.
    */
-  readonly preWritesShown?: { readonly entries: readonly PlanEntry[]; readonly objects: readonly unknown[] };
+  readonly preWritesShown?: {
+    readonly entries: readonly PlanEntry<KubeObject>[];
+    readonly objects: readonly unknown[];
+  };
   /** Plans one object again after a write raced with another writer; see applyOperations. */
   readonly replan?: Replan;
   /** Whether an object to delete that changed since it was read is still the plugin's; see applyOperations. */
@@ -114,13 +117,7 @@ export async function presentAndApply(
 
   if (hasChanges) {
     const { findMissingPermissions } = await import('../cluster/preflight.js');
-    const { lines: missing, rules } = await findMissingPermissions(
-      cluster,
-      writes.map((e) => ({
-        action: e.action as 'create' | 'update' | 'delete',
-        object: (e.object ?? e.live) as never,
-      })),
-    );
+    const { lines: missing, rules } = await findMissingPermissions(cluster, plannedWrites(writes));
     if (missing.length > 0) {
       // The message summarises; -o yaml|json gets every missing rule, as a ClusterRole that would grant them.
       if (output === 'yaml' || output === 'json') {
@@ -191,22 +188,23 @@ async function applyPhases(
   opts: WriteFlowOptions,
 ): Promise<OperationResult[]> {
   const { applyOperations } = await import('../cluster/apply-operations.js');
-  const objectOf = (e: PlanEntry): KubeObject => (e.object ?? e.live) as unknown as KubeObject;
-  const upserts: Operation[] = writes
-    .filter((e) => (e.action === 'create' || e.action === 'update') && e.recreate !== true)
-    .map((e) => ({ action: e.action as 'create' | 'update', object: objectOf(e) }));
-  const recreates: Operation[] = writes
-    .filter((e) => e.action === 'update' && e.recreate === true)
-    .map((e) => ({ action: 'recreate', object: objectOf(e), live: e.live as unknown as KubeObject }));
-  const deletes: Operation[] = writes
-    .filter((e) => e.action === 'delete')
-    .map((e) => {
-      const live = objectOf(e);
-      return {
-        action: 'delete',
-        object: { ...live, metadata: { ...live.metadata, ...(e.uid !== undefined ? { uid: e.uid } : {}) } },
-      };
-    });
+  const upserts: Operation[] = writes.flatMap((e): Operation[] => {
+    const object = e.object ?? e.live;
+    if (object === undefined || e.recreate === true) return [];
+    return e.action === 'create' || e.action === 'update' ? [{ action: e.action, object }] : [];
+  });
+  const recreates: Operation[] = writes.flatMap((e): Operation[] => {
+    const object = e.object ?? e.live;
+    if (e.action !== 'update' || e.recreate !== true || object === undefined || e.live === undefined)
+      return [];
+    return [{ action: 'recreate', object, live: e.live }];
+  });
+  const deletes: Operation[] = writes.flatMap((e): Operation[] => {
+    const live = e.object ?? e.live;
+    if (e.action !== 'delete' || live === undefined) return [];
+    const metadata = { ...live.metadata, ...(e.uid !== undefined ? { uid: e.uid } : {}) };
+    return [{ action: 'delete', object: { ...live, metadata } }];
+  });
   const total = preWrites.length + upserts.length + recreates.length + deletes.length;
   const progress = await startProgress(deps.io, `applying 0/${total}`);
   let base = 0;

@@ -1,5 +1,4 @@
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
-import { snapshotFromObjects } from '../kube/snapshot.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from './cluster.js';
 import { translateError } from './translate-error.js';
 
@@ -26,10 +25,10 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
 };
 
 /** Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object. */
-export async function readClusterSnapshot(
+export async function readClusterObjects(
   cluster: Cluster,
   parts: readonly SnapshotPart[],
-): Promise<ClusterSnapshot> {
+): Promise<KubeObject[]> {
   const lists = await Promise.all(
     parts.map(async (part): Promise<KubeObject[]> => {
       const spec = PARTS[part];
@@ -40,5 +39,5 @@ export async function readClusterSnapshot(
       }
     }),
   );
-  return snapshotFromObjects(lists.flat());
+  return lists.flat();
 }

@@ -361,8 +361,37 @@ const SEMANTIC: Readonly<Record<string, (o: Record<string, unknown>) => Problem 
 export function findInvalidField(obj: KubeObject): { field: string; problem: string } | undefined {
   const shape = SHAPES[obj.kind];
   if (shape === undefined) return undefined;
-  const record = obj as unknown as Record<string, unknown>;
-  return checkShape(record, shape, '') ?? SEMANTIC[obj.kind]?.(record);
+  return checkShape(obj, shape, '') ?? SEMANTIC[obj.kind]?.(obj);
+}
+
+type SnapshotKey = keyof Omit<ClusterSnapshot, 'others'>;
+
+/** The typed list of a snapshot an object belongs in, by its API group and kind; undefined: `others`. */
+const PART_OF_KIND: Readonly<Record<string, SnapshotKey>> = {
+  'apiextensions.crossplane.io/CompositeResourceDefinition': 'xrds',
+  'pkg.crossplane.io/ProviderRevision': 'providerRevisions',
+  'apps/Deployment': 'deployments',
+  '/Namespace': 'namespaces',
+  [`${RBAC_API_GROUP}/ClusterRole`]: 'clusterRoles',
+  [`${RBAC_API_GROUP}/ClusterRoleBinding`]: 'clusterRoleBindings',
+  [`${RBAC_API_GROUP}/RoleBinding`]: 'roleBindings',
+  '/ConfigMap': 'configMaps',
+};
+
+export function snapshotPartOf(obj: KubeObject): SnapshotKey | undefined {
+  const group = obj.apiVersion.includes('/') ? obj.apiVersion.split('/')[0] : '';
+  return PART_OF_KIND[`${group ?? ''}/${obj.kind}`];
+}
+
+/**
+ * A type guard for the objects of one snapshot part: of that part's group and kind, and every field the plugin
+ * reads of the type it declares (the schema above).
+ */
+export function checkedAs<K extends SnapshotKey>(
+  part: K,
+): (obj: KubeObject) => obj is ClusterSnapshot[K][number] {
+  return (obj): obj is ClusterSnapshot[K][number] =>
+    snapshotPartOf(obj) === part && findInvalidField(obj) === undefined;
 }
 
 const PART_KINDS: Readonly<Record<CheckedPart, readonly (keyof ClusterSnapshot)[]>> = {
@@ -389,7 +418,7 @@ function isCheckedOther(o: KubeObject): boolean {
  * refuses, in snapshot order: the first problem of each.
  */
 export function findInvalidObjects(
-  snapshot: ClusterSnapshot,
+  objects: readonly KubeObject[],
   parts: readonly CheckedPart[],
 ): InvalidObject[] {
   const out: InvalidObject[] = [];
@@ -398,8 +427,8 @@ export function findInvalidObjects(
     const p = findInvalidField(o);
     if (p !== undefined) out.push({ object: o, ...p });
   };
-  for (const key of keys) for (const o of snapshot[key] as readonly KubeObject[]) check(o);
-  for (const o of snapshot.others) if (isCheckedOther(o)) check(o);
+  for (const key of keys) for (const o of objects) if (snapshotPartOf(o) === key) check(o);
+  for (const o of objects) if (snapshotPartOf(o) === undefined && isCheckedOther(o)) check(o);
   return out;
 }
 

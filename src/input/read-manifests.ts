@@ -12,7 +12,7 @@ import type { Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
 import { UsageError, UserError } from '../errors.js';
-import type { KubeObject } from '../kube/types.js';
+import { isKubeObject, type KubeObject } from '../kube/types.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const MiB = 1024 * 1024;
@@ -413,7 +413,9 @@ function collect(value: unknown, where: string, out: Found[], depth: number): vo
       `${where}: ${k} without metadata.name${name !== undefined ? ` (it is ${name === '' ? 'empty' : describeValue(name)})` : ''}`,
     );
   }
-  out.push({ object: obj as unknown as KubeObject, origin: where });
+  // Every check isKubeObject makes was made above, each with its own message.
+  if (!isKubeObject(obj)) throw new UserError(`${where}: not a Kubernetes object`);
+  out.push({ object: obj, origin: where });
 }
 
 /** Kinds without a namespace: a namespace written on one does not make a second object. */

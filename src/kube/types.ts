@@ -36,6 +36,21 @@ export interface KubeObject {
   readonly [key: string]: unknown;
 }
 
+/**
+ * The shape every object has: a non-empty string apiVersion and kind, and a metadata object with a non-empty name.
+ * The rest of the metadata, and the fields of each kind, are checked where a kind is read
+ * (crossplane/validate-input.ts).
+ */
+export function isKubeObject(v: unknown): v is KubeObject {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const { apiVersion, kind, metadata } = v as Record<string, unknown>;
+  if (typeof apiVersion !== 'string' || apiVersion === '' || typeof kind !== 'string' || kind === '')
+    return false;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return false;
+  const { name } = metadata as Record<string, unknown>;
+  return typeof name === 'string' && name !== '';
+}
+
 export interface PolicyRule {
   readonly apiGroups?: readonly string[];
   readonly resources?: readonly string[];
@@ -59,7 +74,7 @@ export interface AggregationRule {
   readonly clusterRoleSelectors?: readonly LabelSelector[];
 }
 
-export interface ClusterRole {
+export interface ClusterRole extends KubeObject {
   readonly apiVersion: 'rbac.authorization.k8s.io/v1';
   readonly kind: 'ClusterRole';
   readonly metadata: ObjectMeta;
@@ -67,7 +82,7 @@ export interface ClusterRole {
   readonly aggregationRule?: AggregationRule;
 }
 
-export interface Role {
+export interface Role extends KubeObject {
   readonly apiVersion: 'rbac.authorization.k8s.io/v1';
   readonly kind: 'Role';
   readonly metadata: ObjectMeta;
@@ -87,7 +102,7 @@ export interface RoleRef {
   readonly name: string;
 }
 
-export interface ClusterRoleBinding {
+export interface ClusterRoleBinding extends KubeObject {
   readonly apiVersion: 'rbac.authorization.k8s.io/v1';
   readonly kind: 'ClusterRoleBinding';
   readonly metadata: ObjectMeta;
@@ -95,7 +110,7 @@ export interface ClusterRoleBinding {
   readonly roleRef: RoleRef;
 }
 
-export interface RoleBinding {
+export interface RoleBinding extends KubeObject {
   readonly apiVersion: 'rbac.authorization.k8s.io/v1';
   readonly kind: 'RoleBinding';
   readonly metadata: ObjectMeta;
@@ -104,6 +119,13 @@ export interface RoleBinding {
 }
 
 export type RbacObject = ClusterRole | Role | ClusterRoleBinding | RoleBinding;
+
+const RBAC_KINDS: ReadonlySet<string> = new Set(['ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding']);
+
+/** An object of the RBAC API, by its apiVersion and kind (as the API server returns them for those kinds). */
+export function isRbacObject(o: KubeObject): o is RbacObject {
+  return o.apiVersion === 'rbac.authorization.k8s.io/v1' && RBAC_KINDS.has(o.kind);
+}
 
 export interface XrdVersion {
   readonly name: string;
@@ -119,7 +141,7 @@ export interface XrdNames {
 }
 
 /** A CompositeResourceDefinition (apiextensions.crossplane.io v1 or v2). */
-export interface Xrd {
+export interface Xrd extends KubeObject {
   readonly apiVersion: string;
   readonly kind: 'CompositeResourceDefinition';
   readonly metadata: ObjectMeta;
@@ -140,7 +162,7 @@ export interface ObjectRef {
   readonly uid?: string;
 }
 
-export interface ProviderRevision {
+export interface ProviderRevision extends KubeObject {
   readonly apiVersion: string;
   readonly kind: 'ProviderRevision';
   readonly metadata: ObjectMeta;
@@ -157,7 +179,7 @@ export interface ProviderRevision {
   };
 }
 
-export interface Deployment {
+export interface Deployment extends KubeObject {
   readonly apiVersion: 'apps/v1';
   readonly kind: 'Deployment';
   readonly metadata: ObjectMeta;
@@ -171,13 +193,13 @@ export interface Deployment {
   };
 }
 
-export interface Namespace {
+export interface Namespace extends KubeObject {
   readonly apiVersion: 'v1';
   readonly kind: 'Namespace';
   readonly metadata: ObjectMeta;
 }
 
-export interface ConfigMap {
+export interface ConfigMap extends KubeObject {
   readonly apiVersion: 'v1';
   readonly kind: 'ConfigMap';
   readonly metadata: ObjectMeta;

@@ -1,6 +1,7 @@
 import type {
   ClusterRole,
   ClusterRoleBinding,
+  KubeObject,
   Labels,
   OwnerReference,
   PolicyRule,
@@ -10,6 +11,7 @@ import type {
   Subject,
 } from '../kube/types.js';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../crossplane/names.js';
+import type { PlannedWrite } from '../authz/required-permissions.js';
 import { RBAC_API_GROUP } from '../kube/api-names.js';
 import { compareStrings } from '../kube/order.js';
 import { isInPruneScope } from '../crossplane/owned-objects.js';
@@ -18,17 +20,18 @@ import type { PruneScope } from '../crossplane/owned-objects.js';
 
 export type PlanAction = 'create' | 'update' | 'unchanged' | 'delete' | 'refused';
 
-export interface PlanEntry {
+/** One line of a plan; the planner plans RBAC objects, and enable-xrd shows its Namespace patches as entries too. */
+export interface PlanEntry<T extends KubeObject = RbacObject> {
   readonly action: PlanAction;
   /** objectKey(): `Kind/name` or `Kind/namespace/name`. */
   readonly key: string;
-  readonly kind: RbacObject['kind'];
+  readonly kind: T['kind'];
   readonly name: string;
   readonly namespace?: string;
   /** create and update: the object to write; for an update it carries the live resourceVersion. */
-  readonly object?: RbacObject;
+  readonly object?: T;
   /** The live object, when there is one. */
-  readonly live?: RbacObject;
+  readonly live?: T;
   /** update: the compared fields that differ (labels, rules, aggregationRule, subjects, roleRef, ownerReferences). */
   readonly changed?: readonly string[];
   /** update: the roleRef differs; it is immutable, so the binding must be deleted and created again. */
@@ -70,11 +73,11 @@ const KIND_RANK: Record<RbacObject['kind'], number> = {
   RoleBinding: 3,
 };
 
-function isOwned(o: RbacObject): boolean {
+function isOwned(o: KubeObject): boolean {
   return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
-function controllerOf(o: RbacObject): OwnerReference | undefined {
+function controllerOf(o: KubeObject): OwnerReference | undefined {
   return (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
@@ -241,14 +244,14 @@ export function ownership(
 }
 
 /** True when pruning may delete this live object: labelled by the plugin, and no controller but one the plugin sets. */
-export function isPrunable(live: RbacObject): boolean {
+export function isPrunable(live: KubeObject): boolean {
   if (!isOwned(live)) return false;
   const ctrl = controllerOf(live);
   return ctrl === undefined || PLUGIN_CONTROLLER_KINDS.has(`${groupOf(ctrl.apiVersion)}/${ctrl.kind}`);
 }
 
 /** Whether pruning deletes LIVE, an object no longer desired: the plugin's to prune, and in the run's prune scope. */
-export function wouldPrune(live: RbacObject, pruneScope: PruneScope | undefined): boolean {
+export function wouldPrune(live: KubeObject, pruneScope: PruneScope | undefined): boolean {
   return isPrunable(live) && (pruneScope === undefined || isInPruneScope(live, pruneScope));
 }
 
@@ -385,4 +388,15 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
   const counts: Record<PlanAction, number> = { create: 0, update: 0, unchanged: 0, delete: 0, refused: 0 };
   for (const e of all) counts[e.action] += 1;
   return { entries: all, counts };
+}
+
+/** The writes of a plan (creates, updates, deletes) with the object each one writes or deletes. */
+export function plannedWrites(entries: readonly PlanEntry[]): PlannedWrite[] {
+  return entries.flatMap((e): PlannedWrite[] => {
+    const object = e.object ?? e.live;
+    if (object === undefined) return [];
+    return e.action === 'create' || e.action === 'update' || e.action === 'delete'
+      ? [{ action: e.action, object }]
+      : [];
+  });
 }

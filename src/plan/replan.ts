@@ -1,4 +1,4 @@
-import type { RbacObject } from '../kube/types.js';
+import { isRbacObject, type KubeObject, type RbacObject } from '../kube/types.js';
 import { planChanges } from './plan.js';
 
 /** What to do about one object after a write raced with another writer. */
@@ -11,7 +11,8 @@ export type Replanned =
  * Plans one desired object again against its freshly read live version, with the same ownership rule as the
  * first plan: update it, leave it (already right), or refuse it (it turned out to be someone else's).
  */
-export function replanOne(desired: RbacObject, live: RbacObject, adopt: boolean): Replanned {
+export function replanOne(desired: KubeObject, live: KubeObject, adopt: boolean): Replanned {
+  if (!isRbacObject(desired) || !isRbacObject(live)) return { action: 'none' };
   const plan = planChanges(
     [desired],
     {

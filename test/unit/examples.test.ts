@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { normalizeRoleRefs, roleRefsOfRootSync } from '../../src/bind/render.js';
 import { renderSync } from '../../src/sync/render.js';
-import { snapshotFromObjects } from '../../src/kube/snapshot.js';
+import { snapshotFromObjects } from '../../src/crossplane/snapshot.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { fixturePath } from '../support/fixtures.js';
 import { objectKey } from '../../src/kube/object-key.js';

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { UsageError, UserError } from '../../errors.js';
-import type { PlanEntry } from '../../plan/plan.js';
+import { plannedWrites, type PlanEntry } from '../../plan/plan.js';
 import type { Operation } from '../../cluster/apply-operations.js';
 import type { EnableXrdPlan } from '../../enable-xrd/plan.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
@@ -217,7 +217,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
       pruneScope: desired.scope,
       adopt: args.adopt,
     });
-    mayDelete = (live) => wouldPrune(live as never, desired.scope);
+    mayDelete = (live) => wouldPrune(live, desired.scope);
   }
 
   const patches = nsPlan.changes.filter((c) => c.patch !== null);
@@ -257,7 +257,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     dryRun,
     check: false,
     yes,
-    replan: (live, want) => replanOne(want as never, live as never, args.adopt) as never,
+    replan: (live, want) => replanOne(want, live, args.adopt),
     ...(mayDelete !== undefined ? { mayDelete } : {}),
     concurrency: args.concurrency,
     color: args.color,
@@ -272,9 +272,9 @@ function namespaceRef(ns: Namespace): KubeObject {
 }
 
 /** A Namespace shaped like a plan entry, so the plan formatters show it with the roles. */
-function namespaceEntry(c: EnableXrdPlan['changes'][number]): PlanEntry {
+function namespaceEntry(c: EnableXrdPlan['changes'][number]): PlanEntry<Namespace> {
   const name = c.namespace.metadata.name;
-  const entry = {
+  return {
     action: c.patch === null ? 'unchanged' : 'update',
     key: `Namespace/${name}`,
     kind: 'Namespace',
@@ -282,7 +282,6 @@ function namespaceEntry(c: EnableXrdPlan['changes'][number]): PlanEntry {
     live: c.namespace,
     ...(c.patch !== null ? { object: c.after, changed: ['annotations'] } : {}),
   };
-  return entry as unknown as PlanEntry;
 }
 
 /** The Namespaces that change, as written by the patch (name, labels, annotations). */
@@ -325,13 +324,7 @@ async function checkNamespacePatch(
   }
   const missing = names.filter((_, i) => allowed[i] !== true).map((n) => `patch namespaces/${n}`);
   if (missing.length === 0) return;
-  const writes = entries
-    .filter((e) => e.action === 'create' || e.action === 'update' || e.action === 'delete')
-    .map((e) => ({
-      action: e.action as 'create' | 'update' | 'delete',
-      object: (e.object ?? e.live) as never,
-    }));
-  const more = await checkWritePermissions(cluster, writes);
+  const more = await checkWritePermissions(cluster, plannedWrites(entries));
   throw new UserError(
     `not allowed to change the namespaces, nothing was written; missing: ${[...missing, ...more].join('; ')}`,
     { hint: 'ask a cluster admin for these permissions' },

@@ -171,8 +171,8 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         concurrency: args.concurrency,
         color: args.color,
         what: 'apply the Crossplane RBAC',
-        replan: (liveObj, want) => replanOne(want as never, liveObj as never, args.adopt) as never,
-        mayDelete: (liveObj) => wouldPrune(liveObj as never, desired.scope),
+        replan: (liveObj, want) => replanOne(want, liveObj, args.adopt),
+        mayDelete: (liveObj) => wouldPrune(liveObj, desired.scope),
       });
     },
   };

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import type { PlanEntry } from '../../plan/plan.js';
+import type { KubeObject } from '../../kube/types.js';
 import { formatYaml } from './format-data.js';
 import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
@@ -17,16 +18,17 @@ const RESOURCE: Readonly<Record<string, string>> = {
 
 const WRITES = new Set(['create', 'update', 'delete']);
 
-export function isWrite(e: PlanEntry): boolean {
+export function isWrite(e: PlanEntry<KubeObject>): boolean {
   return WRITES.has(e.action);
 }
 
 /** The objects the plan would write (creates and updates), without server-set fields, as a `kind: List`. */
-export function objectsToWrite(entries: readonly PlanEntry[]): unknown[] {
+export function objectsToWrite(entries: readonly PlanEntry<KubeObject>[]): unknown[] {
   return entries
-    .filter((e) => (e.action === 'create' || e.action === 'update') && e.object !== undefined)
-    .map((e) => {
-      const obj = e.object as unknown as { metadata: Record<string, unknown> };
+    .flatMap((e) =>
+      (e.action === 'create' || e.action === 'update') && e.object !== undefined ? [e.object] : [],
+    )
+    .map((obj) => {
       const { resourceVersion: _rv, uid: _uid, ...metadata } = obj.metadata;
       return { ...obj, metadata };
     });
@@ -38,7 +40,7 @@ export function objectsToWrite(entries: readonly PlanEntry[]): unknown[] {
  */
 export function printPlanObjects(
   sink: TextSink,
-  entries: readonly PlanEntry[],
+  entries: readonly PlanEntry<KubeObject>[],
   format: 'yaml' | 'json',
   leading: readonly unknown[] = [],
 ): Promise<void> {
@@ -46,7 +48,7 @@ export function printPlanObjects(
 }
 
 /** `-o name`: one `resource/name` per object written, kubectl style, with the action. */
-export function formatPlanNames(entries: readonly PlanEntry[]): string {
+export function formatPlanNames(entries: readonly PlanEntry<KubeObject>[]): string {
   // Exactly kubectl's -o name: TYPE.GROUP/NAME per line, nothing else, so that it pipes into xargs.
   return entries
     .filter(isWrite)
@@ -55,7 +57,7 @@ export function formatPlanNames(entries: readonly PlanEntry[]): string {
 }
 
 /** `-o diff`: a unified diff of each changed object, live against desired. */
-export function formatPlanDiff(entries: readonly PlanEntry[]): string {
+export function formatPlanDiff(entries: readonly PlanEntry<KubeObject>[]): string {
   return entries
     .filter(isWrite)
     .map((e) => {
@@ -86,7 +88,7 @@ function comparable(obj: object): object {
 
 /** The summary table: per kind, how many objects were created, updated, unchanged, deleted, refused, failed. */
 export function formatPlanSummary(
-  entries: readonly PlanEntry[],
+  entries: readonly PlanEntry<KubeObject>[],
   failedKeys: ReadonlySet<string>,
   opts: { color: boolean; dryRun: boolean },
 ): string {
