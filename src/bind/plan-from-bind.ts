@@ -1,7 +1,7 @@
 import type { BindPlan, Binding, BindingRef } from './render.js';
 import type { Plan, PlanAction, PlanEntry } from '../plan/plan.js';
 import { compareStrings } from '../kube/order.js';
-import { objectKey } from '../kube/object-key.js';
+import { objectKey } from '../kube/meta.js';
 
 const KIND_RANK: Readonly<Record<Binding['kind'], number>> = { ClusterRoleBinding: 0, RoleBinding: 1 };
 

@@ -2,6 +2,7 @@ import { plannedWrites, type Plan, type PlanEntry } from '../plan/plan.js';
 import { ExitCode, ExitSignal, UsageError, UserError } from '../errors.js';
 import type { Operation, OperationResult, Replan } from '../cluster/apply-operations.js';
 import type { KubeObject } from '../kube/types.js';
+import { objectKey } from '../kube/meta.js';
 import type { Deps } from './context.js';
 import type { Input } from './read-input.js';
 import { confirmWrite } from './output/prompt.js';
@@ -148,7 +149,7 @@ export async function presentAndApply(
   const apply = (): Promise<OperationResult[]> => applyPhases(deps, cluster, writes, preWrites, opts);
   const results = await (deps.interrupt !== undefined ? deps.interrupt.whileWriting(apply) : apply());
   const failed = results.filter((r) => r.error !== undefined || r.notAttempted === true);
-  const failedKeys = new Set(failed.map((r) => keyOf(r.operation.object)));
+  const failedKeys = new Set(failed.map((r) => objectKey(r.operation.object)));
   await print(failedKeys, opts.dryRun === 'server');
   if (deps.interrupt?.requested === true) {
     const written = results.filter((r) => r.error === undefined && r.notAttempted !== true).length;
@@ -236,11 +237,4 @@ async function applyPhases(
     progress.stop();
     throw err;
   }
-}
-
-function keyOf(o: KubeObject): string {
-  const ns = o.metadata.namespace;
-  return ns !== undefined && ns !== ''
-    ? `${o.kind}/${ns}/${o.metadata.name}`
-    : `${o.kind}/${o.metadata.name}`;
 }

@@ -3,6 +3,7 @@ import { matchesSelector } from '../kube/selector.js';
 import { enabledXrdsOf, isXrdNamespaceable, planAnnotationPatch } from '../crossplane/namespace/roles.js';
 import type { ClusterSnapshot, LabelSelector, Namespace, Xrd } from '../kube/types.js';
 import { closeMatches } from '../kube/did-you-mean.js';
+import { isDeleting } from '../kube/meta.js';
 import { compareStrings } from '../kube/order.js';
 
 /** Bad input to enable-xrd (unknown or unsuitable XRD, missing namespace, empty selection); nothing is written. */
@@ -36,10 +37,6 @@ export interface EnableXrdPlan {
   readonly snapshot: ClusterSnapshot;
   /** The target namespaces' names, in order. */
   readonly namespaces: readonly string[];
-}
-
-function isDeleting(o: { metadata: { deletionTimestamp?: string } }): boolean {
-  return o.metadata.deletionTimestamp !== undefined;
 }
 
 /** XRDs that offer something namespaced (claims or namespaced XRs), in name order: the ones -i offers. */

@@ -15,7 +15,7 @@ import type { PlannedWrite } from '../authz/required-permissions.js';
 import { RBAC_API_GROUP } from '../kube/api-names.js';
 import { compareStrings } from '../kube/order.js';
 import { isInPruneScope } from '../crossplane/owned-objects.js';
-import { objectKey } from '../kube/object-key.js';
+import { objectKey } from '../kube/meta.js';
 import type { PruneScope } from '../crossplane/owned-objects.js';
 
 export type PlanAction = 'create' | 'update' | 'unchanged' | 'delete' | 'refused';

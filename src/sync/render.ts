@@ -1,3 +1,4 @@
+import { isDeleting } from '../kube/meta.js';
 import type {
   ClusterRole,
   ClusterSnapshot,
@@ -48,7 +49,7 @@ import {
 } from './settings.js';
 import { compareStrings } from '../kube/order.js';
 import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
-import { objectKey } from '../kube/object-key.js';
+import { objectKey } from '../kube/meta.js';
 
 export interface SkippedOwner {
   readonly kind: string;
@@ -66,10 +67,6 @@ export interface DesiredState {
   /** Things worth telling the user that are not errors (e.g. a namespace enabling an unknown XRD). */
   readonly warnings: readonly string[];
   readonly settings: ResolvedSyncSettings;
-}
-
-function isDeleting(o: { readonly metadata: ObjectMeta }): boolean {
-  return o.metadata.deletionTimestamp !== undefined && o.metadata.deletionTimestamp !== null;
 }
 
 function isPaused(o: { readonly metadata: ObjectMeta }): boolean {

@@ -11,7 +11,7 @@ import { renderSync } from '../../src/sync/render.js';
 import { snapshotFromObjects } from '../../src/crossplane/snapshot.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { fixturePath } from '../support/fixtures.js';
-import { objectKey } from '../../src/kube/object-key.js';
+import { objectKey } from '../../src/kube/meta.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examples = path.join(repoRoot, 'examples');

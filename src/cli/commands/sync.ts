@@ -1,16 +1,14 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/settings.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
 import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
 
-const MANAGE = ['all', 'basic', 'serviceaccounts'] as const;
-const FAMILIES = ['providers', 'composites', 'namespaces', 'base'] as const;
-
 interface SyncArgs extends GlobalArgs {
   readonly from: FromPaths | undefined;
-  readonly manage: (typeof MANAGE)[number] | undefined;
+  readonly manage: ManageLevel | undefined;
   readonly only: string | undefined;
   readonly provider: string[] | undefined;
   readonly xrd: string[] | undefined;
@@ -26,19 +24,19 @@ interface SyncArgs extends GlobalArgs {
   readonly 'print-required-role': boolean;
 }
 
-export function parseOnly(value: string | undefined): (typeof FAMILIES)[number][] | undefined {
+export function parseOnly(value: string | undefined): SyncFamily[] | undefined {
   if (value === undefined) return undefined;
   const parts = value
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  const bad = parts.filter((p) => !(FAMILIES as readonly string[]).includes(p));
+  const bad = parts.filter((p) => !(SYNC_FAMILIES as readonly string[]).includes(p));
   if (bad.length > 0 || parts.length === 0) {
     throw new UsageError(`invalid --only "${value}"`, {
-      hint: `use a comma-separated list of: ${FAMILIES.join(', ')}`,
+      hint: `use a comma-separated list of: ${SYNC_FAMILIES.join(', ')}`,
     });
   }
-  return parts as (typeof FAMILIES)[number][];
+  return parts as SyncFamily[];
 }
 
 export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
@@ -50,10 +48,10 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       y
         .option('from', fromOption)
         .option('manage', {
-          choices: MANAGE,
+          choices: MANAGE_LEVELS,
           describe: 'Management level (default all, or the crossplane-rbac ConfigMap)',
         })
-        .option('only', { type: 'string', describe: `Only some families: ${FAMILIES.join(',')}` })
+        .option('only', { type: 'string', describe: `Only some families: ${SYNC_FAMILIES.join(',')}` })
         .option('provider', {
           type: 'string',
           array: true,

@@ -18,7 +18,7 @@ import {
   type ChartFixture,
 } from './fidelity-fixtures.js';
 import { snapshot } from '../sync/sync-fixtures.js';
-import { objectKey } from '../../../src/kube/object-key.js';
+import { objectKey } from '../../../src/kube/meta.js';
 import { readSyncConfig } from '../../../src/sync/settings.js';
 
 const USER_FACING = [

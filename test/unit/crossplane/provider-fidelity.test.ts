@@ -20,7 +20,7 @@ import type {
 } from '../../../src/kube/types.js';
 import { chartClusterRoles } from './fidelity-fixtures.js';
 import { crdRef, deployment, rev, snapshot } from '../sync/sync-fixtures.js';
-import { objectKey } from '../../../src/kube/object-key.js';
+import { objectKey } from '../../../src/kube/meta.js';
 
 const keys = (objs: readonly RbacObject[]): string[] => objs.map(objectKey);
 

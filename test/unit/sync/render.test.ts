@@ -12,7 +12,7 @@ import type {
 import { deployment, loadYaml, namespace, rev, shuffled, snapshot, xrd } from './sync-fixtures.js';
 import { detectCrossplane, readSyncConfig } from '../../../src/sync/settings.js';
 import { isInPruneScope } from '../../../src/crossplane/owned-objects.js';
-import { objectKey } from '../../../src/kube/object-key.js';
+import { objectKey } from '../../../src/kube/meta.js';
 
 const crossplaneDeployment: Deployment = {
   apiVersion: 'apps/v1',

@@ -1,0 +1,19 @@
+/** What every object's metadata says about it, whatever its kind. */
+import type { ObjectMeta } from './types.js';
+
+/** A stable identity for an object: `Kind/name` or `Kind/namespace/name`. */
+export function objectKey(o: {
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string | undefined };
+}): string {
+  const ns = o.metadata.namespace;
+  return ns !== undefined && ns !== ''
+    ? `${o.kind}/${ns}/${o.metadata.name}`
+    : `${o.kind}/${o.metadata.name}`;
+}
+
+/** The object is being deleted (it has a deletionTimestamp; a null one, as some tools write, means it is not). */
+export function isDeleting(o: { readonly metadata: Pick<ObjectMeta, 'deletionTimestamp'> }): boolean {
+  const t: unknown = o.metadata.deletionTimestamp;
+  return t !== undefined && t !== null;
+}
