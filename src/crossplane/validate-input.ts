@@ -6,6 +6,8 @@
  * plural a DNS-1035 label). A `*` or an empty name is never valid, so no input can make a renderer grant `*`.
  */
 import { UserError } from '../errors.js';
+import { checkShape, fields, list, map, type Problem, type Shape } from '../kube/shape.js';
+import { apiGroupProblem, dns1035LabelProblem, dnsLabelProblem } from '../kube/name-rules.js';
 import { MRD_GROUP, MRD_KIND } from './names.js';
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { CRD_GROUP, CRD_KIND, RBAC_API_GROUP } from '../kube/api-names.js';
@@ -34,73 +36,6 @@ export class InvalidInputError extends UserError {
     });
   }
 }
-
-// ---- names, as apimachinery validates them ----
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-
-function nameProblem(s: string, max: number, pattern: RegExp, rule: string): string | undefined {
-  if (s === '') return 'it is empty';
-  if (s.length > max) return `it is longer than ${max} characters`;
-  return pattern.test(s) ? undefined : rule;
-}
-
-/** Why `s` is not a DNS-1123 subdomain (an API group, an object name), or undefined. */
-export function dnsSubdomainProblem(s: string): string | undefined {
-  return nameProblem(
-    s,
-    253,
-    DNS1123_SUBDOMAIN,
-    'only lower-case letters, digits, "-" and ".", starting and ending with a letter or digit',
-  );
-}
-
-/** Why `s` is not a DNS-1123 label (a namespace name), or undefined. */
-export function dnsLabelProblem(s: string): string | undefined {
-  return nameProblem(
-    s,
-    63,
-    DNS1123_LABEL,
-    'only lower-case letters, digits and "-", starting and ending with a letter or digit',
-  );
-}
-
-/** Why `s` is not a DNS-1035 label (a resource's plural), or undefined. */
-export function dns1035LabelProblem(s: string): string | undefined {
-  return nameProblem(
-    s,
-    63,
-    DNS1035_LABEL,
-    'only lower-case letters, digits and "-", starting with a letter and ending with a letter or digit',
-  );
-}
-
-/** Why `group` cannot be a custom resource's API group, or undefined. */
-export function apiGroupProblem(group: string): string | undefined {
-  const p = dnsSubdomainProblem(group);
-  if (p !== undefined) return p;
-  if (!group.includes('.')) return 'a custom API group is a domain with at least one dot (e.g. example.org)';
-  return undefined;
-}
-
-// ---- field types ----
-
-type Shape =
-  | 'string'
-  | 'boolean'
-  | 'number'
-  | { readonly list: Shape }
-  | { readonly map: Shape }
-  | { readonly fields: Readonly<Record<string, Shape>>; readonly required?: readonly string[] };
-
-const list = (of: Shape): Shape => ({ list: of });
-const map = (of: Shape): Shape => ({ map: of });
-const fields = (f: Readonly<Record<string, Shape>>, required: readonly string[] = []): Shape => ({
-  fields: f,
-  required,
-});
 
 const STRINGS = list('string');
 const METADATA = fields(
@@ -210,70 +145,6 @@ const SHAPES: Readonly<Record<string, Shape>> = {
   ConfigMap: fields({ metadata: METADATA, data: map('string') }),
   RootSync: fields({ metadata: METADATA }),
 };
-
-function describeValue(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
-  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
-  return `a ${typeof v}`;
-}
-
-const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function child(path: string, key: string): string {
-  if (SIMPLE_KEY.test(key)) return path === '' ? key : `${path}.${key}`;
-  return `${path}[${JSON.stringify(key)}]`;
-}
-
-interface Problem {
-  readonly field: string;
-  readonly problem: string;
-}
-
-function wrongType(path: string, want: string, found: unknown): Problem {
-  return { field: path, problem: `${path} must be ${want}, found ${describeValue(found)}` };
-}
-
-/** The first field of `value` that does not have the type `shape` wants (absent optional fields are fine). */
-function checkShape(value: unknown, shape: Shape, path: string): Problem | undefined {
-  if (shape === 'string') return typeof value === 'string' ? undefined : wrongType(path, 'a string', value);
-  if (shape === 'boolean')
-    return typeof value === 'boolean' ? undefined : wrongType(path, 'true or false', value);
-  if (shape === 'number') return typeof value === 'number' ? undefined : wrongType(path, 'a number', value);
-  if ('list' in shape) {
-    if (!Array.isArray(value)) return wrongType(path, 'a list', value);
-    for (let i = 0; i < value.length; i++) {
-      const p = checkShape(value[i], shape.list, `${path}[${i}]`);
-      if (p !== undefined) return p;
-    }
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return wrongType(path, 'a mapping', value);
-  }
-  const record = value as Record<string, unknown>;
-  if ('map' in shape) {
-    for (const key of Object.keys(record)) {
-      const p = checkShape(record[key], shape.map, child(path, key));
-      if (p !== undefined) return p;
-    }
-    return undefined;
-  }
-  for (const key of shape.required ?? []) {
-    if (record[key] === undefined) {
-      const at = child(path, key);
-      return { field: at, problem: `${at} is required` };
-    }
-  }
-  for (const [key, fieldShape] of Object.entries(shape.fields)) {
-    const v = record[key];
-    if (v === undefined) continue;
-    const p = checkShape(v, fieldShape, child(path, key));
-    if (p !== undefined) return p;
-  }
-  return undefined;
-}
 
 // ---- names that end up in rules ----
 

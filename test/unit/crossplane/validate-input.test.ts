@@ -8,10 +8,8 @@ import { findPrivilegedBindings } from '../../../src/bind/privileged-rules.js';
 import { renderSync } from '../../../src/sync/render.js';
 import { snapshotFromObjects } from '../../../src/crossplane/snapshot.js';
 import type { KubeObject } from '../../../src/kube/types.js';
+import { apiGroupProblem, dns1035LabelProblem, dnsLabelProblem } from '../../../src/kube/name-rules.js';
 import {
-  apiGroupProblem,
-  dns1035LabelProblem,
-  dnsLabelProblem,
   findInvalidField,
   findInvalidObjects,
   InvalidInputError,
