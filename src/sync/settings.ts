@@ -14,10 +14,7 @@ import type { CrossplaneVersion } from '../crossplane/definition/roles.js';
 import { SyncInputError } from '../crossplane/input-error.js';
 import { compareStrings } from '../kube/order.js';
 
-export type ManageLevel = 'all' | 'basic' | 'serviceaccounts';
-export const MANAGE_LEVELS: readonly ManageLevel[] = ['all', 'basic', 'serviceaccounts'];
-export type SyncFamily = 'providers' | 'composites' | 'namespaces' | 'base';
-export const SYNC_FAMILIES: readonly SyncFamily[] = ['providers', 'composites', 'namespaces', 'base'];
+import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from './choices.js';
 
 /** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap in the Crossplane namespace. */
 export interface SyncConfig {

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/settings.js';
+import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
 import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
