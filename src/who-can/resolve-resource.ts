@@ -279,7 +279,7 @@ export function resolveResource(text: string, known: readonly KnownResource[]): 
       hint:
         suggestions.length > 0
           ? `did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
-          : 'with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -o yaml)',
+          : 'kubectl api-resources lists the served ones; with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -A -o yaml)',
     });
   }
   return {
