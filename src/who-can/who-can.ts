@@ -18,7 +18,7 @@ import type {
   Subject,
 } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
-import type { ResolvedResource } from './resolve-resource.js';
+import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 
 export interface RbacSnapshot {
   readonly clusterRoles: readonly ClusterRole[];

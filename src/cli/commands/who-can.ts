@@ -1,9 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import type { KubeObject, Role } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { useColor } from '../output/terminal.js';
+import { resolveInput, rolesOf } from '../resource-catalogue.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
@@ -13,10 +13,6 @@ interface WhoCanArgs extends GlobalArgs {
   readonly name: string | undefined;
   readonly 'all-namespaces': boolean;
   readonly from: FromPaths | undefined;
-}
-
-function isKind(kind: string, group: string): (o: KubeObject) => boolean {
-  return (o) => o.kind === kind && (o.apiVersion === group || o.apiVersion.startsWith(`${group}/`));
 }
 
 export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs> {
@@ -71,43 +67,23 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         'xrds',
         'providerRevisions',
       ]);
-      const [resolve, { whoCan }, fmt, data] = await Promise.all([
-        import('../../who-can/resolve-resource.js'),
+      const [{ whoCan }, fmt, data] = await Promise.all([
         import('../../who-can/who-can.js'),
         import('../output/format-who-can.js'),
         import('../output/format-data.js'),
       ]);
-      const { snapshot, cluster } = input;
-      const xrdResources = snapshot.xrds.flatMap(resolve.resourcesOfXrd);
-      const providerResources = snapshot.providerRevisions.flatMap(resolve.resourcesOfProviderRevision);
-      const known =
-        cluster !== undefined
-          ? resolve.catalogue(
-              resolve.resourcesFromDiscovery(await cluster.discoverResources()),
-              xrdResources,
-              providerResources,
-            )
-          : resolve.catalogue(
-              resolve.builtinResources(),
-              snapshot.others
-                .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
-                .flatMap((c) => resolve.resourceOfCrd(c) ?? []),
-              xrdResources,
-              providerResources,
-            );
-      const resolved = resolve.resolveResource(args.resource, known);
-      // Known by name only (no CRD read): asked about in a namespace only when one is given, as kubectl auth can-i does.
-      const resource =
-        resolved.scopeUnknown === true
-          ? { ...resolved, namespaced: args.namespace !== undefined || args['all-namespaces'] }
-          : resolved;
+      const resource = await resolveInput(
+        args.resource,
+        input,
+        args.namespace !== undefined || args['all-namespaces'],
+      );
       const namespace = args['all-namespaces']
         ? undefined
-        : (args.namespace ?? cluster?.defaultNamespace ?? 'default');
-      const roles = snapshot.others.filter(isKind('Role', 'rbac.authorization.k8s.io')) as unknown as Role[];
+        : (args.namespace ?? input.cluster?.defaultNamespace ?? 'default');
+      const roles = rolesOf(input);
       const result = whoCan(
         { verb: args.verb, resource, ...(args.name !== undefined ? { name: args.name } : {}), namespace },
-        { ...snapshot, roles },
+        { ...input.snapshot, roles },
       );
       const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
       const text = {

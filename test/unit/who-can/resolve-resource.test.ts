@@ -6,7 +6,7 @@ import {
   catalogue,
   resolveResource,
   resourcesOfXrd,
-} from '../../../src/who-can/resolve-resource.js';
+} from '../../../src/crossplane/resolve-resource.js';
 
 const xrdV1: Xrd = {
   apiVersion: 'apiextensions.crossplane.io/v1',

@@ -8,7 +8,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
-import { definedResources } from '../crossplane/provider/roles.js';
+import { definedResources } from './provider/roles.js';
 import { closeMatches } from '../kube/did-you-mean.js';
 import { compareNames } from '../kube/order.js';
 
