@@ -183,7 +183,7 @@ export function explainSubject(
     access:
       request === undefined
         ? null
-        : decide(request, namespace, user, bindings, roles, snapshot, reaching, bound),
+        : decide(request, namespace, user, bindings, roles, snapshot, reaching, bound, subjectFlag(subject)),
   };
 }
 
