@@ -192,6 +192,118 @@ describe('who-can against SubjectAccessReview', () => {
     }
   });
 
+  const subjectCases: [string, string[], string, boolean, string | undefined][] = [
+    [
+      'a team group may claim in its namespace',
+      [
+        'Group:team-a-devs',
+        '-n',
+        'team-a',
+        '--for',
+        'sqlinstances.aws.platform.upbound.io',
+        '--verb',
+        'create',
+      ],
+      'Group/team-a-devs',
+      true,
+      undefined,
+    ],
+    [
+      'not in another one',
+      [
+        'Group:team-a-devs',
+        '-n',
+        'team-b',
+        '--for',
+        'sqlinstances.aws.platform.upbound.io',
+        '--verb',
+        'create',
+      ],
+      'Group/team-a-devs',
+      false,
+      'other-namespace',
+    ],
+    [
+      'nor a claim its namespace does not enable',
+      ['Group:team-a-devs', '-n', 'team-a', '--for', 'caches.platform.acme.io', '--verb', 'create'],
+      'Group/team-a-devs',
+      false,
+      'xrd-not-enabled',
+    ],
+    [
+      'a provider may update its buckets',
+      [
+        'ServiceAccount:crossplane-system/upbound-provider-aws-s3-e7585f0184b8',
+        '--for',
+        'buckets.s3.aws.upbound.io',
+        '--verb',
+        'update',
+      ],
+      'ServiceAccount/crossplane-system/upbound-provider-aws-s3-e7585f0184b8',
+      true,
+      undefined,
+    ],
+    [
+      'but not delete them',
+      [
+        'ServiceAccount:crossplane-system/upbound-provider-aws-s3-e7585f0184b8',
+        '--for',
+        'buckets.s3.aws.upbound.io',
+        '--verb',
+        'delete',
+      ],
+      'ServiceAccount/crossplane-system/upbound-provider-aws-s3-e7585f0184b8',
+      false,
+      'other-verbs',
+    ],
+    [
+      'crossplane:masters may, through aggregation',
+      ['Group:crossplane:masters', '--for', 'buckets.s3.aws.upbound.io', '--verb', 'delete'],
+      'Group/crossplane:masters',
+      true,
+      undefined,
+    ],
+    [
+      'a user bound to nothing',
+      ['User:mallory', '-n', 'team-a', '--for', 'sqlinstances.aws.platform.upbound.io', '--verb', 'create'],
+      'User/mallory',
+      false,
+      'not-bound',
+    ],
+  ];
+
+  it.each(subjectCases)('explain --subject: %s', async (_reason, args, subject, allowed, reason) => {
+    const r = await runPlugin(['explain', '--subject', ...args, '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      user: { name: string; groups: string[] };
+      access: { request: Result['request']; allowed: boolean; whyNot: { reason: string; fix?: string }[] };
+    };
+    const [kind, ...rest] = subject.split('/');
+    const s =
+      kind === 'ServiceAccount'
+        ? { kind, namespace: rest[0], name: rest[1] ?? '' }
+        : { kind: kind ?? '', name: rest.join('/') };
+    // The server decides for the subject alone (a service account with its implicit groups, as its token has them).
+    const identity =
+      s.kind === 'ServiceAccount'
+        ? {
+            user: `system:serviceaccount:${s.namespace ?? ''}:${s.name}`,
+            groups: [
+              'system:serviceaccounts',
+              `system:serviceaccounts:${s.namespace ?? ''}`,
+              'system:authenticated',
+            ],
+          }
+        : s.kind === 'User'
+          ? { user: s.name, groups: ['system:authenticated'] }
+          : { user: 'who-can-probe', groups: [s.name] };
+    expect(await sar(identity, doc.access.request)).toBe(allowed);
+    expect(doc.access.allowed).toBe(allowed);
+    if (reason !== undefined) expect(doc.access.whyNot.map((w) => w.reason)).toContain(reason);
+    else expect(doc.access.whyNot).toEqual([]);
+  });
+
   it('refuses an unknown resource, and -n with -A, with one error line and exit 2', async () => {
     const unknown = await runPlugin([
       'who-can',
