@@ -299,8 +299,14 @@ function reasons(
   const used = new Set(
     [...snapshot.clusterRoleBindings, ...snapshot.roleBindings].map((b) => b.roleRef.name),
   );
+  // Least privilege first: roles without an all-groups, all-resources rule (cluster-admin) come before those with one.
+  const broad = (n: string): boolean =>
+    roles
+      .clusterRole(n)
+      .effective.some((r) => (r.apiGroups ?? []).includes('*') && (r.resources ?? []).includes('*'));
   const ranked = [...granting].sort(
-    (a, b) => Number(used.has(b)) - Number(used.has(a)) || compareNames(a, b),
+    (a, b) =>
+      Number(broad(a)) - Number(broad(b)) || Number(used.has(b)) - Number(used.has(a)) || compareNames(a, b),
   );
   if (ranked.length > 0 || namespacedRoles.length > 0) {
     const shown = [
