@@ -6,6 +6,7 @@ import { enableXrdCommand } from './commands/enable-xrd.js';
 import { explainCommand } from './commands/explain.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
+import { whoCanCommand } from './commands/who-can.js';
 import type { Cluster } from '../cluster/cluster.js';
 import type { Deps, GlobalArgs } from './context.js';
 import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './read-input.js';
@@ -161,6 +162,7 @@ export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
     syncCommand(deps),
     enableXrdCommand(deps),
     explainCommand(deps),
+    whoCanCommand(deps),
     bindCommand(deps),
     versionCommand(deps),
     completionCommand(deps),

@@ -55,6 +55,13 @@ export const Kinds = {
     kind: 'ProviderRevision',
     namespaced: false,
   },
+  customResourceDefinition: {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+  },
   rootSync: {
     group: 'configsync.gke.io',
     version: 'v1beta1',
@@ -95,6 +102,18 @@ export interface AccessCheck {
   readonly namespace?: string;
 }
 
+/** One entry of discovery: a resource (or `resource/subresource`) of one group version. */
+export interface DiscoveredResource {
+  readonly group: string;
+  readonly version: string;
+  /** The plural, or `plural/subresource`. */
+  readonly name: string;
+  readonly singularName: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+}
+
 export interface RulesReview {
   readonly resourceRules: readonly PolicyRule[];
   readonly nonResourceRules: readonly PolicyRule[];
@@ -128,4 +147,6 @@ export interface Cluster {
   /** Closes the pooled connections (idle keep-alive sockets would otherwise hold a server's shutdown). */
   close?(): void;
   rulesReview(namespace: string): Promise<RulesReview>;
+  /** Discovery: the resources of /api/v1 and of the preferred version of every group (reads nothing else). */
+  discoverResources(): Promise<DiscoveredResource[]>;
 }

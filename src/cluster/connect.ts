@@ -1,5 +1,6 @@
 import {
   ApiException,
+  ApisApi,
   AuthorizationV1Api,
   CoreV1Api,
   CustomObjectsApi,
@@ -14,6 +15,7 @@ import type {
   AccessCheck,
   Cluster,
   DeleteOptions,
+  DiscoveredResource,
   ListOptions,
   ResourceKind,
   RulesReview,
@@ -63,6 +65,7 @@ class ClientCluster implements Cluster {
   private readonly custom: CustomObjectsApi;
   private readonly core: CoreV1Api;
   private readonly authz: AuthorizationV1Api;
+  private readonly apis: ApisApi;
 
   constructor(
     config: RestConfig,
@@ -78,6 +81,7 @@ class ClientCluster implements Cluster {
     this.custom = new CustomObjectsApi(api);
     this.core = new CoreV1Api(api);
     this.authz = new AuthorizationV1Api(api);
+    this.apis = new ApisApi(api);
   }
 
   close(): void {
@@ -269,6 +273,27 @@ class ClientCluster implements Cluster {
     return review.status?.allowed === true;
   }
 
+  async discoverResources(): Promise<DiscoveredResource[]> {
+    const [core, groups] = await Promise.all([
+      retrying(() => this.core.getAPIResources()),
+      retrying(() => this.apis.getAPIVersions()),
+    ]);
+    const perGroup = await Promise.all(
+      (groups.groups ?? []).map(async (g) => {
+        const version = g.preferredVersion?.version ?? g.versions[0]?.version;
+        if (version === undefined) return [];
+        // A group that fails to answer (an aggregated API that is down) is left out, as kubectl leaves it out.
+        try {
+          const list = await retrying(() => this.custom.getAPIResources({ group: g.name, version }));
+          return discovered(g.name, version, list);
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return [...discovered('', 'v1', core), ...perGroup.flat()];
+  }
+
   async rulesReview(namespace: string): Promise<RulesReview> {
     const review = await retrying(() =>
       this.authz.createSelfSubjectRulesReview({
@@ -286,6 +311,34 @@ class ClientCluster implements Cluster {
       incomplete: status.incomplete ?? false,
     };
   }
+}
+
+/** The entries of one APIResourceList, as plain data. */
+function discovered(group: string, version: string, list: unknown): DiscoveredResource[] {
+  const resources = (plain(list) as { resources?: unknown[] }).resources ?? [];
+  return resources.flatMap((r): DiscoveredResource[] => {
+    const e = r as {
+      name?: unknown;
+      singularName?: unknown;
+      kind?: unknown;
+      namespaced?: unknown;
+      shortNames?: unknown;
+    };
+    if (typeof e.name !== 'string' || typeof e.kind !== 'string') return [];
+    return [
+      {
+        group,
+        version,
+        name: e.name,
+        singularName: typeof e.singularName === 'string' ? e.singularName : '',
+        kind: e.kind,
+        namespaced: e.namespaced === true,
+        shortNames: Array.isArray(e.shortNames)
+          ? e.shortNames.filter((n): n is string => typeof n === 'string')
+          : [],
+      },
+    ];
+  });
 }
 
 /** Runs a request, converting client-node's exceptions to ApiError (the transport has already retried). */

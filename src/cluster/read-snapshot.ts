@@ -2,7 +2,7 @@ import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from './cluster.js';
 import { translateError } from './translate-error.js';
 
-export type SnapshotPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs';
+export type SnapshotPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds';
 
 const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; opts?: ListOptions }>> = {
   xrds: { kind: Kinds.xrd, what: 'listing CompositeResourceDefinitions', opts: { optional: true } },
@@ -22,6 +22,8 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
     opts: { fieldSelector: 'metadata.name=crossplane-rbac' },
   },
   rootSyncs: { kind: Kinds.rootSync, what: 'listing RootSyncs', opts: { optional: true } },
+  roles: { kind: Kinds.role, what: 'listing Roles' },
+  crds: { kind: Kinds.customResourceDefinition, what: 'listing CustomResourceDefinitions' },
 };
 
 /** Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object. */

@@ -13,7 +13,7 @@ import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { CRD_GROUP, CRD_KIND, RBAC_API_GROUP } from '../kube/api-names.js';
 
 /** The parts of a snapshot a command reads (as read-snapshot's SnapshotPart). */
-export type CheckedPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs';
+export type CheckedPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds';
 
 /** One object refused, and why: the field and what is wrong with it. */
 export interface InvalidObject {
@@ -275,6 +275,8 @@ const PART_KINDS: Readonly<Record<CheckedPart, readonly (keyof ClusterSnapshot)[
   roleBindings: ['roleBindings'],
   configMaps: ['configMaps'],
   rootSyncs: [],
+  roles: [],
+  crds: [],
 };
 
 function isCheckedOther(o: KubeObject): boolean {

@@ -4,11 +4,14 @@ import type { AccessAttributes } from '../../authz/authorize.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { palette, useColor } from '../output/terminal.js';
+import { resolveInput, rolesOf } from '../resource-catalogue.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
 interface ExplainArgs extends GlobalArgs {
-  readonly role: string;
+  readonly role: string | undefined;
+  readonly subject: string | undefined;
+  readonly group: string[] | undefined;
   readonly from: FromPaths | undefined;
   readonly for: string | undefined;
   readonly verb: string | undefined;
@@ -47,14 +50,28 @@ export function parseAccess(
 
 export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArgs> {
   return {
-    command: 'explain <role>',
+    command: 'explain [role]',
     describe:
       'Show the effective rules of a ClusterRole as Kubernetes aggregates them, and where each came from',
     builder: (y) =>
       y
-        .positional('role', { type: 'string', demandOption: true, describe: 'The ClusterRole to explain' })
+        .positional('role', { type: 'string', describe: 'The ClusterRole to explain' })
+        .option('subject', {
+          type: 'string',
+          describe:
+            'Explain a subject instead: User:NAME, Group:NAME or ServiceAccount:NS/NAME (with -n NS: its RoleBindings there)',
+        })
+        .option('group', {
+          type: 'string',
+          array: true,
+          describe: 'With --subject: a further group of the subject (repeatable)',
+        })
         .option('from', fromOption)
-        .option('for', { type: 'string', describe: 'Keep only rules granting GROUP/RESOURCE[/SUBRESOURCE]' })
+        .option('for', {
+          type: 'string',
+          describe:
+            'Keep only rules granting GROUP/RESOURCE[/SUBRESOURCE]; with --subject, RESOURCE as kubectl takes it, answered allowed or denied',
+        })
         .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
         .example(
           '$0 explain crossplane-edit',
@@ -73,6 +90,16 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           'The exact rules the controller stores',
         ),
     handler: async (args) => {
+      if (args.subject !== undefined) {
+        await explainSubjectHandler(args, deps);
+        return;
+      }
+      if (args.role === undefined || args.role === '') {
+        throw new UsageError('explain needs a ClusterRole, or --subject KIND:NAME', {
+          hint: 'e.g. explain crossplane-edit, or explain --subject Group:team-a-devs -n team-a',
+        });
+      }
+      if (args.group !== undefined) throw new UsageError('--group needs --subject');
       const output = args.output ?? 'tree';
       if (!(OUTPUTS as readonly string[]).includes(output)) {
         throw new UsageError(`unknown output format "${output}" for explain`, {
@@ -104,4 +131,58 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
       deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     },
   };
+}
+
+const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json'] as const;
+
+async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<void> {
+  const output = args.output ?? 'text';
+  if (!(SUBJECT_OUTPUTS as readonly string[]).includes(output)) {
+    throw new UsageError(`unknown output format "${output}" for explain --subject`, {
+      hint: `use one of: ${SUBJECT_OUTPUTS.join(', ')}`,
+    });
+  }
+  if (args.role !== undefined) {
+    throw new UsageError('explain takes a ClusterRole or --subject, not both', {
+      hint: 'explain ROLE explains a role; explain --subject KIND:NAME the bindings of a subject',
+    });
+  }
+  if ((args.for === undefined) !== (args.verb === undefined || args.verb === '')) {
+    throw new UsageError(args.for === undefined ? '--verb needs --for RESOURCE' : '--for needs --verb', {
+      hint: 'e.g. --for sqlinstances.aws.platform.upbound.io --verb create',
+    });
+  }
+  const [{ explainSubject, parseSubject }, { formatSubjectText }, data] = await Promise.all([
+    import('../../explain/explain-subject.js'),
+    import('../output/format-explain-subject.js'),
+    import('../output/format-data.js'),
+  ]);
+  const subject = parseSubject(args.subject ?? '');
+  const input = await readInput(args, deps, [
+    'clusterRoles',
+    'clusterRoleBindings',
+    'roleBindings',
+    'roles',
+    'xrds',
+    'providerRevisions',
+    'namespaces',
+  ]);
+  const request =
+    args.for !== undefined && args.verb !== undefined
+      ? { verb: args.verb, resource: await resolveInput(args.for, input, args.namespace !== undefined) }
+      : undefined;
+  const explanation = explainSubject(
+    subject,
+    args.group ?? [],
+    args.namespace,
+    { ...input.snapshot, roles: rolesOf(input) },
+    request,
+  );
+  const text = {
+    text: () => formatSubjectText(explanation, false),
+    wide: () => formatSubjectText(explanation, true),
+    yaml: () => data.formatYaml(explanation),
+    json: () => data.formatJson(explanation),
+  }[output as (typeof SUBJECT_OUTPUTS)[number]]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }

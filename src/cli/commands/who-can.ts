@@ -1,0 +1,99 @@
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../../errors.js';
+import type { Deps, GlobalArgs } from '../context.js';
+import { fromOption, readInput, type FromPaths } from '../read-input.js';
+import { useColor } from '../output/terminal.js';
+import { resolveInput, rolesOf } from '../resource-catalogue.js';
+
+const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+
+interface WhoCanArgs extends GlobalArgs {
+  readonly verb: string;
+  readonly resource: string;
+  readonly name: string | undefined;
+  readonly 'all-namespaces': boolean;
+  readonly from: FromPaths | undefined;
+}
+
+export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs> {
+  return {
+    command: 'who-can <verb> <resource> [name]',
+    describe:
+      "List every subject the cluster's RBAC allows to do something, and through which binding and rule",
+    builder: (y) =>
+      y
+        .positional('verb', {
+          type: 'string',
+          demandOption: true,
+          describe: 'get, list, create, delete, ...',
+        })
+        .positional('resource', {
+          type: 'string',
+          demandOption: true,
+          describe:
+            'As kubectl takes it: pods, deployments.apps/scale, buckets.s3.aws.upbound.io, a short name or kind',
+        })
+        .positional('name', { type: 'string', describe: 'One object by name (rules with resourceNames)' })
+        .option('all-namespaces', {
+          alias: 'A',
+          type: 'boolean',
+          default: false,
+          describe: 'Every namespace: RoleBindings of all namespaces count',
+        })
+        .option('from', fromOption)
+        .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
+        .example(
+          '$0 who-can delete buckets.s3.aws.upbound.io -o wide -f examples/cluster',
+          'Every path, from files',
+        ),
+    handler: async (args) => {
+      const output = args.output ?? 'table';
+      if (!(OUTPUTS as readonly string[]).includes(output)) {
+        throw new UsageError(`unknown output format "${output}" for who-can`, {
+          hint: `use one of: ${OUTPUTS.join(', ')}`,
+        });
+      }
+      if (args['all-namespaces'] && args.namespace !== undefined) {
+        throw new UsageError('-n and -A cannot be used together', {
+          hint: '-n NS asks about one namespace, -A about all of them',
+        });
+      }
+      if (args.verb === '') throw new UsageError('a verb is required', { hint: 'e.g. who-can get pods' });
+      const input = await readInput(args, deps, [
+        'clusterRoles',
+        'clusterRoleBindings',
+        'roleBindings',
+        'roles',
+        'xrds',
+        'providerRevisions',
+      ]);
+      const [{ whoCan }, fmt, data] = await Promise.all([
+        import('../../who-can/who-can.js'),
+        import('../output/format-who-can.js'),
+        import('../output/format-data.js'),
+      ]);
+      const resource = await resolveInput(
+        args.resource,
+        input,
+        args.namespace !== undefined || args['all-namespaces'],
+      );
+      const namespace = args['all-namespaces']
+        ? undefined
+        : (args.namespace ?? input.cluster?.defaultNamespace ?? 'default');
+      const roles = rolesOf(input);
+      const result = whoCan(
+        { verb: args.verb, resource, ...(args.name !== undefined ? { name: args.name } : {}), namespace },
+        { ...input.snapshot, roles },
+      );
+      const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+      const text = {
+        table: () => fmt.formatWhoCanTable(result, false, color),
+        wide: () => fmt.formatWhoCanTable(result, true, color),
+        json: () => data.formatJson(result),
+        yaml: () => data.formatYaml(result),
+      }[output as (typeof OUTPUTS)[number]]();
+      deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      for (const line of fmt.whoCanWarnings(result)) deps.io.stderr.write(`warning: ${line}\n`);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { KubeObject, Role } from '../kube/types.js';
+import type { ResolvedResource } from '../crossplane/resolve-resource.js';
+import type { Input } from './read-input.js';
+
+export function isKind(kind: string, group: string): (o: KubeObject) => boolean {
+  return (o) => o.kind === kind && (o.apiVersion === group || o.apiVersion.startsWith(`${group}/`));
+}
+
+/** The Roles among the objects read (they are not a part of the snapshot of their own). */
+export function rolesOf(input: Input): Role[] {
+  return input.snapshot.others.filter(isKind('Role', 'rbac.authorization.k8s.io')) as unknown as Role[];
+}
+
+/**
+ * Resolves RESOURCE as kubectl would: live, from discovery (one GET per API group) plus the XRDs and
+ * ProviderRevisions read; from files, Kubernetes' common resources plus the CRDs, XRDs and ProviderRevisions read.
+ * `explicitNamespace`: a resource known by name only is asked about in a namespace only when one was given.
+ */
+export async function resolveInput(
+  text: string,
+  input: Input,
+  explicitNamespace: boolean,
+): Promise<ResolvedResource> {
+  const r = await import('../crossplane/resolve-resource.js');
+  const { snapshot, cluster } = input;
+  const xrds = snapshot.xrds.flatMap(r.resourcesOfXrd);
+  const providers = snapshot.providerRevisions.flatMap(r.resourcesOfProviderRevision);
+  const known =
+    cluster !== undefined
+      ? r.catalogue(r.resourcesFromDiscovery(await cluster.discoverResources()), xrds, providers)
+      : r.catalogue(
+          r.builtinResources(),
+          snapshot.others
+            .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
+            .flatMap((c) => r.resourceOfCrd(c) ?? []),
+          xrds,
+          providers,
+        );
+  const resolved = r.resolveResource(text, known);
+  return resolved.scopeUnknown === true ? { ...resolved, namespaced: explicitNamespace } : resolved;
+}

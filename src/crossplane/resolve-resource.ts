@@ -1,0 +1,323 @@
+/**
+ * RESOURCE as kubectl takes it (`pods`, `po`, `Pod`, `deployments.apps`, `deployments.v1.apps`, `deploy/scale`,
+ * `buckets.s3.aws.upbound.io`, a non-resource URL such as `/healthz`) resolved to what the authorizer matches:
+ * API group, resource, subresource, and whether the resource is namespaced. The names known come from live discovery,
+ * from CRDs, and from XRDs (their composite resources and claims); with files only, Kubernetes' common built-in
+ * resources are known too. Matching follows kubectl's RESTMapper: plural, singular, kind and short names, each
+ * alone or followed by `.group` or `.version.group`, case-insensitive.
+ */
+import { UsageError } from '../errors.js';
+import type { KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
+import { definedResources } from './provider/roles.js';
+import { closeMatches } from '../kube/did-you-mean.js';
+import { compareNames } from '../kube/order.js';
+
+/** One resource the cluster serves (or would serve). */
+export interface KnownResource {
+  readonly group: string;
+  /** Served versions, preferred first (may be empty when unknown). */
+  readonly versions: readonly string[];
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly shortNames: readonly string[];
+  readonly namespaced: boolean;
+  /** Where the name was learnt. */
+  readonly source: 'discovery' | 'builtin' | 'crd' | 'xrd' | 'claim' | 'provider';
+  /** The XRD that defines it (its composite resource or its claim). */
+  readonly xrd?: string;
+  /** The ProviderRevision that defines it (a managed resource). */
+  readonly provider?: string;
+  /** Only the name is known (a ProviderRevision's objectRef, no CRD read): whether it is namespaced is not. */
+  readonly scopeUnknown?: boolean;
+}
+
+/** A resource request, or a non-resource URL (`path`). */
+export interface ResolvedResource {
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource?: string;
+  readonly namespaced: boolean;
+  readonly kind: string;
+  readonly source: KnownResource['source'];
+  readonly xrd?: string;
+  readonly provider?: string;
+  readonly scopeUnknown?: boolean;
+  readonly path?: string;
+}
+
+type Builtin = [
+  group: string,
+  version: string,
+  plural: string,
+  kind: string,
+  namespaced: boolean,
+  short?: string[],
+];
+
+/** Kubernetes' commonly asked-about resources (as `kubectl api-resources` lists them), for -f where there is no discovery. */
+const BUILTINS: readonly Builtin[] = [
+  ['', 'v1', 'bindings', 'Binding', true],
+  ['', 'v1', 'configmaps', 'ConfigMap', true, ['cm']],
+  ['', 'v1', 'endpoints', 'Endpoints', true, ['ep']],
+  ['', 'v1', 'events', 'Event', true, ['ev']],
+  ['', 'v1', 'limitranges', 'LimitRange', true, ['limits']],
+  ['', 'v1', 'namespaces', 'Namespace', false, ['ns']],
+  ['', 'v1', 'nodes', 'Node', false, ['no']],
+  ['', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, ['pvc']],
+  ['', 'v1', 'persistentvolumes', 'PersistentVolume', false, ['pv']],
+  ['', 'v1', 'pods', 'Pod', true, ['po']],
+  ['', 'v1', 'podtemplates', 'PodTemplate', true],
+  ['', 'v1', 'replicationcontrollers', 'ReplicationController', true, ['rc']],
+  ['', 'v1', 'resourcequotas', 'ResourceQuota', true, ['quota']],
+  ['', 'v1', 'secrets', 'Secret', true],
+  ['', 'v1', 'serviceaccounts', 'ServiceAccount', true, ['sa']],
+  ['', 'v1', 'services', 'Service', true, ['svc']],
+  [
+    'apiextensions.k8s.io',
+    'v1',
+    'customresourcedefinitions',
+    'CustomResourceDefinition',
+    false,
+    ['crd', 'crds'],
+  ],
+  ['apps', 'v1', 'controllerrevisions', 'ControllerRevision', true],
+  ['apps', 'v1', 'daemonsets', 'DaemonSet', true, ['ds']],
+  ['apps', 'v1', 'deployments', 'Deployment', true, ['deploy']],
+  ['apps', 'v1', 'replicasets', 'ReplicaSet', true, ['rs']],
+  ['apps', 'v1', 'statefulsets', 'StatefulSet', true, ['sts']],
+  ['authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false],
+  ['authorization.k8s.io', 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview', true],
+  ['authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false],
+  ['authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false],
+  ['authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false],
+  ['autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa']],
+  ['batch', 'v1', 'cronjobs', 'CronJob', true, ['cj']],
+  ['batch', 'v1', 'jobs', 'Job', true],
+  ['certificates.k8s.io', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false, ['csr']],
+  ['coordination.k8s.io', 'v1', 'leases', 'Lease', true],
+  ['networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, ['ing']],
+  ['networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, ['netpol']],
+  ['policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, ['pdb']],
+  ['rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false],
+  ['rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false],
+  ['rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true],
+  ['rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true],
+  ['storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, ['sc']],
+];
+
+export function builtinResources(): KnownResource[] {
+  return BUILTINS.map(([group, version, plural, kind, namespaced, short]) => ({
+    group,
+    versions: [version],
+    plural,
+    singular: kind.toLowerCase(),
+    kind,
+    shortNames: short ?? [],
+    namespaced,
+    source: 'builtin',
+  }));
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** The resource a CustomResourceDefinition defines (none when it is malformed). */
+export function resourceOfCrd(crd: KubeObject): KnownResource | undefined {
+  const spec = record(crd.spec);
+  const names = record(spec.names);
+  const group = str(spec.group);
+  const plural = str(names.plural);
+  const kind = str(names.kind);
+  if (group === undefined || plural === undefined || kind === undefined) return undefined;
+  const versions = (Array.isArray(spec.versions) ? spec.versions : [])
+    .map(record)
+    .filter((v) => v.served !== false)
+    .map((v) => str(v.name))
+    .filter((v): v is string => v !== undefined);
+  return {
+    group,
+    versions,
+    plural,
+    singular: str(names.singular) ?? kind.toLowerCase(),
+    kind,
+    shortNames: strings(names.shortNames),
+    namespaced: spec.scope !== 'Cluster',
+    source: 'crd',
+  };
+}
+
+/**
+ * The composite resource and the claim an XRD defines. A v1 XRD's composite resources are cluster-scoped; a v2
+ * XRD's are namespaced unless its scope is Cluster or LegacyCluster. Claims are always namespaced.
+ */
+export function resourcesOfXrd(xrd: Xrd): KnownResource[] {
+  const out: KnownResource[] = [];
+  const spec = xrd.spec;
+  const versions = (spec.versions ?? []).filter((v) => v.served !== false).map((v) => v.name);
+  const v2 = xrd.apiVersion.endsWith('/v2');
+  const scope = spec.scope ?? (v2 ? 'Namespaced' : 'Cluster');
+  const add = (names: Record<string, unknown>, namespaced: boolean, source: 'xrd' | 'claim'): void => {
+    const plural = str(names.plural);
+    const kind = str(names.kind);
+    if (plural === undefined || kind === undefined) return;
+    out.push({
+      group: spec.group,
+      versions,
+      plural,
+      singular: str(names.singular) ?? kind.toLowerCase(),
+      kind,
+      shortNames: strings(names.shortNames),
+      namespaced,
+      source,
+      xrd: xrd.metadata.name,
+    });
+  };
+  add(record(spec.names), scope === 'Namespaced', 'xrd');
+  if (spec.claimNames !== undefined) add(record(spec.claimNames), true, 'claim');
+  return out;
+}
+
+/**
+ * The managed resources a ProviderRevision defines, from its objectRefs (`<plural>.<group>`, as Crossplane's RBAC
+ * manager reads them): only their names, so their scope is unknown until the CRD itself is read.
+ */
+export function resourcesOfProviderRevision(rev: ProviderRevision): KnownResource[] {
+  return definedResources(rev.status?.objectRefs).map((r) => ({
+    group: r.group,
+    versions: [],
+    plural: r.plural,
+    singular: '',
+    kind: '',
+    shortNames: [],
+    namespaced: false,
+    source: 'provider',
+    provider: rev.metadata.name,
+    scopeUnknown: true,
+  }));
+}
+
+/** Known resources, one per group and plural: the first source given wins (discovery before CRDs before XRDs). */
+export function catalogue(...sources: readonly (readonly KnownResource[])[]): KnownResource[] {
+  const seen = new Map<string, KnownResource>();
+  for (const list of sources) {
+    for (const r of list) {
+      const key = `${r.plural}.${r.group}`;
+      const had = seen.get(key);
+      // A claim or XR learnt from discovery still belongs to its XRD.
+      if (had === undefined) seen.set(key, r);
+      else if (had.xrd === undefined && r.xrd !== undefined)
+        seen.set(key, { ...had, xrd: r.xrd, source: r.source });
+      else if (had.provider === undefined && r.provider !== undefined)
+        seen.set(key, { ...had, provider: r.provider });
+    }
+  }
+  return [...seen.values()];
+}
+
+function qualified(r: KnownResource): string {
+  return r.group === '' ? r.plural : `${r.plural}.${r.group}`;
+}
+
+/** Whether `text` (lower-cased, without subresource) names the resource in one of kubectl's forms. */
+function names(r: KnownResource, text: string): boolean {
+  const bare = [r.plural, r.singular, r.kind, ...r.shortNames]
+    .filter((n) => n !== '')
+    .map((n) => n.toLowerCase());
+  if (bare.includes(text)) return true;
+  if (r.group === '') return false;
+  const group = r.group.toLowerCase();
+  for (const n of bare) {
+    if (text === `${n}.${group}`) return true;
+    for (const v of r.versions) if (text === `${n}.${v.toLowerCase()}.${group}`) return true;
+  }
+  return false;
+}
+
+/** Resolves RESOURCE[/SUBRESOURCE]; throws UsageError for an unknown or ambiguous name. */
+export function resolveResource(text: string, known: readonly KnownResource[]): ResolvedResource {
+  if (text.startsWith('/')) {
+    return { group: '', resource: '', namespaced: false, kind: '', source: 'builtin', path: text };
+  }
+  const slash = text.indexOf('/');
+  const base = (slash < 0 ? text : text.slice(0, slash)).toLowerCase();
+  const sub = slash < 0 ? undefined : text.slice(slash + 1);
+  if (base === '' || sub === '' || (sub !== undefined && sub.includes('/'))) {
+    throw new UsageError(`invalid resource "${text}"`, {
+      hint: 'use RESOURCE[.GROUP][/SUBRESOURCE], e.g. pods, deployments.apps/scale, buckets.s3.aws.upbound.io',
+    });
+  }
+  const matches = known.filter((r) => names(r, base));
+  let chosen: KnownResource | undefined;
+  if (matches.length === 1) [chosen] = matches;
+  else if (matches.length > 1) {
+    // kubectl prefers the core group; any other tie is left to the user, since the answer differs per group.
+    const core = matches.filter((r) => r.group === '');
+    if (core.length === 1) [chosen] = core;
+    else {
+      const options = matches.map(qualified).sort(compareNames);
+      throw new UsageError(`resource "${text}" is ambiguous: ${options.join(', ')}`, {
+        hint: `name one with its group, e.g. ${options[0] ?? ''}`,
+      });
+    }
+  }
+  if (chosen === undefined) {
+    const suggestions = closeMatches(
+      base,
+      known.map((r) => qualified(r)),
+    );
+    throw new UsageError(`the server doesn't have a resource type "${base}"`, {
+      hint:
+        suggestions.length > 0
+          ? `did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
+          : 'kubectl api-resources lists the served ones; with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -A -o yaml)',
+    });
+  }
+  return {
+    group: chosen.group,
+    resource: chosen.plural,
+    ...(sub !== undefined ? { subresource: sub } : {}),
+    namespaced: chosen.namespaced,
+    kind: chosen.kind,
+    source: chosen.source,
+    ...(chosen.xrd !== undefined ? { xrd: chosen.xrd } : {}),
+    ...(chosen.provider !== undefined ? { provider: chosen.provider } : {}),
+    ...(chosen.scopeUnknown === true ? { scopeUnknown: true } : {}),
+  };
+}
+
+/** One discovery entry, as the Cluster port reports it. */
+export interface DiscoveryEntry {
+  readonly group: string;
+  readonly version: string;
+  readonly name: string;
+  readonly singularName: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+}
+
+/** The resources discovery lists (subresource entries left out: they are asked for as RESOURCE/SUBRESOURCE). */
+export function resourcesFromDiscovery(entries: readonly DiscoveryEntry[]): KnownResource[] {
+  return entries
+    .filter((e) => !e.name.includes('/'))
+    .map((e) => ({
+      group: e.group,
+      versions: [e.version],
+      plural: e.name,
+      singular: e.singularName !== '' ? e.singularName : e.kind.toLowerCase(),
+      kind: e.kind,
+      shortNames: e.shortNames,
+      namespaced: e.namespaced,
+      source: 'discovery',
+    }));
+}

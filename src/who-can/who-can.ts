@@ -1,0 +1,192 @@
+/**
+ * `who-can`: every subject the cluster's RBAC lets make one request, each with the way it gets there (binding →
+ * role → aggregation chain → rule). The rules are matched as the RBAC authorizer matches them
+ * (plugin/pkg/auth/authorizer/rbac/rbac.go): every ClusterRoleBinding, and RoleBindings only in the request's
+ * namespace; roles read with the rules the aggregation controller converges to.
+ */
+import type { AccessAttributes } from '../authz/authorize.js';
+import { ruleAllows } from '../authz/authorize.js';
+import { EffectiveRoles } from '../authz/effective-roles.js';
+import type { ResolvedRole } from '../authz/effective-roles.js';
+import { MASTERS_GROUP, normaliseSubject } from '../authz/subjects.js';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  PolicyRule,
+  Role,
+  RoleBinding,
+  Subject,
+} from '../kube/types.js';
+import { compareNames } from '../kube/order.js';
+import type { ResolvedResource } from '../crossplane/resolve-resource.js';
+
+export interface RbacSnapshot {
+  readonly clusterRoles: readonly ClusterRole[];
+  readonly clusterRoleBindings: readonly ClusterRoleBinding[];
+  readonly roleBindings: readonly RoleBinding[];
+  readonly roles: readonly Role[];
+}
+
+export interface WhoCanQuery {
+  readonly verb: string;
+  readonly resource: ResolvedResource;
+  readonly name?: string;
+  /** The namespace asked about; undefined for every namespace (-A). Ignored for cluster-scoped resources. */
+  readonly namespace: string | undefined;
+}
+
+export interface ObjectRef {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+/** One way a subject is allowed. */
+export interface GrantPath {
+  readonly binding: ObjectRef;
+  readonly role: ObjectRef;
+  /** For a ClusterRole that aggregates: from the bound role down to the role that holds the rule as its own. */
+  readonly chain: readonly string[];
+  readonly rule: PolicyRule;
+  /** The rule's position in the role's effective rules. */
+  readonly ruleIndex: number;
+  /** False when the aggregation controller has not stored the rule in the bound role yet: the API server denies until it does. */
+  readonly stored: boolean;
+}
+
+export interface Grantee {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  /** system:masters: allowed by the API server before RBAC is asked, whatever the bindings say. */
+  readonly always: boolean;
+  readonly paths: readonly GrantPath[];
+}
+
+export interface WhoCanResult {
+  /** The request, as the authorizer sees it; namespace absent for cluster-wide (or every namespace with -A). */
+  readonly request: AccessAttributes;
+  readonly resource: { readonly kind: string; readonly namespaced: boolean; readonly xrd?: string };
+  readonly allNamespaces: boolean;
+  readonly subjects: readonly Grantee[];
+  /** Aggregated roles on a path whose stored rules differ from what the controller computes. */
+  readonly drift: readonly string[];
+}
+
+const SUBJECT_ORDER = ['Group', 'User', 'ServiceAccount'];
+
+function subjectKey(s: Subject): string {
+  return JSON.stringify([s.kind, s.namespace ?? '', s.name]);
+}
+
+export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult {
+  const res = query.resource;
+  const nonResource = res.path !== undefined;
+  const namespaced = !nonResource && res.namespaced;
+  // A cluster-scoped resource (and a URL) is asked about with no namespace, whatever -n says.
+  const namespace = namespaced ? query.namespace : '';
+  const base: AccessAttributes = nonResource
+    ? { verb: query.verb, path: res.path }
+    : {
+        verb: query.verb,
+        apiGroup: res.group,
+        resource: res.resource,
+        ...(res.subresource !== undefined ? { subresource: res.subresource } : {}),
+        ...(query.name !== undefined ? { name: query.name } : {}),
+      };
+  const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
+  const grantees = new Map<string, { subject: Subject; paths: GrantPath[] }>();
+  const drift = new Set<string>();
+  const matchCache = new Map<string, { role: ResolvedRole; hits: number[] }>();
+
+  const consider = (binding: ClusterRoleBinding | RoleBinding, bindingNamespace: string): void => {
+    const attrs = bindingNamespace === '' ? base : { ...base, namespace: bindingNamespace };
+    const ref = binding.roleRef;
+    const cacheKey = `${ref.kind}/${ref.kind === 'Role' ? bindingNamespace : ''}/${ref.name}`;
+    let cached = matchCache.get(cacheKey);
+    if (cached === undefined) {
+      const role = roles.resolve(ref, bindingNamespace);
+      const hits: number[] = [];
+      role.effective.forEach((rule, i) => {
+        if (ruleAllows(rule, attrs)) hits.push(i);
+      });
+      matchCache.set(cacheKey, (cached = { role, hits }));
+    }
+    const { role, hits } = cached;
+    if (hits.length === 0) return;
+    const roleRef: ObjectRef =
+      role.kind === 'Role'
+        ? { kind: 'Role', name: role.name, namespace: bindingNamespace }
+        : { kind: 'ClusterRole', name: role.name };
+    const bindingRef: ObjectRef =
+      binding.kind === 'RoleBinding'
+        ? { kind: 'RoleBinding', name: binding.metadata.name, namespace: bindingNamespace }
+        : { kind: 'ClusterRoleBinding', name: binding.metadata.name };
+    const paths: GrantPath[] = hits.map((i) => {
+      const rule = role.effective[i] as PolicyRule;
+      const stored = roles.isStored(role, rule);
+      if (!stored) drift.add(role.name);
+      return {
+        binding: bindingRef,
+        role: roleRef,
+        chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
+        rule,
+        ruleIndex: i,
+        stored,
+      };
+    });
+    for (const s of binding.subjects ?? []) {
+      const subject = normaliseSubject(s, bindingNamespace);
+      // A ServiceAccount subject of a ClusterRoleBinding without a namespace names nobody.
+      if (subject.kind === 'ServiceAccount' && (subject.namespace ?? '') === '') continue;
+      if (!SUBJECT_ORDER.includes(subject.kind)) continue;
+      const key = subjectKey(subject);
+      let entry = grantees.get(key);
+      if (entry === undefined) grantees.set(key, (entry = { subject, paths: [] }));
+      entry.paths.push(...paths);
+    }
+  };
+
+  for (const b of snapshot.clusterRoleBindings) consider(b, '');
+  if (namespaced) {
+    for (const b of snapshot.roleBindings) {
+      const ns = b.metadata.namespace ?? '';
+      if (ns === '' || (namespace !== undefined && ns !== namespace)) continue;
+      consider(b, ns);
+    }
+  }
+
+  const subjects: Grantee[] = [...grantees.values()]
+    .map(({ subject, paths }) => ({
+      kind: subject.kind,
+      name: subject.name,
+      ...(subject.namespace !== undefined ? { namespace: subject.namespace } : {}),
+      always: subject.kind === 'Group' && subject.name === MASTERS_GROUP,
+      paths,
+    }))
+    .sort(
+      (a, b) =>
+        SUBJECT_ORDER.indexOf(a.kind) - SUBJECT_ORDER.indexOf(b.kind) ||
+        compareNames(a.namespace ?? '', b.namespace ?? '') ||
+        compareNames(a.name, b.name),
+    );
+  if (!subjects.some((s) => s.always)) {
+    subjects.unshift({ kind: 'Group', name: MASTERS_GROUP, always: true, paths: [] });
+  } else {
+    const i = subjects.findIndex((s) => s.always);
+    const [masters] = subjects.splice(i, 1);
+    if (masters !== undefined) subjects.unshift(masters);
+  }
+
+  return {
+    request: namespace !== undefined && namespace !== '' ? { ...base, namespace } : base,
+    resource: {
+      kind: res.kind,
+      namespaced,
+      ...(res.xrd !== undefined ? { xrd: res.xrd } : {}),
+    },
+    allNamespaces: namespaced && namespace === undefined,
+    subjects,
+    drift: [...drift].sort(compareNames),
+  };
+}
