@@ -44,9 +44,9 @@ import {
   resolveSyncSettings,
   unknownNamesError,
   type ResolvedSyncSettings,
-  type SyncFamily,
   type SyncOptions,
 } from './settings.js';
+import type { SyncFamily } from './choices.js';
 import { compareStrings } from '../kube/order.js';
 import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
 import { objectKey } from '../kube/meta.js';
