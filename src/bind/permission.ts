@@ -6,7 +6,7 @@
  * a role that does not exist cannot be bound at all.
  */
 import { coversRules, formatRuleForStatus } from '../authz/authorize.js';
-import type { Binding } from './render.js';
+import type { Binding } from './target.js';
 import type { PolicyRule } from '../kube/types.js';
 import { RBAC_API_GROUP } from '../kube/api-names.js';
 

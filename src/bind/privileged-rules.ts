@@ -15,7 +15,7 @@
  * (edit, admin, crossplane-edit): flagging them would make --allow-privileged routine, which protects nothing.
  */
 import { convergeClusterRoles } from '../authz/aggregate.js';
-import type { Binding } from './render.js';
+import type { Binding } from './target.js';
 import type { ClusterRole, PolicyRule, Role } from '../kube/types.js';
 import { RBAC_API_GROUP } from '../kube/api-names.js';
 

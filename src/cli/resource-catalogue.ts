@@ -1,4 +1,5 @@
 import type { KubeObject, Role } from '../kube/types.js';
+import { isRoleObject } from '../kube/rbac-guards.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { Input } from './read-input.js';
 
@@ -8,7 +9,7 @@ export function isKind(kind: string, group: string): (o: KubeObject) => boolean 
 
 /** The Roles among the objects read (they are not a part of the snapshot of their own). */
 export function rolesOf(input: Input): Role[] {
-  return input.snapshot.others.filter(isKind('Role', 'rbac.authorization.k8s.io')) as unknown as Role[];
+  return input.snapshot.others.filter(isRoleObject);
 }
 
 /**

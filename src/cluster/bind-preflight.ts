@@ -4,7 +4,7 @@ import {
   judgeBindPermission,
   type BindDenial,
 } from '../bind/permission.js';
-import type { Binding } from '../bind/render.js';
+import type { Binding } from '../bind/target.js';
 import type { ClusterRole, PolicyRule, Role } from '../kube/types.js';
 import { Kinds, type Cluster, type RulesReview } from './cluster.js';
 import { translateError } from './translate-error.js';

@@ -57,13 +57,30 @@ export interface LiveRbac {
   readonly roles?: readonly Role[];
 }
 
+/** Whether a live object is the caller's to change, and if not, why it is left alone. */
+export type Ownership =
+  { readonly ours: true; readonly adopt: boolean } | { readonly ours: false; readonly reason: string };
+
+/** The ownership rule a plan is made with: which live objects the caller may change, and which it may prune. */
+export interface OwnershipRule {
+  /** Whether LIVE, the live object with the key of DESIRED, may be changed; `adopt` is the --adopt flag. */
+  readonly owns: (desired: RbacObject, live: RbacObject, adopt: boolean) => Ownership;
+  /** Whether pruning deletes LIVE, a live object no longer desired. */
+  readonly prunes: (live: RbacObject) => boolean;
+}
+
 export interface PlanOptions {
-  /** Delete plugin-owned live objects that are not desired. */
+  /** Delete the caller's live objects that are not desired (those the ownership rule prunes). */
   readonly prune: boolean;
-  /** Only plugin-owned objects in this scope may be pruned; undefined: every plugin-owned object. */
+  /**
+   * With the default ownership rule: only plugin-owned objects in this scope may be pruned; undefined: every
+   * plugin-owned object.
+   */
   readonly pruneScope?: PruneScope;
   /** Take over live objects that nobody owns (no managed-by label, no controller) instead of refusing them. */
   readonly adopt?: boolean;
+  /** Who owns what; default: the plugin's rule, `pluginOwnership(pruneScope)` (sync and enable-xrd). */
+  readonly ownership?: OwnershipRule;
 }
 
 const KIND_RANK: Record<RbacObject['kind'], number> = {
@@ -216,11 +233,7 @@ function describeOwner(r: OwnerReference): string {
  * would set (same kind, name and uid), or it has no controller and carries the plugin's managed-by label. An object
  * nobody owns (no label, no controller) is taken over only with --adopt. Anything else is refused, untouched.
  */
-export function ownership(
-  desired: RbacObject,
-  live: RbacObject,
-  adopt: boolean,
-): { readonly ours: true; readonly adopt: boolean } | { readonly ours: false; readonly reason: string } {
+export function ownership(desired: RbacObject, live: RbacObject, adopt: boolean): Ownership {
   const liveCtrl = controllerOf(live);
   const wantCtrl = controllerOf(desired);
   if (liveCtrl !== undefined) {
@@ -253,6 +266,11 @@ export function isPrunable(live: KubeObject): boolean {
 /** Whether pruning deletes LIVE, an object no longer desired: the plugin's to prune, and in the run's prune scope. */
 export function wouldPrune(live: KubeObject, pruneScope: PruneScope | undefined): boolean {
   return isPrunable(live) && (pruneScope === undefined || isInPruneScope(live, pruneScope));
+}
+
+/** The plugin's ownership rule (`ownership`, `wouldPrune`), pruning only in `pruneScope` when it is set. */
+export function pluginOwnership(pruneScope?: PruneScope): OwnershipRule {
+  return { owns: ownership, prunes: (live) => wouldPrune(live, pruneScope) };
 }
 
 /** Label keys the plugin decides: a live label with such a key that the desired object lacks is removed. */
@@ -317,12 +335,14 @@ function sortKey(a: PlanEntry, b: PlanEntry): number {
 }
 
 /**
- * Plans the writes that make the live RBAC objects match the desired ones: per object create, update, unchanged or
- * refused (a live controller owner with another UID, or an unlabelled object where sync wants its own), and, with
- * `prune`, delete of plugin-owned objects no longer desired. Roles come before bindings; deletes come last,
- * bindings first.
+ * Plans the writes that make the live RBAC objects match the desired ones: per object create, update (a binding
+ * whose roleRef differs is recreated), unchanged or refused (not the caller's by the ownership rule: by default a
+ * live controller owner with another UID, or an unlabelled object where sync wants its own), and, with `prune`,
+ * delete of the caller's objects no longer desired, with uid and resourceVersion preconditions. Roles come before
+ * bindings, cluster-wide before namespaced, then by key; deletes come last, bindings first.
  */
 export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts: PlanOptions): Plan {
+  const rule = opts.ownership ?? pluginOwnership(opts.pruneScope);
   const liveByKey = new Map<string, RbacObject>();
   for (const o of [
     ...live.clusterRoles,
@@ -343,7 +363,7 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
       entries.push({ action: 'create', ...entryBase(d), object: d });
       continue;
     }
-    const owner = ownership(d, l, opts.adopt === true);
+    const owner = rule.owns(d, l, opts.adopt === true);
     if (!owner.ours) {
       entries.push({ action: 'refused', ...entryBase(d), object: d, live: l, reason: owner.reason });
       continue;
@@ -372,7 +392,7 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
   const deletes: PlanEntry[] = [];
   if (opts.prune) {
     for (const [key, l] of liveByKey) {
-      if (desiredKeys.has(key) || !wouldPrune(l, opts.pruneScope)) continue;
+      if (desiredKeys.has(key) || !rule.prunes(l)) continue;
       deletes.push({
         action: 'delete',
         ...entryBase(l),

@@ -1,5 +1,5 @@
 import { isRbacObject, type KubeObject, type RbacObject } from '../kube/types.js';
-import { planChanges } from './plan.js';
+import { planChanges, type OwnershipRule } from './plan.js';
 
 /** What to do about one object after a write raced with another writer. */
 export type Replanned =
@@ -9,9 +9,15 @@ export type Replanned =
 
 /**
  * Plans one desired object again against its freshly read live version, with the same ownership rule as the
- * first plan: update it, leave it (already right), or refuse it (it turned out to be someone else's).
+ * first plan (default: the plugin's): update it, leave it (already right), or refuse it (it turned out to be
+ * someone else's).
  */
-export function replanOne(desired: KubeObject, live: KubeObject, adopt: boolean): Replanned {
+export function replanOne(
+  desired: KubeObject,
+  live: KubeObject,
+  adopt: boolean,
+  ownership?: OwnershipRule,
+): Replanned {
   if (!isRbacObject(desired) || !isRbacObject(live)) return { action: 'none' };
   const plan = planChanges(
     [desired],
@@ -21,7 +27,7 @@ export function replanOne(desired: KubeObject, live: KubeObject, adopt: boolean)
       clusterRoleBindings: live.kind === 'ClusterRoleBinding' ? [live] : [],
       roleBindings: live.kind === 'RoleBinding' ? [live] : [],
     },
-    { prune: false, adopt },
+    { prune: false, adopt, ...(ownership !== undefined ? { ownership } : {}) },
   );
   const entry = plan.entries[0];
   if (entry?.action === 'refused') return { action: 'refused', reason: entry.reason ?? "not the plugin's" };

@@ -1,7 +1,10 @@
 import type { CommandModule } from 'yargs';
 import { UsageError, UserError } from '../../errors.js';
-import type { Binding, BindPlan, BindTarget, RoleRefSpec } from '../../bind/render.js';
+import type { RoleRefSpec } from '../../bind/role-refs.js';
+import { isBinding, type Binding, type BindTarget } from '../../bind/target.js';
+import type { Plan, PlanAction } from '../../plan/plan.js';
 import type { ClusterSnapshot, KubeObject, Role } from '../../kube/types.js';
+import { isBindingObject, isRoleObject } from '../../kube/rbac-guards.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
@@ -21,10 +24,26 @@ interface BindArgs extends GlobalArgs {
   readonly 'allow-privileged': boolean;
 }
 
-type RenderBind = typeof import('../../bind/render.js');
+/** The pure core of bind, loaded when the command runs. */
+interface BindCore {
+  readonly refs: typeof import('../../bind/role-refs.js');
+  readonly configSync: typeof import('../../bind/config-sync.js');
+  readonly render: typeof import('../../bind/render.js');
+  readonly inventory: typeof import('../../bind/inventory.js');
+}
+
+async function loadBindCore(): Promise<BindCore> {
+  const [refs, configSync, render, inventory] = await Promise.all([
+    import('../../bind/role-refs.js'),
+    import('../../bind/config-sync.js'),
+    import('../../bind/render.js'),
+    import('../../bind/inventory.js'),
+  ]);
+  return { refs, configSync, render, inventory };
+}
 
 /** The target named by exactly one of --root-sync and --service-account. */
-function parseTarget(args: BindArgs, rb: RenderBind): BindTarget {
+function parseTarget(args: BindArgs, rb: BindCore): BindTarget {
   const rootSync = args['root-sync'];
   const sa = args['service-account'];
   if ((rootSync === undefined) === (sa === undefined)) {
@@ -37,16 +56,16 @@ function parseTarget(args: BindArgs, rb: RenderBind): BindTarget {
   }
   if (rootSync !== undefined) {
     if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(rootSync) || rootSync.length > 253) {
-      throw new rb.BindInputError(`invalid --root-sync "${rootSync}": not a valid RootSync name`);
+      throw new rb.refs.BindInputError(`invalid --root-sync "${rootSync}": not a valid RootSync name`);
     }
-    return rb.rootSyncTarget(rootSync);
+    return rb.configSync.rootSyncTarget(rootSync);
   }
-  return { kind: 'ServiceAccount', serviceAccount: rb.parseServiceAccountFlag(sa ?? '') };
+  return { kind: 'ServiceAccount', serviceAccount: rb.refs.parseServiceAccountFlag(sa ?? '') };
 }
 
 /** The roleRefs given on the command line: every --role-ref, then the entries of --role-refs-file. */
-async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefSpec[]> {
-  const refs = (args['role-ref'] ?? []).map((s) => rb.parseRoleRefFlag(s));
+async function readRoleRefArgs(args: BindArgs, rb: BindCore): Promise<RoleRefSpec[]> {
+  const refs = (args['role-ref'] ?? []).map((s) => rb.refs.parseRoleRefFlag(s));
   const file = args['role-refs-file'];
   if (file === undefined) return refs;
   const [{ readInputFile }, { maxInputSize }, YAML] = await Promise.all([
@@ -63,11 +82,11 @@ async function readRoleRefArgs(args: BindArgs, rb: RenderBind): Promise<RoleRefS
     doc = YAML.parse(text, { maxAliasCount: 100 });
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
-    throw new rb.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
+    throw new rb.refs.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
       hint: 'the file holds a YAML list of {kind, name, namespace}',
     });
   }
-  return [...refs, ...rb.parseRoleRefsDocument(doc, file)];
+  return [...refs, ...rb.refs.parseRoleRefsDocument(doc, file)];
 }
 
 /** The RootSync of the target, from the cluster's RootSync list or the -f objects. */
@@ -91,9 +110,9 @@ function findRootSync(snapshot: ClusterSnapshot, target: BindTarget, input: Inpu
   });
 }
 
-function resolveBaseRole(value: string | undefined, target: BindTarget, rb: RenderBind): string | undefined {
+function resolveBaseRole(value: string | undefined, target: BindTarget, rb: BindCore): string | undefined {
   if (value === undefined || value !== '') return value;
-  if (target.kind === 'RootSync') return rb.ROOT_RECONCILER_BASE_ROLE;
+  if (target.kind === 'RootSync') return rb.configSync.ROOT_RECONCILER_BASE_ROLE;
   throw new UsageError('--base-role needs a ClusterRole name with --service-account', {
     hint: 'e.g. --base-role crossplane-view',
   });
@@ -106,15 +125,15 @@ function resolveBaseRole(value: string | undefined, target: BindTarget, rb: Rend
 function warnings(
   target: BindTarget,
   desired: readonly Binding[],
-  plan: BindPlan,
+  plan: Plan,
   input: Input,
-  rb: RenderBind,
+  rb: BindCore,
 ): string[] {
   const sa = target.serviceAccount;
   const refKey = (r: { kind: string; name: string; namespace?: string | undefined }): string =>
     `${r.kind}/${r.namespace ?? ''}/${r.name}`;
-  const deleted = new Set(plan.deletes.map((d) => refKey(d.ref)));
-  const stillBound = rb
+  const deleted = new Set(plan.entries.filter((e) => e.action === 'delete').map(refKey));
+  const stillBound = rb.render
     .findClusterAdminBindings(sa, input.snapshot)
     .filter((ref) => !deleted.has(refKey(ref)));
   const out = stillBound.map((ref) => {
@@ -202,7 +221,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           `-o: ${WRITE_OUTPUTS.join(', ')}. The plugin never binds cluster-admin by default: an empty roleRef list is an error.`,
         ),
     handler: async (args) => {
-      const rb = await import('../../bind/render.js');
+      const rb = await loadBindCore();
       const dryRun = parseDryRun(args['dry-run']);
       checkConcurrency(args.concurrency);
       const target = parseTarget(args, rb);
@@ -211,33 +230,44 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
       const parts = ['clusterRoles', 'clusterRoleBindings', 'roleBindings'] as const;
       const input = await readInput(args, deps, target.kind === 'RootSync' ? [...parts, 'rootSyncs'] : parts);
       const rootSync = findRootSync(input.snapshot, target, input);
-      const refs = argRefs.length > 0 || rootSync === undefined ? argRefs : rb.roleRefsOfRootSync(rootSync);
+      const refs =
+        argRefs.length > 0 || rootSync === undefined ? argRefs : rb.configSync.roleRefsOfRootSync(rootSync);
       if (refs.length === 0) {
-        throw new rb.BindInputError(
+        throw new rb.refs.BindInputError(
           rootSync !== undefined
             ? `RootSync ${target.kind === 'RootSync' ? target.name : ''} declares no spec.override.roleRefs and none were given: nothing to bind`
             : 'no roleRefs given: nothing to bind',
           { hint: 'give --role-ref or --role-refs-file; the plugin never binds cluster-admin by default' },
         );
       }
-      const desired = rb.renderBindings(target, refs, baseRole !== undefined ? { baseRole } : {});
+      const desired = rb.render.renderBindings(target, refs, baseRole !== undefined ? { baseRole } : {});
       await checkPrivileged(desired, input, args['allow-privileged'], deps);
-      const bindPlan = rb.planBind(desired, input.snapshot, { prune: args.prune, target });
-      for (const w of warnings(target, desired, bindPlan, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
-      for (const r of bindPlan.notPruned) {
-        deps.io.stderr.write(
-          `kept (--no-prune): ${r.kind} ${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name}\n`,
+      const [{ planChanges }, { replanOne }] = await Promise.all([
+        import('../../plan/plan.js'),
+        import('../../plan/replan.js'),
+      ]);
+      // Bind's ownership rule: its own bindings of this target (inventory labels, no controller); prune only those.
+      const ownership = rb.inventory.bindOwnership(target);
+      const live = {
+        clusterRoles: [],
+        clusterRoleBindings: input.snapshot.clusterRoleBindings,
+        roleBindings: input.snapshot.roleBindings,
+      };
+      const plan = planChanges(desired, live, { prune: args.prune, ownership });
+      for (const w of warnings(target, desired, plan, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
+      if (!args.prune) {
+        const kept = planChanges(desired, live, { prune: true, ownership }).entries.filter(
+          (e) => e.action === 'delete',
         );
+        for (const e of kept) {
+          deps.io.stderr.write(
+            `kept (--no-prune): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}\n`,
+          );
+        }
       }
-      await preflightBind(
-        input,
-        dryRun,
-        [...bindPlan.creates, ...bindPlan.updates.map((u) => u.object)],
-        deps,
-      );
-      const { planFromBind } = await import('../../bind/plan-from-bind.js');
+      await preflightBind(input, dryRun, [...written(plan, 'create'), ...written(plan, 'update')], deps);
       const sa = target.serviceAccount;
-      await presentAndApply(deps, input, planFromBind(bindPlan), {
+      await presentAndApply(deps, input, plan, {
         output: args.output,
         dryRun,
         check: false,
@@ -246,21 +276,23 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         color: args.color,
         what: `bind roles to ServiceAccount ${sa.namespace}/${sa.name}`,
         replan: (liveObj, want) => {
-          const one = liveObj.kind === 'ClusterRoleBinding' ? 'clusterRoleBindings' : 'roleBindings';
-          const again = rb.planBind(
-            [want as unknown as Binding],
-            { clusterRoleBindings: [], roleBindings: [], [one]: [liveObj] },
-            { prune: false, target },
-          );
-          const update = again.updates[0]?.object as KubeObject | undefined;
-          const refused = again.refused[0];
-          if (refused !== undefined) return { action: 'refused', reason: refused.reason };
-          return update !== undefined ? { action: 'update', object: update } : { action: 'none' };
+          if (!isBindingObject(liveObj) || !isBindingObject(want)) {
+            return { action: 'refused', reason: 'not a ClusterRoleBinding or RoleBinding' };
+          }
+          const again = replanOne(want, liveObj, false, ownership);
+          return again.action === 'update' ? { action: 'update', object: { ...again.object } } : again;
         },
-        mayDelete: (liveObj) => rb.isOurBinding(liveObj, target),
+        mayDelete: (liveObj) => isBindingObject(liveObj) && ownership.prunes(liveObj),
       });
     },
   };
+}
+
+/** The bindings the plan writes with ACTION (create or update), in plan order. */
+function written(plan: Plan, action: PlanAction): Binding[] {
+  return plan.entries.flatMap((e) =>
+    e.action === action && e.object !== undefined && isBinding(e.object) ? [e.object] : [],
+  );
 }
 
 /**
@@ -309,9 +341,7 @@ async function readBoundRoles(
   const cluster = input.cluster;
   if (cluster === undefined) {
     for (const o of input.snapshot.others) {
-      if (o.kind === 'Role' && o.apiVersion.startsWith('rbac.authorization.k8s.io/')) {
-        out.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o as unknown as Role);
-      }
+      if (isRoleObject(o)) out.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
     }
     return out;
   }
@@ -339,7 +369,7 @@ async function readBoundRoles(
       if (role === undefined) return;
       const invalid = findInvalidField(role);
       if (invalid !== undefined) throw new UserError(`${id}: ${invalid.problem}`);
-      out.set(`${ns}/${b.roleRef.name}`, role as unknown as Role);
+      if (isRoleObject(role)) out.set(`${ns}/${b.roleRef.name}`, role);
     }),
   );
   return out;

@@ -5,7 +5,9 @@ import {
   judgeBindPermission,
   type BindFacts,
 } from '../../../src/bind/permission.js';
-import { renderBindings, rootSyncTarget, type Binding } from '../../../src/bind/render.js';
+import { rootSyncTarget } from '../../../src/bind/config-sync.js';
+import { renderBindings } from '../../../src/bind/render.js';
+import type { Binding } from '../../../src/bind/target.js';
 import type { PolicyRule } from '../../../src/kube/types.js';
 
 const target = rootSyncTarget('root-sync');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPrivilegedBindings, privilegedRuleReason } from '../../../src/bind/privileged-rules.js';
-import type { Binding } from '../../../src/bind/render.js';
+import type { Binding } from '../../../src/bind/target.js';
 import type { ClusterRole, PolicyRule, Role } from '../../../src/kube/types.js';
 
 const rbac = 'rbac.authorization.k8s.io';

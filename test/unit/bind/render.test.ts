@@ -1,26 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { roleRefsOfRootSync, rootSyncServiceAccount, rootSyncTarget } from '../../../src/bind/config-sync.js';
+import { fnv1a32, inventorySelector, isOurBinding, labelValue } from '../../../src/bind/inventory.js';
+import { findClusterAdminBindings, renderBindings } from '../../../src/bind/render.js';
 import {
   BindInputError,
-  findClusterAdminBindings,
-  fnv1a32,
-  inventorySelector,
-  isOurBinding,
-  labelValue,
   normalizeRoleRefs,
   parseRoleRefFlag,
   parseRoleRefsDocument,
   parseServiceAccountFlag,
-  planBind,
-  renderBindings,
-  roleRefsOfRootSync,
-  rootSyncServiceAccount,
-  rootSyncTarget,
-  type Binding,
-  type BindTarget,
   type RoleRefSpec,
-} from '../../../src/bind/render.js';
+} from '../../../src/bind/role-refs.js';
+import type { Binding, BindTarget } from '../../../src/bind/target.js';
 import type { ClusterRoleBinding, KubeObject, RoleBinding } from '../../../src/kube/types.js';
 import { fixturePath } from '../../support/fixtures.js';
 
@@ -54,11 +46,6 @@ function thrown(fn: () => unknown): unknown {
     return err;
   }
   throw new Error('expected an error');
-}
-
-/** What the API server would return for a created object. */
-function asLive<T extends Binding>(b: T, uid: string): T {
-  return { ...b, metadata: { ...b.metadata, uid, resourceVersion: `rv-${uid}` } };
 }
 
 function split(bs: readonly Binding[]): {
@@ -520,156 +507,6 @@ describe('inventorySelector and isOurBinding', () => {
   });
 });
 
-describe('planBind', () => {
-  const fourRefs: RoleRefSpec[] = [
-    { kind: 'Role', name: 'foo-role', namespace: 'foo' },
-    { kind: 'ClusterRole', name: 'foo-role' },
-    { kind: 'ClusterRole', name: 'bar-role' },
-    { kind: 'ClusterRole', name: 'foo-role', namespace: 'foo' },
-  ];
-  const four = renderBindings(syncA, fourRefs);
-  const liveFour = four.map((b, i) => asLive(b, `uid-${i}`));
-
-  it('ColdRunCreatesEverything', () => {
-    const plan = planBind(
-      four,
-      { clusterRoleBindings: [], roleBindings: [] },
-      { prune: true, target: syncA },
-    );
-    expect(plan.creates).toHaveLength(4);
-    expect(plan.updates.length + plan.unchanged.length + plan.deletes.length + plan.refused.length).toBe(0);
-  });
-
-  it('SecondRunChangesNothing', () => {
-    const plan = planBind(four, split(liveFour), { prune: true, target: syncA });
-    expect(plan.unchanged).toHaveLength(4);
-    expect(plan.creates.length + plan.updates.length + plan.deletes.length + plan.refused.length).toBe(0);
-  });
-
-  it('FourRefsThenOneRefPrunesThree', () => {
-    const one = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
-    const plan = planBind(one, split(liveFour), { prune: true, target: syncA });
-    expect(plan.unchanged.map((b) => b.roleRef.name)).toStrictEqual(['bar-role']);
-    expect(plan.deletes).toHaveLength(3);
-    const uids = plan.deletes.map((d) => d.uid).sort();
-    const barIndex = four.findIndex((b) => b.roleRef.name === 'bar-role');
-    expect(uids, 'deletes carry the uid for a precondition').toStrictEqual(
-      [0, 1, 2, 3].filter((i) => i !== barIndex).map((i) => `uid-${i}`),
-    );
-  });
-
-  it('NoPruneKeepsThem', () => {
-    const one = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
-    const plan = planBind(one, split(liveFour), { prune: false, target: syncA });
-    expect(plan.deletes).toHaveLength(0);
-    expect(plan.notPruned).toHaveLength(3);
-  });
-
-  it('BindingWithoutOurLabelsNeverDeletedEvenWithMatchingNameAndRoleRef', () => {
-    const want = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
-    const handMade = {
-      ...want[0]!,
-      metadata: { name: want[0]!.metadata.name, uid: 'hand', labels: { team: 'platform' } },
-    } as ClusterRoleBinding;
-    const otherName = { ...handMade, metadata: { ...handMade.metadata, name: 'hand-made-bar' } };
-    for (const prune of [true, false]) {
-      const plan = planBind(
-        want,
-        { clusterRoleBindings: [handMade, otherName], roleBindings: [] },
-        { prune, target: syncA },
-      );
-      expect(plan.refused.map((r) => r.ref.name)).toStrictEqual([want[0]!.metadata.name]);
-      expect(plan.deletes).toHaveLength(0);
-      expect(plan.updates).toHaveLength(0);
-      expect(plan.creates).toHaveLength(0);
-    }
-  });
-
-  it('ConfigSyncsOwnBindingsNeverDeleted', () => {
-    const theirs = asLive(
-      {
-        ...four[0]!,
-        metadata: {
-          name: 'root-reconciler-sync-a-m4q9z',
-          labels: { ...syncALabels, 'configsync.gke.io/managed-by': 'reconciler-manager' },
-        },
-      },
-      'cs',
-    );
-    const plan = planBind(
-      renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]),
-      split([theirs]),
-      { prune: true, target: syncA },
-    );
-    expect(plan.deletes).toHaveLength(0);
-  });
-
-  it('OtherTargetsBindingsNeverDeleted', () => {
-    const syncB = rootSyncTarget('sync-b');
-    const theirs = renderBindings(syncB, [{ kind: 'ClusterRole', name: 'x' }]).map((b) => asLive(b, 'b'));
-    const plan = planBind(four, split(theirs), { prune: true, target: syncA });
-    expect(plan.deletes).toHaveLength(0);
-    expect(plan.creates).toHaveLength(4);
-  });
-
-  it('ForeignSubjectRemoved', () => {
-    const live = liveFour.map((b): Binding =>
-      b.roleRef.name === 'bar-role'
-        ? {
-            ...b,
-            subjects: [
-              ...(b.subjects ?? []),
-              { kind: 'User', name: 'mallory', apiGroup: 'rbac.authorization.k8s.io' },
-            ],
-          }
-        : b,
-    );
-    const plan = planBind(four, split(live), { prune: true, target: syncA });
-    expect(plan.updates).toHaveLength(1);
-    const u = plan.updates[0]!;
-    expect(u.changes).toStrictEqual(['subjects']);
-    expect(u.object.subjects).toStrictEqual([syncASubject]);
-    expect(u.object.metadata.resourceVersion, 'updates carry the live resourceVersion').toBe(
-      u.live.metadata.resourceVersion,
-    );
-    expect(u.object.metadata.resourceVersion).toMatch(/^rv-uid-/);
-    expect(plan.unchanged).toHaveLength(3);
-  });
-
-  it('MissingLabelRestoredAndExtraLabelsKept', () => {
-    const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }]);
-    const labels = { ...syncALabels, extra: 'kept' } as Record<string, string>;
-    delete labels['app.kubernetes.io/managed-by'];
-    // Still ours by the Config Sync labels? No: our inventory includes app.kubernetes.io/managed-by, so it is refused.
-    const live = asLive({ ...b!, metadata: { ...b!.metadata, labels } } as ClusterRoleBinding, 'l');
-    expect(planBind([b!], split([live]), { prune: true, target: syncA }).refused).toHaveLength(1);
-    const liveOurs = asLive(
-      {
-        ...b!,
-        metadata: { ...b!.metadata, labels: { ...syncALabels, extra: 'kept' } },
-      } as ClusterRoleBinding,
-      'l',
-    );
-    const plan = planBind([b!], split([liveOurs]), { prune: true, target: syncA });
-    expect(plan.unchanged, 'extra labels on our binding are no change').toHaveLength(1);
-  });
-
-  it('ChangedRoleRefIsRefused', () => {
-    const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }]);
-    const live = asLive({ ...b!, roleRef: { ...b!.roleRef, name: 'y' } } as ClusterRoleBinding, 'r');
-    const plan = planBind([b!], split([live]), { prune: true, target: syncA });
-    expect(plan.refused).toHaveLength(1);
-    expect(plan.refused[0]!.reason).toContain('roleRef cannot be changed');
-  });
-
-  it('DeterministicUnderShuffle', () => {
-    const one = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'bar-role' }]);
-    const a = planBind(one, split(liveFour), { prune: true, target: syncA });
-    const b = planBind(one, split([...liveFour].reverse()), { prune: true, target: syncA });
-    expect(b).toStrictEqual(a);
-  });
-});
-
 describe('findClusterAdminBindings', () => {
   const sa = { namespace: 'config-management-system', name: 'root-reconciler' };
   const crb = (name: string, role: string, subjects: ClusterRoleBinding['subjects']): ClusterRoleBinding => ({
@@ -768,17 +605,5 @@ describe('findClusterAdminBindings', () => {
       { kind: 'ClusterRoleBinding', name: 'configsync.gke.io:root-reconciler' },
     ]);
     expect(findClusterAdminBindings(rootSyncServiceAccount('sync-a'), split(bindings))).toStrictEqual([]);
-    // None of reconciler-manager's bindings is ours: a plan for sync-a never deletes them.
-    const plan = planBind(
-      renderBindings(syncA, roleRefsOfRootSync(docs.find((d) => d?.metadata.name === 'sync-a')!)),
-      split(bindings),
-      {
-        prune: true,
-        target: syncA,
-      },
-    );
-    expect(plan.deletes).toHaveLength(0);
-    expect(plan.refused).toHaveLength(0);
-    expect(plan.creates).toHaveLength(4);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planChanges, type LiveRbac, type PlanAction } from '../../../src/plan/plan.js';
+import { planChanges, type LiveRbac, type OwnershipRule, type PlanAction } from '../../../src/plan/plan.js';
 import { renderProviderRoles } from '../../../src/crossplane/provider/roles.js';
 import { renderNamespaceRoles } from '../../../src/crossplane/namespace/roles.js';
 import { renderXrdRoles } from '../../../src/crossplane/definition/roles.js';
@@ -280,6 +280,28 @@ describe('planChanges', () => {
       scoped.entries.filter((e) => e.action === 'delete').map((e) => e.key),
       'crossplane:aggregated is out of scope and kept; the stale role carries the team label, so it is in scope',
     ).toEqual(['ClusterRole/crossplane-ns-gone-edit']);
+  });
+
+  it('plans with the ownership rule a caller supplies, for changes and for pruning', () => {
+    // A rule unlike the plugin's: only objects labelled team=a are the caller's.
+    const teamA = (o: RbacObject): boolean => o.metadata.labels?.['team'] === 'a';
+    const rule: OwnershipRule = {
+      owns: (_d, l) => (teamA(l) ? { ours: true, adopt: false } : { ours: false, reason: 'not team a' }),
+      prunes: teamA,
+    };
+    const mine = live(system, { labels: { team: 'a' } });
+    const labelledByPlugin = live(nsEdit);
+    const stale = live(edit, { labels: { team: 'a' } });
+    const plan = planChanges(
+      [system, nsEdit],
+      { ...empty, clusterRoles: [mine, labelledByPlugin, stale] },
+      { prune: true, ownership: rule },
+    );
+    expect(plan.entries.map((e) => `${e.action} ${e.key} ${e.reason ?? ''}`.trim())).toEqual([
+      'refused ClusterRole/crossplane-ns-team-edit not team a',
+      'update ClusterRole/crossplane:composite:xs.a.io:aggregate-to-crossplane',
+      'delete ClusterRole/crossplane:composite:xs.a.io:aggregate-to-edit',
+    ]);
   });
 
   it('orders roles before bindings regardless of input order', () => {
