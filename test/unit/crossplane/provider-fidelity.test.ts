@@ -5,9 +5,9 @@ import {
   definedResources,
   renderProviderRoles,
   renderRevisionClusterRoles,
-  sameRegistryAndOrg,
   type ProviderRolePolicy,
 } from '../../../src/crossplane/provider/roles.js';
+import { sameRegistryAndOrg } from '../../../src/crossplane/provider/image.js';
 import { renderSync } from '../../../src/sync/render.js';
 import type { SyncOptions } from '../../../src/sync/settings.js';
 import { SyncInputError } from '../../../src/crossplane/input-error.js';

@@ -3,11 +3,10 @@ import { stringify } from 'yaml';
 import {
   capabilitiesContainFuzzyMatch,
   definedResources,
-  parseImageContext,
   renderProviderRoles,
   resourceRules,
-  sameRegistryAndOrg,
 } from '../../../src/crossplane/provider/roles.js';
+import { sameRegistryAndOrg } from '../../../src/crossplane/provider/image.js';
 import type {
   ClusterRole,
   ClusterRoleBinding,
@@ -16,6 +15,7 @@ import type {
   RoleBinding,
 } from '../../../src/kube/types.js';
 import { crdRef, deployment, loadYaml, readRaw, rev } from '../sync/sync-fixtures.js';
+import { parseImageContext } from '../../../src/crossplane/provider/image.js';
 
 describe('resourceRules', () => {
   it('merges two groups, ordered by plural+group, one rule per group in first-appearance order', () => {
