@@ -69,7 +69,7 @@ async function readRoleRefArgs(args: BindArgs, rb: BindCore): Promise<RoleRefSpe
   const file = args['role-refs-file'];
   if (file === undefined) return refs;
   const [{ readInputFile }, { maxInputSize }, YAML] = await Promise.all([
-    import('../../input/read-manifests.js'),
+    import('../../input/files.js'),
     import('../read-input.js'),
     import('yaml'),
   ]);

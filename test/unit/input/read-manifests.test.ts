@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maxInputSize, parseSize } from '../../../src/cli/read-input.js';
-import { cannotRead, formatSize, parseManifests, readManifests } from '../../../src/input/read-manifests.js';
+import { cannotRead, formatSize } from '../../../src/input/files.js';
+import { parseManifests, readManifests } from '../../../src/input/read-manifests.js';
 import { UsageError, UserError } from '../../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'xrbac-read-'));
