@@ -21,7 +21,8 @@ import type {
   RulesReview,
   WriteOptions,
 } from './cluster.js';
-import { loadKubeconfig, type ConnectionFlags, type RestConfig } from './connection/kubeconfig.js';
+import { loadKubeconfig } from './connection/kubeconfig.js';
+import type { ConnectionFlags, RestConfig } from './connection/rest-config.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError, type StatusBody } from './translate-error.js';
 

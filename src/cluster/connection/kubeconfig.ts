@@ -1,3 +1,14 @@
+import {
+  asRecord,
+  asString,
+  errorMessage,
+  findNamed,
+  names,
+  nonEmpty,
+  stringList,
+  type Raw,
+  type RawNamed,
+} from './kubeconfig-values.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
@@ -13,11 +24,6 @@ import {
   type TlsConfig,
 } from './rest-config.js';
 
-export type { ConnectionFlags, RestConfig } from './rest-config.js';
-export { parseRequestTimeout } from './rest-config.js';
-
-type Raw = Record<string, unknown>;
-type RawNamed = { name?: unknown; [key: string]: unknown };
 interface RawKubeconfig {
   clusters?: RawNamed[];
   users?: RawNamed[];
@@ -370,32 +376,4 @@ function execExtension(cluster: Raw): unknown {
       typeof e === 'object' && e !== null && (e as Raw).name === 'client.authentication.k8s.io/exec',
   );
   return entry?.extension;
-}
-
-function findNamed(list: readonly RawNamed[] | undefined, name: string): RawNamed | undefined {
-  return list?.find((e) => e.name === name);
-}
-
-function names(list: readonly RawNamed[] | undefined): string[] {
-  return (list ?? []).map((e) => asString(e.name)).filter((n): n is string => n !== undefined);
-}
-
-function asRecord(v: unknown): Raw {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Raw) : {};
-}
-
-function asString(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v === '' ? undefined : v;
-}
-
-function stringList(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
 }

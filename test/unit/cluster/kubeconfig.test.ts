@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors.js';
-import { loadKubeconfig, parseRequestTimeout } from '../../../src/cluster/connection/kubeconfig.js';
+import { loadKubeconfig } from '../../../src/cluster/connection/kubeconfig.js';
+import { parseRequestTimeout } from '../../../src/cluster/connection/rest-config.js';
 
 function kubeconfig(opts: {
   clusters?: [string, string][];
