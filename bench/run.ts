@@ -123,7 +123,9 @@ function standaloneDir(): string | undefined {
   const r = spawnSync(
     process.execPath,
     [
-      join(root, 'scripts', 'release.mjs'),
+      '--import',
+      'tsx',
+      join(root, 'scripts', 'release.ts'),
       '--skip-build',
       '--no-write-manifest',
       '--platforms',
@@ -131,7 +133,7 @@ function standaloneDir(): string | undefined {
       '--out',
       out,
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   if (r.status !== 0) throw new Error('building the standalone executable failed');
   return join(out, 'linux-amd64');

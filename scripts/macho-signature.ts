@@ -8,8 +8,70 @@
 // Multi-byte fields of Mach-O headers are little-endian; every field of a code signature is big-endian.
 import { createHash } from 'node:crypto';
 
-export const CPU_TYPES = { amd64: 0x01000007, arm64: 0x0100000c };
-const CPU_NAMES = { [CPU_TYPES.amd64]: 'x86_64', [CPU_TYPES.arm64]: 'arm64' };
+export type Arch = 'amd64' | 'arm64';
+
+export interface MachOSection {
+  readonly name: string;
+  readonly size: number;
+  readonly offset: number;
+}
+
+export interface MachOSegment {
+  readonly name: string;
+  readonly commandOffset: number;
+  readonly vmsize: number;
+  readonly fileoff: number;
+  readonly filesize: number;
+  readonly sections: readonly MachOSection[];
+}
+
+export interface MachOCommand {
+  readonly cmd: number;
+  readonly offset: number;
+  readonly size: number;
+}
+
+export interface MachO {
+  readonly header: {
+    readonly cputype: number;
+    readonly filetype: number;
+    readonly ncmds: number;
+    readonly sizeofcmds: number;
+  };
+  readonly segments: readonly MachOSegment[];
+  readonly commands: readonly MachOCommand[];
+  readonly signature:
+    { readonly commandOffset: number; readonly dataoff: number; readonly datasize: number } | undefined;
+}
+
+interface CodeDirectoryInfo {
+  readonly identifier: string;
+  readonly flags: number;
+  readonly version: number;
+  readonly hashType: string;
+  readonly pageSize: number;
+  readonly codeLimit: number;
+  readonly pages: number;
+  readonly mismatched: readonly number[];
+}
+
+export interface SignatureInfo extends CodeDirectoryInfo {
+  readonly cpu: string;
+  readonly signatureOffset: number;
+  readonly signatureSize: number;
+}
+
+interface Blob {
+  readonly type: number;
+  readonly magic: number;
+  readonly data: Buffer;
+}
+
+export const CPU_TYPES: { readonly [A in Arch]: number } = { amd64: 0x01000007, arm64: 0x0100000c };
+const CPU_NAMES: Readonly<Record<number, string>> = {
+  [CPU_TYPES.amd64]: 'x86_64',
+  [CPU_TYPES.arm64]: 'arm64',
+};
 
 const MH_MAGIC_64 = 0xfeedfacf;
 const FAT_MAGICS = [0xcafebabe, 0xcafebabf];
@@ -31,16 +93,19 @@ const CSSLOT_REQUIREMENTS = 2;
 const CSSLOT_ALTERNATE_CODEDIRECTORIES = 0x1000;
 const CS_ADHOC = 0x2;
 const CS_EXECSEG_MAIN_BINARY = 0x1;
-const HASH_TYPES = { 1: { name: 'sha1', size: 20 }, 2: { name: 'sha256', size: 32 } };
+const HASH_TYPES: Readonly<Record<number, { readonly name: string; readonly size: number }>> = {
+  1: { name: 'sha1', size: 20 },
+  2: { name: 'sha256', size: 32 },
+};
 const CS_HASHTYPE_SHA256 = 2;
 const PAGE_SHIFT = 12; // the code directory's page: 4096 bytes on both architectures
 /** Largest number of page-hash mismatches listed one by one; the rest are counted. */
 const LISTED_MISMATCHES = 5;
 
-const align = (n, to) => Math.ceil(n / to) * to;
+const align = (n: number, to: number): number => Math.ceil(n / to) * to;
 
 /** The header, segments and code-signature command of a thin 64-bit Mach-O; throws when it is not one. */
-export function readMachO(data) {
+export function readMachO(data: Buffer): MachO {
   if (data.length < 32) throw new Error('not a Mach-O file: too short');
   if (FAT_MAGICS.includes(data.readUInt32BE(0)))
     throw new Error('a universal (fat) Mach-O: want a thin, single-architecture one');
@@ -53,8 +118,8 @@ export function readMachO(data) {
   };
   const end = 32 + header.sizeofcmds;
   if (end > data.length) throw new Error('load commands run past the end of the file');
-  const segments = [];
-  const commands = [];
+  const segments: MachOSegment[] = [];
+  const commands: MachOCommand[] = [];
   let p = 32;
   for (let i = 0; i < header.ncmds; i++) {
     if (p + 8 > end) throw new Error(`load command ${i} starts past sizeofcmds`);
@@ -65,7 +130,7 @@ export function readMachO(data) {
     commands.push({ cmd, offset: p, size: cmdsize });
     if (cmd === LC_SEGMENT_64) {
       const nsects = data.readUInt32LE(p + 64);
-      const sections = [];
+      const sections: MachOSection[] = [];
       for (let s = 0; s < nsects; s++) {
         const q = p + 72 + s * 80;
         sections.push({
@@ -98,15 +163,15 @@ export function readMachO(data) {
   return { header, segments, commands, signature };
 }
 
-function cstring(data, offset, max) {
+function cstring(data: Buffer, offset: number, max: number): string {
   const end = data.indexOf(0, offset);
   return data.toString('latin1', offset, end < 0 || end > offset + max ? offset + max : end);
 }
 
 /** Where the data of every __LINKEDIT table other than the signature ends: the signature must not overlap it. */
-function linkeditTablesEnd(data, commands) {
+function linkeditTablesEnd(data: Buffer, commands: readonly MachOCommand[]): number {
   let end = 0;
-  const upTo = (off, size) => (size > 0 ? Math.max(end, off + size) : end);
+  const upTo = (off: number, size: number): number => (size > 0 ? Math.max(end, off + size) : end);
   for (const { cmd, offset: p } of commands) {
     if (cmd === LC_SYMTAB) {
       end = upTo(data.readUInt32LE(p + 8), data.readUInt32LE(p + 12) * 16);
@@ -123,14 +188,14 @@ function linkeditTablesEnd(data, commands) {
 }
 
 /** The blobs of a SuperBlob, by slot type; throws when the SuperBlob is malformed. */
-function readSuperBlob(sig) {
+function readSuperBlob(sig: Buffer): Blob[] {
   if (sig.length < 12 || sig.readUInt32BE(0) !== CSMAGIC_EMBEDDED_SIGNATURE)
     throw new Error('the signature does not start with an embedded-signature SuperBlob');
   const length = sig.readUInt32BE(4);
   const count = sig.readUInt32BE(8);
   if (length > sig.length) throw new Error(`the SuperBlob's length ${length} runs past LC_CODE_SIGNATURE`);
   if (12 + count * 8 > length) throw new Error('the SuperBlob index runs past its length');
-  const blobs = [];
+  const blobs: Blob[] = [];
   for (let i = 0; i < count; i++) {
     const type = sig.readUInt32BE(12 + i * 8);
     const offset = sig.readUInt32BE(16 + i * 8);
@@ -144,8 +209,15 @@ function readSuperBlob(sig) {
 }
 
 /** Checks one CodeDirectory against the file; returns its errors and what it says. */
-function checkCodeDirectory(cd, blobs, data, dataoff, text, where) {
-  const errors = [];
+function checkCodeDirectory(
+  cd: Buffer,
+  blobs: readonly Blob[],
+  data: Buffer,
+  dataoff: number,
+  text: MachOSegment | undefined,
+  where: string,
+): { errors: string[]; info?: CodeDirectoryInfo } {
+  const errors: string[] = [];
   if (cd.length < 44 || cd.readUInt32BE(0) !== CSMAGIC_CODEDIRECTORY)
     return { errors: [`${where}: not a CodeDirectory`] };
   const version = cd.readUInt32BE(8);
@@ -185,8 +257,8 @@ function checkCodeDirectory(cd, blobs, data, dataoff, text, where) {
   if (hashOffset < nSpecialSlots * hashSize || hashOffset + nCodeSlots * hashSize > cd.length)
     return { errors: [...errors, `${where}: hash slots run outside the CodeDirectory`] };
 
-  const digest = (bytes) => createHash(hash.name).update(bytes).digest();
-  const mismatched = [];
+  const digest = (bytes: Buffer): Buffer => createHash(hash.name).update(bytes).digest();
+  const mismatched: number[] = [];
   const pages = Math.min(nCodeSlots, wantSlots);
   for (let i = 0; i < pages; i++) {
     const start = i * pageSize;
@@ -238,19 +310,19 @@ function checkCodeDirectory(cd, blobs, data, dataoff, text, where) {
  * Every reason macOS would refuse to run DATA as a signed ARCH executable; empty when its embedded signature is
  * valid. `info` describes the signature that was found.
  */
-export function verifyMachOSignature(data, arch) {
-  let macho;
+export function verifyMachOSignature(data: Buffer, arch: Arch): { errors: string[]; info?: SignatureInfo } {
+  let macho: MachO;
   try {
     macho = readMachO(data);
   } catch (err) {
-    return { errors: [err.message] };
+    return { errors: [message(err)] };
   }
-  const errors = [];
+  const errors: string[] = [];
   const { header, segments, signature } = macho;
   const want = CPU_TYPES[arch];
   if (header.cputype !== want)
     errors.push(
-      `CPU type ${CPU_NAMES[header.cputype] ?? `0x${header.cputype.toString(16)}`}, want ${CPU_NAMES[want]}`,
+      `CPU type ${CPU_NAMES[header.cputype] ?? `0x${header.cputype.toString(16)}`}, want ${CPU_NAMES[want] ?? arch}`,
     );
   if (header.filetype !== MH_EXECUTE) errors.push(`file type ${header.filetype}, want an executable (2)`);
   if (signature === undefined)
@@ -273,11 +345,11 @@ export function verifyMachOSignature(data, arch) {
   if (linkeditEnd !== data.length)
     errors.push(`__LINKEDIT ends at ${linkeditEnd}, the file at ${data.length}`);
 
-  let blobs;
+  let blobs: Blob[];
   try {
     blobs = readSuperBlob(data.subarray(dataoff, dataoff + datasize));
   } catch (err) {
-    return { errors: [...errors, err.message] };
+    return { errors: [...errors, message(err)] };
   }
   const text = segments.find((s) => s.name === '__TEXT');
   const directories = blobs.filter(
@@ -287,22 +359,27 @@ export function verifyMachOSignature(data, arch) {
   );
   if (!directories.some((b) => b.type === CSSLOT_CODEDIRECTORY))
     return { errors: [...errors, 'the SuperBlob holds no CodeDirectory'] };
-  let info;
+  let info: CodeDirectoryInfo | undefined;
   for (const d of directories) {
     const where = d.type === CSSLOT_CODEDIRECTORY ? 'CodeDirectory' : `alternate CodeDirectory ${d.type}`;
     const result = checkCodeDirectory(d.data, blobs, data, dataoff, text, where);
     errors.push(...result.errors);
     if (d.type === CSSLOT_CODEDIRECTORY) info = result.info;
   }
+  if (info === undefined) return { errors };
   return {
     errors,
-    info: info && {
+    info: {
       ...info,
-      cpu: CPU_NAMES[header.cputype],
+      cpu: CPU_NAMES[header.cputype] ?? `0x${header.cputype.toString(16)}`,
       signatureOffset: dataoff,
       signatureSize: datasize,
     },
   };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -311,7 +388,7 @@ export function verifyMachOSignature(data, arch) {
  * requirements set, the way `codesign --sign -` signs a bare executable. LC_CODE_SIGNATURE and __LINKEDIT are
  * resized to hold it; nothing else in the file moves.
  */
-export function signMachOAdHoc(data, identifier) {
+export function signMachOAdHoc(data: Buffer, identifier: string): Buffer {
   const { header, segments, commands, signature } = readMachO(data);
   if (signature === undefined)
     throw new Error('no LC_CODE_SIGNATURE to reuse (adding a load command is not supported)');
@@ -376,7 +453,7 @@ export function signMachOAdHoc(data, identifier) {
   cd.writeBigUInt64BE(BigInt(text.filesize), 72);
   cd.writeBigUInt64BE(BigInt(CS_EXECSEG_MAIN_BINARY), 80);
   ident.copy(cd, cdHeader);
-  const sha256 = (bytes) => createHash('sha256').update(bytes).digest();
+  const sha256 = (bytes: Buffer): Buffer => createHash('sha256').update(bytes).digest();
   sha256(requirements).copy(cd, hashOffset - CSSLOT_REQUIREMENTS * hashSize); // slot -1 (Info.plist) stays zero
   for (let i = 0; i < nCodeSlots; i++) {
     const page = out.subarray(i * pageSize, Math.min((i + 1) * pageSize, codeLimit));
