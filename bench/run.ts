@@ -25,7 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fullFamilyYaml } from '../scripts/generate-examples.mjs';
+import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { explainRole } from '../src/explain/explain-role.js';
 import type { ClusterRole } from '../src/kube/types.js';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
