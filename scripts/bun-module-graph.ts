@@ -6,7 +6,7 @@
 // and the trailer "\n---- Bun! ----\n". In a Mach-O it is the __BUN,__bun section after a u64 length; in ELF and
 // PE executables it is found by its trailer. The sizes of the records and of Offsets have grown across bun
 // versions, so they are inferred and cross-checked here rather than assumed.
-import { readMachO } from './macho-signature.js';
+import { readMachO } from './mach-o.js';
 
 export interface BunModule {
   readonly name: string;
