@@ -56,7 +56,7 @@ function layerRules() {
 }
 
 export default defineConfig(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'examples/', '**/*.mjs'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'examples/'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

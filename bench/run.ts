@@ -25,7 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fullFamilyYaml } from '../scripts/generate-examples.mjs';
+import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { explainRole } from '../src/explain/explain-role.js';
 import type { ClusterRole } from '../src/kube/types.js';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
@@ -123,7 +123,9 @@ function standaloneDir(): string | undefined {
   const r = spawnSync(
     process.execPath,
     [
-      join(root, 'scripts', 'release.mjs'),
+      '--import',
+      'tsx',
+      join(root, 'scripts', 'release.ts'),
       '--skip-build',
       '--no-write-manifest',
       '--platforms',
@@ -131,7 +133,7 @@ function standaloneDir(): string | undefined {
       '--out',
       out,
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   if (r.status !== 0) throw new Error('building the standalone executable failed');
   return join(out, 'linux-amd64');

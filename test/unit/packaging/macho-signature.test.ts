@@ -5,7 +5,7 @@ import {
   readMachO,
   signMachOAdHoc,
   verifyMachOSignature,
-} from '../../../scripts/macho-signature.mjs';
+} from '../../../scripts/macho-signature.js';
 
 const TEXT_SIZE = 0x4000;
 const TABLES = 300; // bytes of symbol-table data in __LINKEDIT before the signature

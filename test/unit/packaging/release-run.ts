@@ -1,4 +1,4 @@
-// Runs scripts/release.mjs into a temporary directory, for the packaging tests.
+// Runs scripts/release.ts (with tsx) into a temporary directory, for the packaging tests.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +49,9 @@ export function runRelease(platforms?: readonly string[], standalone?: readonly 
   const out = mkdtempSync(join(tmpdir(), 'xrbac-release-'));
   releases.push(out);
   const args = [
-    join(repoRoot, 'scripts', 'release.mjs'),
+    '--import',
+    'tsx',
+    join(repoRoot, 'scripts', 'release.ts'),
     '--skip-build',
     '--no-write-manifest',
     '--out',

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readBunModuleGraph } from '../../../scripts/bun-module-graph.mjs';
-import { CPU_TYPES, readMachO, verifyMachOSignature } from '../../../scripts/macho-signature.mjs';
+import { readBunModuleGraph } from '../../../scripts/bun-module-graph.js';
+import { CPU_TYPES, readMachO, verifyMachOSignature } from '../../../scripts/macho-signature.js';
 import { readTarGz, validateArchive, validateManifest } from './krew-rules.js';
 import {
   bundlePath,

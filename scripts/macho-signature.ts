@@ -7,15 +7,43 @@
 // (or SHA-1) hash for every page below it. Formats: Apple's xnu osfmk/kern/cs_blobs.h and <mach-o/loader.h>.
 // Multi-byte fields of Mach-O headers are little-endian; every field of a code signature is big-endian.
 import { createHash } from 'node:crypto';
+import {
+  CPU_NAMES,
+  CPU_TYPES,
+  readMachO,
+  type Arch,
+  type MachO,
+  type MachOCommand,
+  type MachOSegment,
+} from './mach-o.js';
 
-export const CPU_TYPES = { amd64: 0x01000007, arm64: 0x0100000c };
-const CPU_NAMES = { [CPU_TYPES.amd64]: 'x86_64', [CPU_TYPES.arm64]: 'arm64' };
+export { CPU_TYPES, readMachO };
+export type { Arch, MachO, MachOCommand, MachOSection, MachOSegment } from './mach-o.js';
 
-const MH_MAGIC_64 = 0xfeedfacf;
-const FAT_MAGICS = [0xcafebabe, 0xcafebabf];
+interface CodeDirectoryInfo {
+  readonly identifier: string;
+  readonly flags: number;
+  readonly version: number;
+  readonly hashType: string;
+  readonly pageSize: number;
+  readonly codeLimit: number;
+  readonly pages: number;
+  readonly mismatched: readonly number[];
+}
+
+export interface SignatureInfo extends CodeDirectoryInfo {
+  readonly cpu: string;
+  readonly signatureOffset: number;
+  readonly signatureSize: number;
+}
+
+interface Blob {
+  readonly type: number;
+  readonly magic: number;
+  readonly data: Buffer;
+}
+
 const MH_EXECUTE = 2;
-const LC_SEGMENT_64 = 0x19;
-const LC_CODE_SIGNATURE = 0x1d;
 const LC_SYMTAB = 0x2;
 const LC_DYSYMTAB = 0xb;
 const LC_DYLD_INFO = 0x22;
@@ -31,82 +59,21 @@ const CSSLOT_REQUIREMENTS = 2;
 const CSSLOT_ALTERNATE_CODEDIRECTORIES = 0x1000;
 const CS_ADHOC = 0x2;
 const CS_EXECSEG_MAIN_BINARY = 0x1;
-const HASH_TYPES = { 1: { name: 'sha1', size: 20 }, 2: { name: 'sha256', size: 32 } };
+const HASH_TYPES: Readonly<Record<number, { readonly name: string; readonly size: number }>> = {
+  1: { name: 'sha1', size: 20 },
+  2: { name: 'sha256', size: 32 },
+};
 const CS_HASHTYPE_SHA256 = 2;
 const PAGE_SHIFT = 12; // the code directory's page: 4096 bytes on both architectures
 /** Largest number of page-hash mismatches listed one by one; the rest are counted. */
 const LISTED_MISMATCHES = 5;
 
-const align = (n, to) => Math.ceil(n / to) * to;
-
-/** The header, segments and code-signature command of a thin 64-bit Mach-O; throws when it is not one. */
-export function readMachO(data) {
-  if (data.length < 32) throw new Error('not a Mach-O file: too short');
-  if (FAT_MAGICS.includes(data.readUInt32BE(0)))
-    throw new Error('a universal (fat) Mach-O: want a thin, single-architecture one');
-  if (data.readUInt32LE(0) !== MH_MAGIC_64) throw new Error('not a 64-bit little-endian Mach-O file');
-  const header = {
-    cputype: data.readUInt32LE(4),
-    filetype: data.readUInt32LE(12),
-    ncmds: data.readUInt32LE(16),
-    sizeofcmds: data.readUInt32LE(20),
-  };
-  const end = 32 + header.sizeofcmds;
-  if (end > data.length) throw new Error('load commands run past the end of the file');
-  const segments = [];
-  const commands = [];
-  let p = 32;
-  for (let i = 0; i < header.ncmds; i++) {
-    if (p + 8 > end) throw new Error(`load command ${i} starts past sizeofcmds`);
-    const cmd = data.readUInt32LE(p);
-    const cmdsize = data.readUInt32LE(p + 4);
-    if (cmdsize < 8 || cmdsize % 8 !== 0 || p + cmdsize > end)
-      throw new Error(`load command ${i} has a bad size ${cmdsize}`);
-    commands.push({ cmd, offset: p, size: cmdsize });
-    if (cmd === LC_SEGMENT_64) {
-      const nsects = data.readUInt32LE(p + 64);
-      const sections = [];
-      for (let s = 0; s < nsects; s++) {
-        const q = p + 72 + s * 80;
-        sections.push({
-          name: cstring(data, q, 16),
-          size: Number(data.readBigUInt64LE(q + 40)),
-          offset: data.readUInt32LE(q + 48),
-        });
-      }
-      segments.push({
-        name: cstring(data, p + 8, 16),
-        commandOffset: p,
-        vmsize: Number(data.readBigUInt64LE(p + 32)),
-        fileoff: Number(data.readBigUInt64LE(p + 40)),
-        filesize: Number(data.readBigUInt64LE(p + 48)),
-        sections,
-      });
-    }
-    p += cmdsize;
-  }
-  const signatures = commands.filter((c) => c.cmd === LC_CODE_SIGNATURE);
-  if (signatures.length > 1) throw new Error('more than one LC_CODE_SIGNATURE');
-  const signature =
-    signatures[0] === undefined
-      ? undefined
-      : {
-          commandOffset: signatures[0].offset,
-          dataoff: data.readUInt32LE(signatures[0].offset + 8),
-          datasize: data.readUInt32LE(signatures[0].offset + 12),
-        };
-  return { header, segments, commands, signature };
-}
-
-function cstring(data, offset, max) {
-  const end = data.indexOf(0, offset);
-  return data.toString('latin1', offset, end < 0 || end > offset + max ? offset + max : end);
-}
+const align = (n: number, to: number): number => Math.ceil(n / to) * to;
 
 /** Where the data of every __LINKEDIT table other than the signature ends: the signature must not overlap it. */
-function linkeditTablesEnd(data, commands) {
+function linkeditTablesEnd(data: Buffer, commands: readonly MachOCommand[]): number {
   let end = 0;
-  const upTo = (off, size) => (size > 0 ? Math.max(end, off + size) : end);
+  const upTo = (off: number, size: number): number => (size > 0 ? Math.max(end, off + size) : end);
   for (const { cmd, offset: p } of commands) {
     if (cmd === LC_SYMTAB) {
       end = upTo(data.readUInt32LE(p + 8), data.readUInt32LE(p + 12) * 16);
@@ -123,14 +90,14 @@ function linkeditTablesEnd(data, commands) {
 }
 
 /** The blobs of a SuperBlob, by slot type; throws when the SuperBlob is malformed. */
-function readSuperBlob(sig) {
+function readSuperBlob(sig: Buffer): Blob[] {
   if (sig.length < 12 || sig.readUInt32BE(0) !== CSMAGIC_EMBEDDED_SIGNATURE)
     throw new Error('the signature does not start with an embedded-signature SuperBlob');
   const length = sig.readUInt32BE(4);
   const count = sig.readUInt32BE(8);
   if (length > sig.length) throw new Error(`the SuperBlob's length ${length} runs past LC_CODE_SIGNATURE`);
   if (12 + count * 8 > length) throw new Error('the SuperBlob index runs past its length');
-  const blobs = [];
+  const blobs: Blob[] = [];
   for (let i = 0; i < count; i++) {
     const type = sig.readUInt32BE(12 + i * 8);
     const offset = sig.readUInt32BE(16 + i * 8);
@@ -144,8 +111,15 @@ function readSuperBlob(sig) {
 }
 
 /** Checks one CodeDirectory against the file; returns its errors and what it says. */
-function checkCodeDirectory(cd, blobs, data, dataoff, text, where) {
-  const errors = [];
+function checkCodeDirectory(
+  cd: Buffer,
+  blobs: readonly Blob[],
+  data: Buffer,
+  dataoff: number,
+  text: MachOSegment | undefined,
+  where: string,
+): { errors: string[]; info?: CodeDirectoryInfo } {
+  const errors: string[] = [];
   if (cd.length < 44 || cd.readUInt32BE(0) !== CSMAGIC_CODEDIRECTORY)
     return { errors: [`${where}: not a CodeDirectory`] };
   const version = cd.readUInt32BE(8);
@@ -185,8 +159,8 @@ function checkCodeDirectory(cd, blobs, data, dataoff, text, where) {
   if (hashOffset < nSpecialSlots * hashSize || hashOffset + nCodeSlots * hashSize > cd.length)
     return { errors: [...errors, `${where}: hash slots run outside the CodeDirectory`] };
 
-  const digest = (bytes) => createHash(hash.name).update(bytes).digest();
-  const mismatched = [];
+  const digest = (bytes: Buffer): Buffer => createHash(hash.name).update(bytes).digest();
+  const mismatched: number[] = [];
   const pages = Math.min(nCodeSlots, wantSlots);
   for (let i = 0; i < pages; i++) {
     const start = i * pageSize;
@@ -238,19 +212,19 @@ function checkCodeDirectory(cd, blobs, data, dataoff, text, where) {
  * Every reason macOS would refuse to run DATA as a signed ARCH executable; empty when its embedded signature is
  * valid. `info` describes the signature that was found.
  */
-export function verifyMachOSignature(data, arch) {
-  let macho;
+export function verifyMachOSignature(data: Buffer, arch: Arch): { errors: string[]; info?: SignatureInfo } {
+  let macho: MachO;
   try {
     macho = readMachO(data);
   } catch (err) {
-    return { errors: [err.message] };
+    return { errors: [message(err)] };
   }
-  const errors = [];
+  const errors: string[] = [];
   const { header, segments, signature } = macho;
   const want = CPU_TYPES[arch];
   if (header.cputype !== want)
     errors.push(
-      `CPU type ${CPU_NAMES[header.cputype] ?? `0x${header.cputype.toString(16)}`}, want ${CPU_NAMES[want]}`,
+      `CPU type ${CPU_NAMES[header.cputype] ?? `0x${header.cputype.toString(16)}`}, want ${CPU_NAMES[want] ?? arch}`,
     );
   if (header.filetype !== MH_EXECUTE) errors.push(`file type ${header.filetype}, want an executable (2)`);
   if (signature === undefined)
@@ -273,11 +247,11 @@ export function verifyMachOSignature(data, arch) {
   if (linkeditEnd !== data.length)
     errors.push(`__LINKEDIT ends at ${linkeditEnd}, the file at ${data.length}`);
 
-  let blobs;
+  let blobs: Blob[];
   try {
     blobs = readSuperBlob(data.subarray(dataoff, dataoff + datasize));
   } catch (err) {
-    return { errors: [...errors, err.message] };
+    return { errors: [...errors, message(err)] };
   }
   const text = segments.find((s) => s.name === '__TEXT');
   const directories = blobs.filter(
@@ -287,22 +261,27 @@ export function verifyMachOSignature(data, arch) {
   );
   if (!directories.some((b) => b.type === CSSLOT_CODEDIRECTORY))
     return { errors: [...errors, 'the SuperBlob holds no CodeDirectory'] };
-  let info;
+  let info: CodeDirectoryInfo | undefined;
   for (const d of directories) {
     const where = d.type === CSSLOT_CODEDIRECTORY ? 'CodeDirectory' : `alternate CodeDirectory ${d.type}`;
     const result = checkCodeDirectory(d.data, blobs, data, dataoff, text, where);
     errors.push(...result.errors);
     if (d.type === CSSLOT_CODEDIRECTORY) info = result.info;
   }
+  if (info === undefined) return { errors };
   return {
     errors,
-    info: info && {
+    info: {
       ...info,
-      cpu: CPU_NAMES[header.cputype],
+      cpu: CPU_NAMES[header.cputype] ?? `0x${header.cputype.toString(16)}`,
       signatureOffset: dataoff,
       signatureSize: datasize,
     },
   };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -311,7 +290,7 @@ export function verifyMachOSignature(data, arch) {
  * requirements set, the way `codesign --sign -` signs a bare executable. LC_CODE_SIGNATURE and __LINKEDIT are
  * resized to hold it; nothing else in the file moves.
  */
-export function signMachOAdHoc(data, identifier) {
+export function signMachOAdHoc(data: Buffer, identifier: string): Buffer {
   const { header, segments, commands, signature } = readMachO(data);
   if (signature === undefined)
     throw new Error('no LC_CODE_SIGNATURE to reuse (adding a load command is not supported)');
@@ -376,7 +355,7 @@ export function signMachOAdHoc(data, identifier) {
   cd.writeBigUInt64BE(BigInt(text.filesize), 72);
   cd.writeBigUInt64BE(BigInt(CS_EXECSEG_MAIN_BINARY), 80);
   ident.copy(cd, cdHeader);
-  const sha256 = (bytes) => createHash('sha256').update(bytes).digest();
+  const sha256 = (bytes: Buffer): Buffer => createHash('sha256').update(bytes).digest();
   sha256(requirements).copy(cd, hashOffset - CSSLOT_REQUIREMENTS * hashSize); // slot -1 (Info.plist) stays zero
   for (let i = 0; i < nCodeSlots; i++) {
     const page = out.subarray(i * pageSize, Math.min((i + 1) * pageSize, codeLimit));

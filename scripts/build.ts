@@ -3,13 +3,13 @@
 // - dist/standalone/kubectl-crossplane_rbac.cjs: one CommonJS file, the entry `npm run release` compiles into the
 //   standalone executables with bun's bytecode cache (which needs CommonJS: no top-level await, no import.meta).
 // Each holds every library the plugin uses, so the npm package has no runtime dependencies.
-import { build } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const BUNDLE = join(root, 'dist', 'bin', 'kubectl-crossplane_rbac');
 const STANDALONE_ENTRY = join(root, 'dist', 'standalone', 'kubectl-crossplane_rbac.cjs');
 
@@ -19,11 +19,11 @@ const STANDALONE_ENTRY = join(root, 'dist', 'standalone', 'kubectl-crossplane_rb
  * load (each copy builds an Intl.Segmenter and Unicode property regexes when it is loaded). For printable ASCII
  * the width is the length; anything else goes to the real function, loaded on first use.
  */
-const fastStringWidth = {
+const fastStringWidth: Plugin = {
   name: 'fast-string-width',
   setup(b) {
     b.onResolve({ filter: /^string-width$/ }, async (args) => {
-      if (args.pluginData?.real === true) return undefined;
+      if ((args.pluginData as { real?: boolean } | undefined)?.real === true) return undefined;
       const real = await b.resolve('string-width', {
         resolveDir: args.resolveDir,
         kind: args.kind,
@@ -62,31 +62,38 @@ const common = {
   define: { __VERSION__: JSON.stringify(`v${pkg.version}`) },
   // Libraries the plugin carries but never needs: see each shim's comment.
   alias: {
-    'whatwg-url': join(root, 'scripts', 'bundle-shims', 'whatwg-url.mjs'),
+    'whatwg-url': join(root, 'scripts', 'bundle-shims', 'whatwg-url.ts'),
   },
   plugins: [fastStringWidth],
-};
+} satisfies BuildOptions;
 
-mkdirSync(dirname(BUNDLE), { recursive: true });
-await build({
-  ...common,
-  outfile: BUNDLE,
-  format: 'esm',
-  banner: {
-    // Some bundled CommonJS dependencies call require(); give them one.
-    js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
-});
-chmodSync(BUNDLE, 0o755);
-console.log(`built ${BUNDLE}`);
+/** Writes both bundles. */
+export async function buildBundles(): Promise<void> {
+  mkdirSync(dirname(BUNDLE), { recursive: true });
+  await build({
+    ...common,
+    outfile: BUNDLE,
+    format: 'esm',
+    banner: {
+      // Some bundled CommonJS dependencies call require(); give them one.
+      js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+  });
+  chmodSync(BUNDLE, 0o755);
+  console.log(`built ${BUNDLE}`);
 
-mkdirSync(dirname(STANDALONE_ENTRY), { recursive: true });
-await build({
-  ...common,
-  outfile: STANDALONE_ENTRY,
-  format: 'cjs',
-  // Bundled ESM libraries (yargs) ask import.meta.url for their own location; CommonJS knows it as __filename.
-  define: { ...common.define, 'import.meta.url': '__import_meta_url' },
-  banner: { js: "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-});
-console.log(`built ${STANDALONE_ENTRY}`);
+  mkdirSync(dirname(STANDALONE_ENTRY), { recursive: true });
+  await build({
+    ...common,
+    outfile: STANDALONE_ENTRY,
+    format: 'cjs',
+    // Bundled ESM libraries (yargs) ask import.meta.url for their own location; CommonJS knows it as __filename.
+    define: { ...common.define, 'import.meta.url': '__import_meta_url' },
+    banner: { js: "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  console.log(`built ${STANDALONE_ENTRY}`);
+}
+
+// Run as a script (`npm run build`), not when imported by scripts/release.ts.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await buildBundles();
