@@ -1,11 +1,11 @@
 /**
  * The performance targets, measured side by side in one run and reported as ratios or sizes with the target next to
  * each figure: start-up against `kubectl version --client`, offline rendering of the whole provider-upjet-aws family,
- * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`, and
- * explain over 5,000 ClusterRoles. Run with `npm run bench` (builds first; also builds the standalone linux-amd64
- * executable when bun is installed); `npm run bench -- help render` runs only some cases (help, render, sync,
- * input, explain; and apply, which is not run by default). Nothing here is a pass/fail test: it prints figures and
- * their targets.
+ * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`,
+ * who-can against `kubectl auth can-i` per subject, and explain over 5,000 ClusterRoles. Run with `npm run bench`
+ * (builds first; also builds the standalone linux-amd64 executable when bun is installed); `npm run bench -- help
+ * render` runs only some cases (help, render, sync, input, who-can, explain; and apply, which is not run by default).
+ * Nothing here is a pass/fail test: it prints figures and their targets.
  *
  * BENCH_BIN_DIR and BENCH_STANDALONE_DIR measure other builds (a directory holding kubectl-crossplane_rbac: the
  * Node.js bundle, and the standalone executable), e.g. those of an older commit for before/after figures.
@@ -322,6 +322,100 @@ function verbTotals(snapshot: Record<string, number>): Record<string, number> {
   return out;
 }
 
+// ---- who-can against kubectl auth can-i per subject
+
+/**
+ * who-can over the large example after sync (about 3,000 ClusterRoles, 600 namespaces), each team namespace with a
+ * RoleBinding of its crossplane-ns-<ns>-edit role to the team's group, its lead and its CI service account, against
+ * the same question put to the API server by kubectl: `kubectl auth can-i VERB RESOURCE -n NS --as ...` run once per
+ * subject who-can lists, one after another (what answering "who can" with kubectl alone costs, knowing the subjects).
+ */
+async function benchWhoCan(): Promise<void> {
+  const seed = loadSeedFiles([join(root, 'examples', 'large')]);
+  const server = await startApiServer({ seed, latencyMs: 2 });
+  const kc = join(work, 'kubeconfig-who-can');
+  server.writeKubeconfig(kc);
+  const rbac = 'rbac.authorization.k8s.io';
+  const ns = 'team-000';
+  // The claim of xaccounts.platform.acme.io, which team-000 enables; its CRD lets kubectl resolve the resource.
+  const resource = 'accounts.platform.acme.io';
+  try {
+    await runAsync('kubectl', ['crossplane-rbac', 'sync', '--yes', '--kubeconfig', kc, '-o', 'name']);
+    const teams = (server.list('namespaces') as { metadata: { name: string } }[])
+      .map((n) => n.metadata.name)
+      .filter((n) => n.startsWith('team-'));
+    server.seed([
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: resource },
+        spec: {
+          group: 'platform.acme.io',
+          scope: 'Namespaced',
+          names: { plural: 'accounts', singular: 'account', kind: 'Account', listKind: 'AccountList' },
+          versions: [
+            {
+              name: 'v1alpha1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
+      },
+      ...teams.map((team) => ({
+        apiVersion: `${rbac}/v1`,
+        kind: 'RoleBinding',
+        metadata: { name: 'team-edit', namespace: team },
+        roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: `crossplane-ns-${team}-edit` },
+        subjects: [
+          { apiGroup: rbac, kind: 'Group', name: `${team}-devs` },
+          { apiGroup: rbac, kind: 'User', name: `${team}-lead` },
+          { kind: 'ServiceAccount', name: 'ci', namespace: team },
+        ],
+      })),
+    ]);
+    const query = ['create', resource, '-n', ns];
+    const asFlags = (s: { kind: string; name: string; namespace?: string }): string[] =>
+      s.kind === 'User'
+        ? ['--as', s.name]
+        : s.kind === 'Group'
+          ? ['--as', 'bench-probe', '--as-group', s.name]
+          : ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
+    const runs = 3;
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let subjects: { kind: string; name: string; namespace?: string }[] = [];
+    for (let i = 0; i < runs; i++) {
+      const w = await runAsync('kubectl', [
+        'crossplane-rbac',
+        'who-can',
+        ...query,
+        '-o',
+        'json',
+        '--kubeconfig',
+        kc,
+      ]);
+      ours.push(w.ms);
+      subjects = (JSON.parse(w.out) as { subjects: typeof subjects }).subjects;
+      const t = process.hrtime.bigint();
+      for (const s of subjects) {
+        // Exit 1 ("no") fails the bench: every subject who-can lists must be allowed.
+        await runAsync('kubectl', ['auth', 'can-i', ...query, ...asFlags(s), '--kubeconfig', kc]);
+      }
+      theirs.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    const clusterRoles = server.list('clusterroles').length;
+    const a = median(ours) / 1000;
+    const b = median(theirs) / 1000;
+    console.log(
+      `who-can ${query.join(' ')} (large example after sync: ${clusterRoles} ClusterRoles, ${teams.length} team RoleBindings, 2 ms latency): ${a.toFixed(2)} s; kubectl auth can-i per subject (${subjects.length} subjects): ${b.toFixed(2)} s; ratio ${(a / b).toFixed(2)} (target <= 1.0) (medians of ${runs} paired runs)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 // ---- goal 4: a large -f input
 
 /**
@@ -442,6 +536,7 @@ try {
     benchRender(binDir, 'Node.js bundle', family);
   }
   if (want('sync') || want('apply', false)) await benchSync();
+  if (want('who-can')) await benchWhoCan();
   if (want('input')) {
     if (standalone !== undefined) benchLargeInput(standalone, 'standalone executable');
     benchLargeInput(binDir, 'Node.js bundle');

@@ -71,6 +71,9 @@ export const CHART_ROLE_ADMIN = 'crossplane-admin';
 export const CHART_ROLE_EDIT = 'crossplane-edit';
 export const CHART_ROLE_VIEW = 'crossplane-view';
 export const CHART_ROLE_BROWSE = 'crossplane-browse';
+/** clusterrole.yaml and rbac-manager-clusterrole.yaml: the roles of the Crossplane and RBAC manager controllers. */
+export const CHART_ROLE_CROSSPLANE = 'crossplane';
+export const CHART_ROLE_RBAC_MANAGER = 'crossplane-rbac-manager';
 export const CHART_BASE_ROLE_ADMIN = 'crossplane:aggregate-to-admin';
 export const CHART_BASE_ROLE_EDIT = 'crossplane:aggregate-to-edit';
 export const CHART_BASE_ROLE_VIEW = 'crossplane:aggregate-to-view';

@@ -18,12 +18,20 @@ import {
 import type { UserInfo } from '../authz/subjects.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 import {
+  AGGREGATED_ROLE,
+  CHART_ROLE_ADMIN,
+  CHART_ROLE_BROWSE,
+  CHART_ROLE_CROSSPLANE,
+  CHART_ROLE_EDIT,
+  CHART_ROLE_RBAC_MANAGER,
+  CHART_ROLE_VIEW,
   NS_ROLE_PREFIX,
   PROVIDER_ROLE_PREFIX,
+  PROVIDER_ROLE_SUFFIX_SYSTEM,
   XRD_ROLE_PREFIX,
   XRD_ROLE_SUFFIX_NS_EDIT,
 } from '../crossplane/names.js';
-import { enabledXrdsOf } from '../crossplane/namespace/roles.js';
+import { enabledXrdsOf, namespaceRoleName } from '../crossplane/namespace/roles.js';
 import type {
   ClusterRole,
   ClusterRoleBinding,
@@ -231,6 +239,68 @@ function decide(
   return { request: attrs, allowed, privileged, grants, whyNot };
 }
 
+/**
+ * Roles made to be bound to people, least privilege first: Crossplane's chart roles (cluster/charts/crossplane,
+ * rbac-manager-managed-clusterroles.yaml), then Kubernetes' user-facing ones
+ * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go: view, edit, admin).
+ */
+const USER_FACING_ROLES = [
+  CHART_ROLE_BROWSE,
+  CHART_ROLE_VIEW,
+  CHART_ROLE_EDIT,
+  CHART_ROLE_ADMIN,
+  'view',
+  'edit',
+  'admin',
+];
+
+/**
+ * Roles that are parts of other roles or belong to a controller: the aggregate-to-* building blocks (Crossplane's
+ * and Kubernetes'), Kubernetes' system: roles, a provider revision's system role, the Crossplane and RBAC manager
+ * controllers' roles, crossplane:aggregated. Binding one to a subject works, but grants what a controller needs.
+ */
+function isPartOrController(name: string): boolean {
+  return (
+    name.includes(':aggregate-to-') ||
+    name.startsWith('system:') ||
+    (name.startsWith(PROVIDER_ROLE_PREFIX) && name.endsWith(PROVIDER_ROLE_SUFFIX_SYSTEM)) ||
+    name === CHART_ROLE_CROSSPLANE ||
+    name === CHART_ROLE_RBAC_MANAGER ||
+    name === AGGREGATED_ROLE
+  );
+}
+
+/**
+ * The ClusterRoles that grant a request, in the order a fix should suggest them: in a namespace, that namespace's
+ * crossplane-ns-<ns>-view/-edit (what enable-xrd makes for it); then the user-facing roles above, least privilege
+ * first; then other roles (those bound somewhere first); then building blocks and controllers' roles; last, roles
+ * with an all-groups, all-resources rule (cluster-admin).
+ */
+function rankFixRoles(
+  granting: readonly string[],
+  ns: string,
+  broad: (name: string) => boolean,
+  used: ReadonlySet<string>,
+): string[] {
+  const preferred = [
+    ...(ns !== '' ? [namespaceRoleName(ns, 'view'), namespaceRoleName(ns, 'edit')] : []),
+    ...USER_FACING_ROLES,
+  ];
+  const tier = (n: string): number =>
+    broad(n) ? 3 : preferred.includes(n) ? 0 : isPartOrController(n) ? 2 : 1;
+  const position = (n: string): number => {
+    const i = preferred.indexOf(n);
+    return i < 0 ? preferred.length : i;
+  };
+  return [...granting].sort(
+    (a, b) =>
+      tier(a) - tier(b) ||
+      position(a) - position(b) ||
+      Number(used.has(b)) - Number(used.has(a)) ||
+      compareNames(a, b),
+  );
+}
+
 function verbsText(rules: readonly PolicyRule[]): string {
   return [...new Set(rules.flatMap((r) => r.verbs))].sort(compareNames).join(', ');
 }
@@ -299,15 +369,11 @@ function reasons(
   const used = new Set(
     [...snapshot.clusterRoleBindings, ...snapshot.roleBindings].map((b) => b.roleRef.name),
   );
-  // Least privilege first: roles without an all-groups, all-resources rule (cluster-admin) come before those with one.
   const broad = (n: string): boolean =>
     roles
       .clusterRole(n)
       .effective.some((r) => (r.apiGroups ?? []).includes('*') && (r.resources ?? []).includes('*'));
-  const ranked = [...granting].sort(
-    (a, b) =>
-      Number(broad(a)) - Number(broad(b)) || Number(used.has(b)) - Number(used.has(a)) || compareNames(a, b),
-  );
+  const ranked = rankFixRoles(granting, ns, broad, used);
   if (ranked.length > 0 || namespacedRoles.length > 0) {
     const shown = [
       ...namespacedRoles.map((n) => `Role ${ns}/${n}`),

@@ -1,0 +1,613 @@
+/**
+ * who-can and explain --subject through the real kubectl, after `sync --yes` and `enable-xrd` of examples/cluster.
+ * The oracle is the test API server's own authorizer (test/apiserver/authz.ts, no code shared with the plugin),
+ * asked through `kubectl auth can-i ... --as USER [--as-group GROUP]`: kubectl impersonates the subject and sends a
+ * SelfSubjectAccessReview. Every subject who-can lists must be allowed, every other subject of every binding (and
+ * some no binding names) denied; explain --subject's allowed/denied must be kubectl's answer, and the fix it prints
+ * for a denial, run as printed, must turn kubectl's answer to yes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadSeedFiles } from '../apiserver/seed.js';
+import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+
+const SQL_XRD = 'xsqlinstances.aws.platform.upbound.io'; // enabled in team-b by the examples; here also in team-a
+const CLAIM = 'sqlinstances.aws.platform.upbound.io';
+const MYSQL_XRD = 'xmysqlinstances.database.platform.acme.io'; // enabled in no namespace of the examples
+const MYSQL_CLAIM = 'mysqlinstances.database.platform.acme.io';
+const BUCKETS = 'buckets.s3.aws.upbound.io'; // managed resources of provider-aws-s3 (family provider-family-aws)
+const S3_SA = 'crossplane-system/upbound-provider-aws-s3-e7585f0184b8';
+/** A user name no binding names: impersonated with --as-group to ask about a Group alone. */
+const PROBE_USER = 'xrbac-probe';
+
+interface SubjectId {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+interface Listed extends SubjectId {
+  readonly always: boolean;
+  readonly paths: readonly {
+    readonly binding: { kind: string; name: string; namespace?: string };
+    readonly role: { kind: string; name: string };
+    readonly chain: readonly string[];
+    readonly stored: boolean;
+  }[];
+}
+
+interface WhoCanJson {
+  readonly request: { verb: string; apiGroup?: string; resource?: string; namespace?: string };
+  readonly subjects: readonly Listed[];
+}
+
+interface SubjectJson {
+  readonly access: {
+    readonly allowed: boolean;
+    readonly whyNot: readonly { reason: string; message: string; fix?: string }[];
+  };
+}
+
+/** The CRDs Crossplane and the provider would have created: kubectl resolves RESOURCE through them. */
+function crd(group: string, plural: string, kind: string, scope: 'Namespaced' | 'Cluster'): object {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope,
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+}
+
+let server: TestApiServer;
+let kubeconfig: string;
+
+const run = (args: readonly string[], input?: string): Promise<RunResult> =>
+  kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+
+function ok(r: RunResult, what: string): RunResult {
+  expect(r.code, `${what}\n${r.stderr}`).toBe(0);
+  return r;
+}
+
+const keyOf = (s: SubjectId): string =>
+  [s.kind, ...(s.namespace !== undefined ? [s.namespace] : []), s.name].join('/');
+
+/** The kubectl impersonation flags for exactly the subject (the server adds system:authenticated, and a service account's groups). */
+function asFlags(s: SubjectId): string[] {
+  if (s.kind === 'User') return ['--as', s.name];
+  if (s.kind === 'Group') return ['--as', PROBE_USER, '--as-group', s.name];
+  return ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
+}
+
+/** The groups the server gives the impersonated identity of asFlags(s). */
+function groupsOf(s: SubjectId): string[] {
+  if (s.kind === 'Group') return [s.name, 'system:authenticated'];
+  if (s.kind === 'User') return ['system:authenticated'];
+  return ['system:serviceaccounts', `system:serviceaccounts:${s.namespace ?? ''}`, 'system:authenticated'];
+}
+
+/**
+ * `kubectl auth can-i VERB RESOURCE (-n NS | -A) --as ...`: exit 0 and "yes", or exit 1 and "no". A cluster-scoped
+ * resource is asked with -A (namespace ""), as the authorizer sees a cluster-scoped request; kubectl must resolve
+ * RESOURCE (no "doesn't have a resource type" warning, which would make it ask about the raw argument).
+ */
+async function canI(
+  verb: string,
+  resource: string,
+  namespace: string | undefined,
+  s: SubjectId,
+): Promise<boolean> {
+  const scope = namespace !== undefined ? ['-n', namespace] : ['-A'];
+  const r = await run(['auth', 'can-i', verb, resource, ...scope, ...asFlags(s)]);
+  if (r.code !== 0 && r.code !== 1)
+    throw new Error(`kubectl auth can-i failed (${String(r.code)}): ${r.stderr}`);
+  expect(r.stderr, `kubectl auth can-i ${verb} ${resource}`).not.toMatch(/doesn't have a resource type/);
+  const answer = r.stdout.trim();
+  expect(answer).toBe(r.code === 0 ? 'yes' : 'no');
+  return answer === 'yes';
+}
+
+/** Runs FN over ITEMS, at most `limit` at a time (each call is a kubectl process). */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Every subject a ClusterRoleBinding or RoleBinding names, as `kubectl get` shows them, plus some nobody names. */
+async function everySubject(): Promise<SubjectId[]> {
+  const r = ok(
+    await run(['get', 'clusterrolebindings,rolebindings', '-A', '-o', 'json']),
+    'kubectl get bindings',
+  );
+  const list = JSON.parse(r.stdout) as {
+    items: {
+      kind: string;
+      metadata: { namespace?: string };
+      subjects?: { kind: string; name: string; namespace?: string }[];
+    }[];
+  };
+  const out = new Map<string, SubjectId>();
+  const add = (s: SubjectId): void => {
+    out.set(keyOf(s), s);
+  };
+  for (const b of list.items) {
+    for (const s of b.subjects ?? []) {
+      if (s.kind === 'ServiceAccount') {
+        const ns = s.namespace !== undefined && s.namespace !== '' ? s.namespace : b.metadata.namespace;
+        if (ns === undefined || ns === '') continue; // names nobody
+        add({ kind: s.kind, name: s.name, namespace: ns });
+      } else add({ kind: s.kind, name: s.name });
+    }
+  }
+  add({ kind: 'User', name: 'mallory' });
+  add({ kind: 'Group', name: 'team-c-devs' });
+  add({ kind: 'ServiceAccount', name: 'default', namespace: 'team-a' });
+  add({ kind: 'ServiceAccount', name: 'upbound-provider-aws-ec2-84a79a0c96bd', namespace: 'team-a' });
+  return [...out.values()];
+}
+
+/** `who-can ARGS -o json` through kubectl. */
+async function whoCan(args: readonly string[]): Promise<WhoCanJson> {
+  const r = ok(await run(['crossplane-rbac', 'who-can', ...args, '-o', 'json']), `who-can ${args.join(' ')}`);
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as WhoCanJson;
+}
+
+/**
+ * Asks kubectl about every subject who-can lists and every other one: listed ones (and those a listed group
+ * covers) must be allowed, the rest denied.
+ */
+async function expectServerAgrees(
+  result: WhoCanJson,
+  verb: string,
+  resource: string,
+  namespace: string | undefined,
+): Promise<void> {
+  const listed = new Set(result.subjects.map(keyOf));
+  const listedGroups = new Set(result.subjects.filter((s) => s.kind === 'Group').map((s) => s.name));
+  const subjects = new Map<string, SubjectId>();
+  for (const s of [...result.subjects, ...(await everySubject())]) subjects.set(keyOf(s), s);
+  const all = [...subjects.values()];
+  const answers = await mapLimit(all, 4, (s) => canI(verb, resource, namespace, s));
+  const disagree: string[] = [];
+  all.forEach((s, i) => {
+    const want = listed.has(keyOf(s)) || groupsOf(s).some((g) => listedGroups.has(g));
+    if (answers[i] !== want) {
+      disagree.push(
+        `${keyOf(s)}: who-can ${want ? 'lists' : 'leaves out'} it, kubectl auth can-i says ${answers[i] === true ? 'yes' : 'no'}`,
+      );
+    }
+  });
+  expect(disagree, `${verb} ${resource} ${namespace ?? '(cluster)'}`).toEqual([]);
+}
+
+/** `explain --subject ... -o json` and its text form, both through kubectl. */
+async function explainSubject(args: readonly string[]): Promise<{ json: SubjectJson; text: string }> {
+  const j = ok(await run(['crossplane-rbac', 'explain', '--subject', ...args, '-o', 'json']), args.join(' '));
+  const t = ok(await run(['crossplane-rbac', 'explain', '--subject', ...args]), args.join(' '));
+  expect(j.stderr).toBe('');
+  return { json: JSON.parse(j.stdout) as SubjectJson, text: t.stdout };
+}
+
+/** The why/fix pairs of the text form, in order. */
+function whyLines(text: string): { why: string; fix?: string }[] {
+  const out: { why: string; fix?: string }[] = [];
+  for (const line of text.split('\n')) {
+    const why = /^ {2}why: (.*)$/.exec(line);
+    const fix = /^ {4}fix: (.*)$/.exec(line);
+    if (why !== null) out.push({ why: why[1] ?? '' });
+    else if (fix !== null && out.length > 0) (out[out.length - 1] as { fix?: string }).fix = fix[1] ?? '';
+  }
+  return out;
+}
+
+/** Splits a printed fix into argv (they are plain words, no quoting) and names the binding NAME. */
+function fixArgv(fix: string, name: string): string[] {
+  return fix.split(' ').map((w) => (w === 'NAME' ? name : w));
+}
+
+/** stderr of a refused command: exactly one `error: ` line, optionally one `hint: ` line; exit 2, nothing on stdout. */
+function expectOneError(r: RunResult, message: RegExp): void {
+  expect(r.code, r.stderr).toBe(2);
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines.length, r.stderr).toBeGreaterThanOrEqual(1);
+  expect(lines.length, r.stderr).toBeLessThanOrEqual(2);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(message);
+  if (lines.length === 2) expect(lines[1]).toMatch(/^hint: /);
+  expect(r.stdout).toBe('');
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startApiServer({ seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]) });
+  kubeconfig = join(tempDir('xrbac-e2e-who-can-'), 'kubeconfig');
+  server.writeKubeconfig(kubeconfig);
+  const crds = [
+    crd('aws.platform.upbound.io', 'sqlinstances', 'SQLInstance', 'Namespaced'),
+    crd('database.platform.acme.io', 'mysqlinstances', 'MySQLInstance', 'Namespaced'),
+    crd('s3.aws.upbound.io', 'buckets', 'Bucket', 'Cluster'),
+  ];
+  ok(
+    await run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds })),
+    'kubectl apply CRDs',
+  );
+  const sync = ok(await run(['crossplane-rbac', 'sync', '--yes']), 'sync');
+  expect(sync.stderr).toBe('');
+  ok(await run(['crossplane-rbac', 'enable-xrd', SQL_XRD, '-n', 'team-a', '--yes']), 'enable-xrd');
+  for (const team of ['a', 'b']) {
+    ok(
+      await run([
+        'create',
+        'rolebinding',
+        `team-${team}-devs`,
+        '--clusterrole',
+        `crossplane-ns-team-${team}-edit`,
+        '--group',
+        `team-${team}-devs`,
+        '-n',
+        `team-${team}`,
+      ]),
+      'kubectl create rolebinding',
+    );
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('who-can through the real kubectl, checked with kubectl auth can-i --as', () => {
+  it('a team group may create claims in its own namespace only', async () => {
+    const a = await whoCan(['create', CLAIM, '-n', 'team-a']);
+    const inA = a.subjects.map(keyOf);
+    expect(inA).toContain('Group/team-a-devs');
+    expect(inA).not.toContain('Group/team-b-devs');
+    expect(a.request).toMatchObject({
+      verb: 'create',
+      apiGroup: 'aws.platform.upbound.io',
+      resource: 'sqlinstances',
+      namespace: 'team-a',
+    });
+    const devs = a.subjects.find((s) => keyOf(s) === 'Group/team-a-devs');
+    expect(devs?.paths[0]).toMatchObject({
+      binding: { kind: 'RoleBinding', name: 'team-a-devs', namespace: 'team-a' },
+      role: { kind: 'ClusterRole', name: 'crossplane-ns-team-a-edit' },
+      chain: ['crossplane-ns-team-a-edit', `crossplane:composite:${SQL_XRD}:aggregate-to-ns-edit`],
+      stored: true,
+    });
+    await expectServerAgrees(a, 'create', CLAIM, 'team-a');
+
+    const b = await whoCan(['create', 'sqlinstance.aws.platform.upbound.io', '-n', 'team-b']);
+    const inB = b.subjects.map(keyOf);
+    expect(inB).toContain('Group/team-b-devs');
+    expect(inB).not.toContain('Group/team-a-devs');
+    await expectServerAgrees(b, 'create', CLAIM, 'team-b');
+    expect(await canI('create', CLAIM, 'team-b', { kind: 'Group', name: 'team-a-devs' })).toBe(false);
+  }, 120_000);
+
+  it("the provider's service account may get and update its managed resources, not delete them", async () => {
+    for (const verb of ['get', 'update']) {
+      const r = await whoCan([verb, BUCKETS]);
+      expect(r.subjects.map(keyOf)).toContain(`ServiceAccount/${S3_SA}`);
+      const sa = r.subjects.find((s) => keyOf(s) === `ServiceAccount/${S3_SA}`);
+      expect(sa?.paths.map((p) => `${p.binding.kind}/${p.binding.name}`)).toContain(
+        `ClusterRoleBinding/crossplane:provider:${S3_SA.split('/')[1] ?? ''}:system`,
+      );
+      await expectServerAgrees(r, verb, BUCKETS, undefined);
+    }
+    const del = await whoCan(['delete', BUCKETS]);
+    expect(del.subjects.map(keyOf)).not.toContain(`ServiceAccount/${S3_SA}`);
+    await expectServerAgrees(del, 'delete', BUCKETS, undefined);
+  }, 180_000);
+
+  it('crossplane:masters may delete them through the aggregated crossplane-admin role', async () => {
+    const del = await whoCan(['delete', BUCKETS]);
+    const masters = del.subjects.find((s) => keyOf(s) === 'Group/crossplane:masters');
+    expect(masters).toBeDefined();
+    const path = masters?.paths.find((p) => p.binding.name === 'crossplane-admin');
+    expect(path).toMatchObject({
+      binding: { kind: 'ClusterRoleBinding', name: 'crossplane-admin' },
+      role: { kind: 'ClusterRole', name: 'crossplane-admin' },
+      stored: true,
+    });
+    // crossplane-admin holds no rule of its own on buckets: the chain names the provider role it aggregates.
+    expect(path?.chain[0]).toBe('crossplane-admin');
+    expect(path?.chain.at(-1)).toMatch(/^crossplane:provider:upbound-provider-.*:aggregate-to-edit$/);
+    expect(await canI('delete', BUCKETS, undefined, { kind: 'Group', name: 'crossplane:masters' })).toBe(
+      true,
+    );
+
+    const table = ok(await run(['crossplane-rbac', 'who-can', 'delete', BUCKETS]), 'who-can table');
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^SUBJECT\s+KIND\s+VIA$/);
+    expect(lines[1]).toMatch(/^system:masters\s+Group\s+built in: /);
+    expect(table.stdout).toMatch(
+      /^crossplane:masters\s+Group\s+ClusterRoleBinding\/crossplane-admin → ClusterRole\/crossplane-admin → crossplane:provider:\S+:aggregate-to-edit/m,
+    );
+    expect(table.stdout).not.toContain('not stored yet');
+  }, 60_000);
+
+  it('-A counts the RoleBindings of every namespace', async () => {
+    const r = await whoCan(['create', CLAIM, '-A']);
+    const keys = r.subjects.map(keyOf);
+    expect(keys).toContain('Group/team-a-devs');
+    expect(keys).toContain('Group/team-b-devs');
+    expect(r.request.namespace).toBeUndefined();
+  });
+
+  it('-o json lists every subject with its paths; system:masters first, always', async () => {
+    const r = await whoCan(['update', BUCKETS]);
+    expect(r.subjects[0]).toMatchObject({ kind: 'Group', name: 'system:masters', always: true, paths: [] });
+    for (const s of r.subjects.slice(1)) {
+      expect(s.always, keyOf(s)).toBe(false);
+      expect(s.paths.length, keyOf(s)).toBeGreaterThan(0);
+      for (const p of s.paths) expect(p.stored, keyOf(s)).toBe(true);
+    }
+    const yaml = ok(await run(['crossplane-rbac', 'who-can', 'update', BUCKETS, '-o', 'yaml']), 'yaml');
+    expect(yaml.stdout).toMatch(/^request:\n/);
+  });
+});
+
+describe('explain --subject through the real kubectl, checked with kubectl auth can-i --as', () => {
+  const cases: {
+    readonly name: string;
+    readonly subject: SubjectId;
+    readonly flag: string;
+    readonly verb: string;
+    readonly resource: string;
+    readonly namespace?: string;
+    readonly allowed: boolean;
+  }[] = [
+    {
+      name: 'a team group may claim in its namespace',
+      subject: { kind: 'Group', name: 'team-a-devs' },
+      flag: 'Group:team-a-devs',
+      verb: 'create',
+      resource: CLAIM,
+      namespace: 'team-a',
+      allowed: true,
+    },
+    {
+      name: "not in another team's namespace",
+      subject: { kind: 'Group', name: 'team-a-devs' },
+      flag: 'Group:team-a-devs',
+      verb: 'create',
+      resource: CLAIM,
+      namespace: 'team-b',
+      allowed: false,
+    },
+    {
+      name: 'a provider may update its managed resources',
+      subject: { kind: 'ServiceAccount', name: S3_SA.split('/')[1] ?? '', namespace: 'crossplane-system' },
+      flag: `ServiceAccount:${S3_SA}`,
+      verb: 'update',
+      resource: BUCKETS,
+      allowed: true,
+    },
+    {
+      name: 'but not delete them',
+      subject: { kind: 'ServiceAccount', name: S3_SA.split('/')[1] ?? '', namespace: 'crossplane-system' },
+      flag: `ServiceAccount:${S3_SA}`,
+      verb: 'delete',
+      resource: BUCKETS,
+      allowed: false,
+    },
+    {
+      name: 'crossplane:masters may delete them',
+      subject: { kind: 'Group', name: 'crossplane:masters' },
+      flag: 'Group:crossplane:masters',
+      verb: 'delete',
+      resource: BUCKETS,
+      allowed: true,
+    },
+    {
+      name: 'a claim its namespace does not enable',
+      subject: { kind: 'Group', name: 'team-a-devs' },
+      flag: 'Group:team-a-devs',
+      verb: 'create',
+      resource: MYSQL_CLAIM,
+      namespace: 'team-a',
+      allowed: false,
+    },
+  ];
+
+  it.each(cases)('$name: explain says what kubectl auth can-i says', async (c) => {
+    const ns = c.namespace !== undefined ? ['-n', c.namespace] : [];
+    const { json, text } = await explainSubject([c.flag, ...ns, '--for', c.resource, '--verb', c.verb]);
+    expect(json.access.allowed).toBe(await canI(c.verb, c.resource, c.namespace, c.subject));
+    expect(json.access.allowed).toBe(c.allowed);
+    expect(text).toMatch(new RegExp(`: ${c.allowed ? 'allowed' : 'denied'}$`, 'm'));
+    if (c.allowed) expect(json.access.whyNot).toEqual([]);
+    else expect(json.access.whyNot.length).toBeGreaterThan(0);
+  });
+
+  it("a team group in another team's namespace: why not, and the fix, run as printed, allows it", async () => {
+    const { json, text } = await explainSubject([
+      'Group:team-a-devs',
+      '-n',
+      'team-b',
+      '--for',
+      CLAIM,
+      '--verb',
+      'create',
+    ]);
+    expect(json.access.whyNot.map((w) => w.reason)).toEqual(['not-bound', 'other-namespace']);
+    const why = whyLines(text);
+    expect(why[0]?.why).toMatch(
+      /grants? it, but no binding in team-b or cluster-wide gives one to the subject$/,
+    );
+    // The namespace's own Crossplane role, not the Crossplane controller's: the least privilege that grants it.
+    expect(why[0]?.fix).toBe(
+      'kubectl create rolebinding NAME --clusterrole crossplane-ns-team-b-edit --group team-a-devs -n team-b',
+    );
+    expect(why[1]).toEqual({ why: 'allowed in namespace team-a, not in team-b' });
+
+    const subject = { kind: 'Group', name: 'team-a-devs' };
+    expect(await canI('create', CLAIM, 'team-b', subject)).toBe(false);
+    const fix = fixArgv(why[0]?.fix ?? '', 'team-a-devs-in-b');
+    expect(fix[0]).toBe('kubectl');
+    ok(await run(fix.slice(1)), fix.join(' '));
+    try {
+      expect(await canI('create', CLAIM, 'team-b', subject)).toBe(true);
+    } finally {
+      ok(await run(['delete', 'rolebinding', 'team-a-devs-in-b', '-n', 'team-b']), 'delete the fix');
+    }
+  }, 60_000);
+
+  it("a provider's delete: why not, and the fix, run as printed, allows it", async () => {
+    const { json, text } = await explainSubject([
+      `ServiceAccount:${S3_SA}`,
+      '--for',
+      BUCKETS,
+      '--verb',
+      'delete',
+    ]);
+    expect(json.access.whyNot.map((w) => w.reason)).toEqual(['not-bound', 'other-verbs']);
+    const why = whyLines(text);
+    expect(why[0]?.why).toMatch(/grants? it, but no binding gives one to the subject$/);
+    expect(why[0]?.fix).toMatch(
+      /^kubectl create clusterrolebinding NAME --clusterrole \S+ --serviceaccount crossplane-system:upbound-provider-aws-s3-e7585f0184b8$/,
+    );
+    // Not the Crossplane controller's own role (secrets, every XR and more), nor cluster-admin.
+    expect(why[0]?.fix).not.toMatch(/--clusterrole (crossplane|cluster-admin) /);
+    expect(why[1]).toEqual({
+      why: `the subject's roles allow create, get, list, patch, update, watch on ${BUCKETS}, not delete`,
+    });
+
+    const subject = {
+      kind: 'ServiceAccount',
+      name: S3_SA.split('/')[1] ?? '',
+      namespace: 'crossplane-system',
+    };
+    expect(await canI('delete', BUCKETS, undefined, subject)).toBe(false);
+    const fix = fixArgv(why[0]?.fix ?? '', 'xrbac-e2e-s3-delete');
+    ok(await run(fix.slice(1)), fix.join(' '));
+    try {
+      expect(await canI('delete', BUCKETS, undefined, subject)).toBe(true);
+    } finally {
+      ok(await run(['delete', 'clusterrolebinding', 'xrbac-e2e-s3-delete']), 'delete the fix');
+    }
+  }, 60_000);
+
+  it('a claim whose XRD the namespace does not enable: why not, and enable-xrd, run as printed, allows it', async () => {
+    const { json, text } = await explainSubject([
+      'Group:team-a-devs',
+      '-n',
+      'team-a',
+      '--for',
+      MYSQL_CLAIM,
+      '--verb',
+      'create',
+    ]);
+    expect(json.access.whyNot.map((w) => w.reason)).toContain('xrd-not-enabled');
+    const why = whyLines(text);
+    expect(why[0]).toEqual({
+      why: `XRD ${MYSQL_XRD} is not enabled in namespace team-a, so crossplane-ns-team-a-edit does not aggregate crossplane:composite:${MYSQL_XRD}:aggregate-to-ns-edit`,
+      fix: `kubectl crossplane-rbac enable-xrd ${MYSQL_XRD} -n team-a`,
+    });
+
+    const subject = { kind: 'Group', name: 'team-a-devs' };
+    expect(await canI('create', MYSQL_CLAIM, 'team-a', subject)).toBe(false);
+    const fix = fixArgv(why[0]?.fix ?? '', '');
+    ok(await run([...fix.slice(1), '--yes']), fix.join(' '));
+    try {
+      expect(await canI('create', MYSQL_CLAIM, 'team-a', subject)).toBe(true);
+      const after = await explainSubject([
+        'Group:team-a-devs',
+        '-n',
+        'team-a',
+        '--for',
+        MYSQL_CLAIM,
+        '--verb',
+        'create',
+      ]);
+      expect(after.json.access).toMatchObject({ allowed: true, whyNot: [] });
+    } finally {
+      ok(
+        await run(['crossplane-rbac', 'enable-xrd', MYSQL_XRD, '-n', 'team-a', '--disable', '--yes']),
+        'disable again',
+      );
+    }
+    expect(await canI('create', MYSQL_CLAIM, 'team-a', subject)).toBe(false);
+  }, 60_000);
+
+  it('a user no binding names: not bound, and the fix names the user', async () => {
+    const { json, text } = await explainSubject([
+      'User:mallory',
+      '-n',
+      'team-a',
+      '--for',
+      CLAIM,
+      '--verb',
+      'create',
+    ]);
+    expect(json.access.allowed).toBe(
+      await canI('create', CLAIM, 'team-a', { kind: 'User', name: 'mallory' }),
+    );
+    expect(json.access.whyNot.map((w) => w.reason)).toEqual(['not-bound']);
+    expect(whyLines(text)[0]?.fix).toBe(
+      'kubectl create rolebinding NAME --clusterrole crossplane-ns-team-a-edit --user mallory -n team-a',
+    );
+  });
+});
+
+describe('bad input through the binary: one error line, exit 2', () => {
+  it('who-can with both -n and -A', async () => {
+    expectOneError(
+      await run(['crossplane-rbac', 'who-can', 'get', 'pods', '-n', 'team-a', '-A']),
+      /-n and -A cannot be used together/,
+    );
+  });
+
+  it('who-can of a resource the server does not have', async () => {
+    expectOneError(
+      await run(['crossplane-rbac', 'who-can', 'get', 'bukets.s3.aws.upbound.io']),
+      /the server doesn't have a resource type "bukets.s3.aws.upbound.io"/,
+    );
+  });
+
+  it('who-can with an output it does not know', async () => {
+    expectOneError(
+      await run(['crossplane-rbac', 'who-can', 'get', 'pods', '-o', 'dot']),
+      /unknown output format "dot"/,
+    );
+  });
+
+  it('explain --subject with a malformed subject', async () => {
+    expectOneError(
+      await run([
+        'crossplane-rbac',
+        'explain',
+        '--subject',
+        'ServiceAccount:default',
+        '--for',
+        'pods',
+        '--verb',
+        'get',
+      ]),
+      /invalid --subject "ServiceAccount:default"/,
+    );
+  });
+});
