@@ -33,6 +33,8 @@ export interface WriteFlowOptions {
     readonly entries: readonly PlanEntry<KubeObject>[];
     readonly objects: readonly unknown[];
   };
+  /** Show the plan's summary on stderr and ask before writing, even with --yes (enable-xrd -i). */
+  readonly preview?: boolean;
   /** Plans one object again after a write raced with another writer; see applyOperations. */
   readonly replan?: Replan;
   /** Whether an object to delete that changed since it was read is still the plugin's; see applyOperations. */
@@ -117,8 +119,13 @@ export async function presentAndApply(
   }
 
   if (hasChanges) {
-    const { findMissingPermissions } = await import('../cluster/preflight.js');
-    const { lines: missing, rules } = await findMissingPermissions(cluster, plannedWrites(writes));
+    const { findMissingPermissions, findMissingPatches } = await import('../cluster/preflight.js');
+    const patched = preWrites.flatMap((op) => (op.action === 'patch' ? [op.object] : []));
+    const [missingPatches, { lines, rules }] = await Promise.all([
+      findMissingPatches(cluster, patched),
+      findMissingPermissions(cluster, plannedWrites(writes)),
+    ]);
+    const missing = [...missingPatches, ...lines];
     if (missing.length > 0) {
       // The message summarises; -o yaml|json gets every missing rule, as a ClusterRole that would grant them.
       if (output === 'yaml' || output === 'json') {
@@ -137,8 +144,10 @@ export async function presentAndApply(
       );
     }
     if (opts.dryRun === 'none') {
+      if (opts.preview === true)
+        deps.io.stderr.write(fmt.formatPlanSummary(shown, new Set(), { color, dryRun: true }));
       const ok = await confirmWrite(deps.io, deps.prompter, {
-        yes: opts.yes,
+        yes: opts.yes && opts.preview !== true,
         message: `${opts.what}: ${writes.length + preWrites.length} writes on ${cluster.describe}. Continue?`,
         what: opts.what,
       });

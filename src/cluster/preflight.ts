@@ -8,8 +8,8 @@ import {
   type PlannedWrite,
 } from '../authz/required-permissions.js';
 import { summarizeRules } from '../authz/summarize-rules.js';
-import type { PolicyRule } from '../kube/types.js';
-import type { Cluster } from './cluster.js';
+import type { KubeObject, PolicyRule } from '../kube/types.js';
+import { Kinds, kindOf, type Cluster } from './cluster.js';
 import { translateError } from './translate-error.js';
 
 /** What the caller lacks: short lines for the message, and every missing rule (for -o yaml|json). */
@@ -112,4 +112,39 @@ export async function findMissingPermissions(
   } catch (err) {
     throw translateError(err, 'checking permissions', cluster.describe);
   }
+}
+
+/**
+ * Whether the caller may merge-patch each object (enable-xrd's Namespace annotations, written before the plan):
+ * the ones it may not, as `patch <resource>/<name>` (empty: all allowed).
+ */
+export async function findMissingPatches(
+  cluster: Cluster,
+  objects: readonly KubeObject[],
+): Promise<string[]> {
+  const kinds = objects.map((o) => {
+    const kind = kindOf(o);
+    if (kind === undefined) throw new Error(`no resource is known for kind ${o.kind}`);
+    return kind;
+  });
+  let allowed: boolean[];
+  try {
+    allowed = await Promise.all(
+      objects.map((o, i) => {
+        const kind = kinds[i] ?? Kinds.namespace;
+        return cluster.canI({
+          verb: 'patch',
+          group: kind.group,
+          resource: kind.plural,
+          name: o.metadata.name,
+          ...(o.metadata.namespace !== undefined ? { namespace: o.metadata.namespace } : {}),
+        });
+      }),
+    );
+  } catch (err) {
+    throw translateError(err, 'checking permissions', cluster.describe);
+  }
+  return objects.flatMap((o, i) =>
+    allowed[i] === true ? [] : [`patch ${(kinds[i] ?? Kinds.namespace).plural}/${o.metadata.name}`],
+  );
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import type { Prompter } from '../../src/cli/output/prompt.js';
 import { runPlugin, type CliResult } from './harness.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -143,7 +144,7 @@ describe('enable-xrd against the test API server', () => {
     const r = await plugin([SQL, '-n', 'production', '--yes'], kc);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /^error: not allowed to change the namespaces, nothing was written; missing: patch namespaces\/production/m,
+      /^error: not allowed to enable XRDs in namespaces, nothing was written; missing: patch namespaces\/production/m,
     );
     expect(server.counters.writes()).toBe(0);
     expect(annotations('production')).toStrictEqual({});
@@ -201,5 +202,41 @@ describe('enable-xrd against the test API server', () => {
     expect(server.get('clusterroles', 'crossplane-ns-production-edit')).toBeUndefined();
     expect(server.get('clusterroles', 'crossplane-ns-production-view')).toBeUndefined();
     expect(await canI('create', 'apps.platform.acme.io', 'production', 'dev')).toBe(false);
+  });
+
+  it('-i shows the plan after the permission check and asks even with --yes; declining writes nothing', async () => {
+    const asked: string[] = [];
+    const answering = (answer: boolean): Prompter => ({
+      confirm: (message) => {
+        asked.push(message);
+        return Promise.resolve(answer);
+      },
+      checkbox: () => Promise.reject(new Error('XRD and namespace were given: nothing to choose')),
+    });
+    const before = annotations('staging');
+    server.counters.reset();
+    const no = await runPlugin(['enable-xrd', SQL, '-n', 'staging', '-i', '--yes', '--kubeconfig', admin], {
+      tty: true,
+      prompter: answering(false),
+    });
+    expect(no.code, no.stderr).toBe(2);
+    expect(no.stderr).toMatch(/^error: aborted: nothing was written/m);
+    expect(no.stderr).toMatch(/^Namespace\s+0\s+1\s/m);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^enable XRDs in namespaces: \d+ writes on .*\. Continue\?$/);
+    expect(server.counters.writes()).toBe(0);
+    expect(annotations('staging')).toStrictEqual(before);
+
+    const yes = await runPlugin(['enable-xrd', SQL, '-n', 'staging', '-i', '--kubeconfig', admin], {
+      tty: true,
+      prompter: answering(true),
+    });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(asked).toHaveLength(2);
+    expect(annotations('staging')).toStrictEqual({
+      ...before,
+      [`rbac.crossplane.io/${SQL}`]: 'xrd-claim-accepted',
+    });
+    expect(server.get('clusterroles', 'crossplane-ns-staging-edit')).toBeDefined();
   });
 });

@@ -42,7 +42,7 @@ export function userKubeconfig(
 /** Runs the CLI in-process with the real client over HTTP, as main.ts wires it, capturing its output. */
 export function runPlugin(
   argv: readonly string[],
-  opts: { env?: Record<string, string>; stdin?: string; prompter?: Prompter } = {},
+  opts: { env?: Record<string, string>; stdin?: string; prompter?: Prompter; tty?: boolean } = {},
 ): Promise<CliResult> {
   const env = { ...opts.env };
   return runCaptured(argv, { ...opts, env, connect: (flags) => Promise.resolve(connect(flags, env)) });

@@ -1,13 +1,13 @@
+import { isDeleting } from '../../kube/meta.js';
 import type { CommandModule } from 'yargs';
 import { UsageError, UserError } from '../../errors.js';
-import { plannedWrites, type PlanEntry } from '../../plan/plan.js';
+import { type PlanEntry } from '../../plan/plan.js';
 import type { Operation } from '../../cluster/apply-operations.js';
 import type { EnableXrdPlan } from '../../enable-xrd/plan.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
 import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
-import { useColor } from '../output/terminal.js';
 import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
 import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
 
@@ -177,7 +177,7 @@ async function choose(deps: Deps, snapshot: ClusterSnapshot, given: Selection): 
   }
   if (given.namespaces.length > 0 || given.selector !== undefined) return { ...given, xrds };
   const choices = snapshot.namespaces
-    .filter((n) => n.metadata.deletionTimestamp === undefined)
+    .filter((n) => !isDeleting(n))
     .map((n) => {
       const on = enabledXrdsOf(n).filter((x) => xrds.includes(x));
       const note = on.length > 0 ? ` (enables ${on.join(', ')})` : '';
@@ -197,10 +197,9 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     }
   }
 
-  const [{ renderSync }, { planChanges, wouldPrune }, fmt] = await Promise.all([
+  const [{ renderSync }, { planChanges, wouldPrune }] = await Promise.all([
     import('../../sync/render.js'),
     import('../../plan/plan.js'),
-    import('../output/format-plan.js'),
   ]);
   let plan = planChanges([], input.snapshot, { prune: false });
   let mayDelete: ((live: KubeObject) => boolean) | undefined;
@@ -227,36 +226,14 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     patch: c.patch ?? {},
   }));
   const nsEntries = nsPlan.changes.map(namespaceEntry);
-  const entries = [...nsEntries, ...plan.entries];
-  const willWrite = input.cluster !== undefined && dryRun !== 'client';
-  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-
-  if (willWrite && input.cluster !== undefined && patches.length > 0) {
-    await checkNamespacePatch(
-      input,
-      patches.map((c) => c.namespace.metadata.name),
-      plan.entries,
-    );
-  }
-  let yes = args.yes;
-  if (args.interactive && willWrite) {
-    deps.io.stderr.write(fmt.formatPlanSummary(entries, new Set(), { color, dryRun: true }));
-    const writes = preWrites.length + plan.entries.filter(fmt.isWrite).length;
-    if (writes > 0) {
-      const ok = await deps.prompter.confirm(
-        `${writes} writes on ${input.cluster?.describe ?? ''}. Continue?`,
-      );
-      if (!ok) throw new UserError('aborted: nothing was written');
-    }
-    yes = true;
-  }
 
   const { replanOne } = await import('../../plan/replan.js');
   await presentAndApply(deps, input, plan, {
     output: args.output,
     dryRun,
     check: false,
-    yes,
+    yes: args.yes,
+    preview: args.interactive,
     replan: (live, want) => replanOne(want, live, args.adopt),
     ...(mayDelete !== undefined ? { mayDelete } : {}),
     concurrency: args.concurrency,
@@ -300,33 +277,4 @@ function patchedNamespaces(nsPlan: EnableXrdPlan): unknown[] {
         },
       };
     });
-}
-
-/** The annotation patch is not an RBAC write, so presentAndApply does not check it: check it here. */
-async function checkNamespacePatch(
-  input: Input,
-  names: readonly string[],
-  entries: readonly PlanEntry[],
-): Promise<void> {
-  const cluster = input.cluster;
-  if (cluster === undefined) return;
-  const [{ translateError }, { checkWritePermissions }] = await Promise.all([
-    import('../../cluster/translate-error.js'),
-    import('../../cluster/preflight.js'),
-  ]);
-  let allowed: boolean[];
-  try {
-    allowed = await Promise.all(
-      names.map((name) => cluster.canI({ verb: 'patch', group: '', resource: 'namespaces', name })),
-    );
-  } catch (err) {
-    throw translateError(err, 'checking permissions', cluster.describe);
-  }
-  const missing = names.filter((_, i) => allowed[i] !== true).map((n) => `patch namespaces/${n}`);
-  if (missing.length === 0) return;
-  const more = await checkWritePermissions(cluster, plannedWrites(entries));
-  throw new UserError(
-    `not allowed to change the namespaces, nothing was written; missing: ${[...missing, ...more].join('; ')}`,
-    { hint: 'ask a cluster admin for these permissions' },
-  );
 }
