@@ -69,8 +69,8 @@ export function controllerRef(
 
 /**
  * A policy rule with keys in print order; empty optional lists are left out, as omitempty does. Lists are copied,
- * except frozen ones, which nobody can change and are shared: a provider family's roles all hold the same long
- * resource lists (see resourceRules).
+ * except shared ones (see sharedList), which nobody can change: a provider family's roles all hold the same long
+ * resource lists.
  */
 export function rule(r: PolicyRule): PolicyRule {
   return {
@@ -86,8 +86,18 @@ export function rule(r: PolicyRule): PolicyRule {
   };
 }
 
+/** Lists made read-only by sharedList: rule() shares them instead of copying them. */
+const sharedLists = new WeakSet<readonly string[]>();
+
+/** Freezes XS and lets the objects built from it share it (a WeakSet: Object.isFrozen is slow on long lists). */
+export function sharedList(xs: string[]): readonly string[] {
+  Object.freeze(xs);
+  sharedLists.add(xs);
+  return xs;
+}
+
 function list(xs: readonly string[]): readonly string[] {
-  return Object.isFrozen(xs) ? xs : [...xs];
+  return sharedLists.has(xs) ? xs : [...xs];
 }
 
 function selector(s: LabelSelector): LabelSelector {

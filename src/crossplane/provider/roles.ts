@@ -24,7 +24,7 @@ import {
   PROVIDER_ROLE_SUFFIX_VIEW,
   V1_DEFAULT_REGISTRY,
 } from '../names.js';
-import { buildClusterRole } from '../object-builders.js';
+import { buildClusterRole, sharedList } from '../object-builders.js';
 import {
   permissionRequestRules,
   rejectedPermissionRequests,
@@ -244,12 +244,12 @@ export function resourceRules(resources: readonly ApiResource[]): ResourceRules 
     }
     list.push(r.plural, `${r.plural}/status`);
   }
-  // Frozen: the roles of every member of a family share these lists instead of copying them (see rule()).
+  // Shared: the roles of every member of a family hold these lists instead of copies (see rule()).
   return {
     groups,
     rules: groups.map((g) => ({
-      apiGroups: Object.freeze([g]),
-      resources: Object.freeze(byGroup.get(g) ?? []),
+      apiGroups: sharedList([g]),
+      resources: sharedList(byGroup.get(g) ?? []),
       verbs: [],
     })),
   };
