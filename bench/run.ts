@@ -195,7 +195,7 @@ function benchStartupThroughKubectl(dir: string, label: string): void {
 function benchRender(dir: string, label: string, family: string): void {
   const exe = join(dir, BIN);
   const out = join(work, 'render.out');
-  const runs = 3;
+  const runs = 5;
   const json: Measured[] = [];
   const yaml: Measured[] = [];
   for (let i = 0; i < runs; i++) {
