@@ -13,6 +13,7 @@ export interface UserInfo {
 
 export const MASTERS_GROUP = 'system:masters';
 export const AUTHENTICATED_GROUP = 'system:authenticated';
+export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
 export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
 const SA_PREFIX = 'system:serviceaccount:';
 

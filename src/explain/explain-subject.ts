@@ -12,6 +12,7 @@ import type { ResolvedRole } from '../authz/effective-roles.js';
 import {
   AUTHENTICATED_GROUP,
   MASTERS_GROUP,
+  UNAUTHENTICATED_GROUP,
   matchingSubjects,
   serviceAccountUser,
 } from '../authz/subjects.js';
@@ -61,7 +62,10 @@ export function identityOf(subject: SubjectRef, extraGroups: readonly string[]):
     return { name: sa.name, groups: [...sa.groups, ...extraGroups] };
   }
   if (subject.kind === 'User') return { name: subject.name, groups: [AUTHENTICATED_GROUP, ...extraGroups] };
-  return { name: '', groups: [subject.name, ...extraGroups] };
+  // A member of a group has signed in (as kubectl --as-group impersonates one), unless the group is the
+  // unauthenticated one.
+  const signedIn = subject.name === UNAUTHENTICATED_GROUP ? [] : [AUTHENTICATED_GROUP];
+  return { name: '', groups: [...new Set([subject.name, ...signedIn, ...extraGroups])] };
 }
 
 /** The subject as kubectl create rolebinding takes it. */
