@@ -1,4 +1,5 @@
-import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
+import { CORE_SCHEMA, load, loadAll, YAMLException } from 'js-yaml';
+import { itemText, SPLIT_LIST_MIN_CHARS, splitList } from './yaml-list.js';
 import { UsageError, UserError } from '../errors.js';
 import { isKubeObject, type KubeObject } from '../kube/types.js';
 import { describeValue } from '../kube/shape.js';
@@ -68,8 +69,12 @@ export async function readManifests(
 }
 
 /** Parses the text of one manifest file into objects; errors name the file, and the line for malformed text. */
-export function parseManifests(text: string, source: string): KubeObject[] {
-  return parseManifestsWithOrigins(text, source).map((f) => f.object);
+export function parseManifests(
+  text: string,
+  source: string,
+  opts: { readonly splitListMinChars?: number } = {},
+): KubeObject[] {
+  return parseManifestsWithOrigins(text, source, opts.splitListMinChars).map((f) => f.object);
 }
 
 interface Found {
@@ -77,18 +82,57 @@ interface Found {
   readonly origin: string;
 }
 
-function parseManifestsWithOrigins(text: string, source: string): Found[] {
-  const docs = parseDocuments(text, source);
+/** What normalize shares across a file: the alias budget, and one copy of each string value. */
+interface Walk {
+  nodes: number;
+  readonly strings: Map<string, string>;
+}
+
+function parseManifestsWithOrigins(
+  text: string,
+  source: string,
+  splitListMinChars = SPLIT_LIST_MIN_CHARS,
+): Found[] {
+  const walk: Walk = { nodes: 2 * text.length + 100_000, strings: new Map() };
+  const list = text.length >= splitListMinChars ? parseListItemByItem(text, source, walk) : undefined;
+  const docs = list !== undefined ? [list] : parseDocuments(text, source);
   const out: Found[] = [];
-  const budget = { nodes: 2 * text.length + 100_000 };
   const several = docs.filter((d) => d !== null && d !== undefined).length > 1;
   docs.forEach((doc, i) => {
     if (doc === null || doc === undefined) return;
     const where = several ? `${source} (document ${i + 1})` : source;
-    normalize(doc, where, budget);
+    if (doc !== list) normalize(doc, where, walk, 0);
     collect(doc, where, out, 0);
   });
   return out;
+}
+
+/**
+ * A large List as kubectl writes it, parsed and normalized one item at a time (yaml-list.ts); undefined when the
+ * text is not such a List or does not parse that way (the whole text is then parsed, and its errors reported).
+ */
+function parseListItemByItem(text: string, source: string, walk: Walk): Record<string, unknown> | undefined {
+  const first = /\S/.exec(text)?.[0];
+  if (first === '{' || first === '[' || text.charCodeAt(0) === 0xfeff) return undefined;
+  const split = splitList(text);
+  if (split === undefined) return undefined;
+  try {
+    const head: unknown = load(split.head, { schema: CORE_SCHEMA });
+    if (typeof head !== 'object' || head === null || Array.isArray(head) || 'items' in head) return undefined;
+    const doc = head as Record<string, unknown>;
+    normalize(doc, source, walk, 0);
+    const items: unknown[] = [];
+    for (const range of split.items) {
+      const item: unknown = load(itemText(text, range), { schema: CORE_SCHEMA });
+      normalize(item, source, walk, 2);
+      items.push(item);
+    }
+    doc.items = items;
+    return doc;
+  } catch (err) {
+    if (err instanceof YAMLException || err instanceof RangeError) return undefined;
+    throw err;
+  }
 }
 
 /**
@@ -126,7 +170,7 @@ function parseDocuments(text: string, source: string): unknown[] {
  * than the text could hold without them (an alias bomb, or an alias cycle), and drops fields whose value is null, as
  * the API server does when it decodes an object.
  */
-function normalize(doc: unknown, where: string, budget: { nodes: number }): void {
+function normalize(doc: unknown, where: string, budget: Walk, depth0: number): void {
   const aliasError = (): UserError =>
     new UserError(
       `${where}: YAML aliases expand to more values than the file holds (an alias bomb or an alias cycle)`,
@@ -137,7 +181,15 @@ function normalize(doc: unknown, where: string, budget: { nodes: number }): void
     readonly depth: number;
     readonly parent: Visit | undefined;
   }
-  const stack: Visit[] = [{ value: doc, depth: 0, parent: undefined }];
+  // One copy of each string: values repeat across objects (verbs, groups, resource names), and a parser's strings
+  // may keep the whole text alive.
+  const one = (s: string): string => {
+    const had = budget.strings.get(s);
+    if (had !== undefined) return had;
+    budget.strings.set(s, s);
+    return s;
+  };
+  const stack: Visit[] = [{ value: doc, depth: depth0, parent: undefined }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     if (--budget.nodes < 0) throw aliasError();
     const { value, depth } = top;
@@ -148,14 +200,25 @@ function normalize(doc: unknown, where: string, budget: { nodes: number }): void
       throw new UserError(`${where}: nested more than ${MAX_NESTING} levels deep: not a Kubernetes object`);
     }
     if (Array.isArray(value)) {
-      for (const v of value as unknown[]) stack.push({ value: v, depth: depth + 1, parent: top });
+      const list = value as unknown[];
+      for (let i = 0; i < list.length; i++) {
+        const v = list[i];
+        // A string is a node of the budget too (an alias bomb's leaves are strings), counted here.
+        if (typeof v === 'string') {
+          if (--budget.nodes < 0) throw aliasError();
+          list[i] = one(v);
+        } else stack.push({ value: v, depth: depth + 1, parent: top });
+      }
       continue;
     }
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const v = record[key];
       if (v === null) Reflect.deleteProperty(record, key);
-      else stack.push({ value: v, depth: depth + 1, parent: top });
+      else if (typeof v === 'string') {
+        if (--budget.nodes < 0) throw aliasError();
+        record[key] = one(v);
+      } else stack.push({ value: v, depth: depth + 1, parent: top });
     }
   }
 }
