@@ -235,7 +235,9 @@ async function replanAndWrite(
   const again = replan(live, desired);
   if (again.action === 'none') return;
   if (again.action === 'refused') throw new RefusedError(again.reason);
-  await updateWithRetry(cluster, kind, again.object, opts, attempt + 1);
+  // A binding of the plugin's that another writer made with another role: a roleRef cannot be updated.
+  if (!sameRoleRef(live, desired)) await recreateOrReplan(cluster, kind, live, desired, opts, attempt + 1);
+  else await updateWithRetry(cluster, kind, again.object, opts, attempt + 1);
 }
 
 async function updateWithRetry(

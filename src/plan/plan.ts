@@ -222,11 +222,20 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
   return { entries: all, counts };
 }
 
-/** The writes of a plan (creates, updates, deletes) with the object each one writes or deletes. */
+/**
+ * The writes of a plan (creates, updates, deletes) with the object each one writes or deletes. A roleRef change is
+ * a delete and a create, and needs the permissions of both.
+ */
 export function plannedWrites(entries: readonly PlanEntry[]): PlannedWrite[] {
   return entries.flatMap((e): PlannedWrite[] => {
     const object = e.object ?? e.live;
     if (object === undefined) return [];
+    if (e.action === 'update' && e.recreate === true) {
+      return [
+        { action: 'delete', object: e.live ?? object },
+        { action: 'create', object },
+      ];
+    }
     return e.action === 'create' || e.action === 'update' || e.action === 'delete'
       ? [{ action: e.action, object }]
       : [];

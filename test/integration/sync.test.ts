@@ -198,3 +198,68 @@ describe('sync against the test API server', () => {
     expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
   });
 });
+
+describe('sync before recreating a binding', () => {
+  let server: TestApiServer;
+  let kubeconfig: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    ({ server, kubeconfig, dir } = await startSeeded());
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('checks delete and create before recreating a binding whose role changed, and stops before any write', async () => {
+    const first = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    const binding = (server.list('clusterrolebindings') as Record<string, any>[]).find((b) =>
+      /^crossplane:provider:.*:system$/.test(String(b.metadata.name)),
+    );
+    if (binding === undefined) throw new Error('no provider binding');
+    server.seed([{ ...binding, roleRef: { ...binding.roleRef, name: 'view' } }]);
+    // Everything sync needs, but bindings may be updated, not deleted.
+    const role = await runPlugin(['sync', '--print-required-role', '--kubeconfig', kubeconfig]);
+    const required = parse(role.stdout) as { rules: Record<string, any>[] };
+    const rules = required.rules.flatMap((r) =>
+      (r.resources as string[]).includes('clusterrolebindings')
+        ? [
+            { ...r, resources: (r.resources as string[]).filter((x) => x !== 'clusterrolebindings') },
+            {
+              ...r,
+              resources: ['clusterrolebindings'],
+              verbs: (r.verbs as string[]).filter((v) => v !== 'delete'),
+            },
+          ]
+        : [r],
+    );
+    const noDelete = userKubeconfig(server, dir, 'no-delete');
+    server.seed([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'test-no-delete' },
+        rules,
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'test-no-delete' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'test-no-delete' },
+        subjects: [{ kind: 'User', name: 'no-delete', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+    ]);
+    server.counters.reset();
+    const r = await runPlugin(['sync', '--kubeconfig', noDelete, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: not allowed to apply the Crossplane RBAC, nothing was written; missing: /m,
+    );
+    expect(r.stderr).toContain('delete clusterrolebindings.rbac.authorization.k8s.io');
+    expect(server.counters.writes()).toBe(0);
+    expect(
+      (server.get('clusterrolebindings', String(binding.metadata.name)) as Record<string, any>).roleRef.name,
+    ).toBe('view');
+  });
+});

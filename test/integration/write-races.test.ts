@@ -119,6 +119,32 @@ describe('sync recreating a binding whose roleRef changed', () => {
   });
 });
 
+describe('sync creating a binding another writer made meanwhile with another role', () => {
+  it("recreates it when it is the plugin's (a roleRef cannot be updated), and the run succeeds", async () => {
+    const plan = await runPlugin(['sync', '--dry-run=client', '-o', 'json', '--kubeconfig', kubeconfig]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const wanted = (JSON.parse(plan.stdout) as { items: Obj[] }).items.find(
+      (o) =>
+        o.kind === 'ClusterRoleBinding' && /^crossplane:provider:.*:system$/.test(String(o.metadata.name)),
+    );
+    if (wanted === undefined) throw new Error('sync plans no provider binding');
+    const name = String(wanted.metadata.name);
+    // The same binding, labels and controller included, bound to another role: what an older run might have made.
+    const other = { ...structuredClone(wanted), roleRef: { ...wanted.roleRef, name: 'view' } };
+    server.faults.latencyMs = 150;
+    const pending = runPlugin(['sync', '--yes', '--kubeconfig', kubeconfig]);
+    await waitFor(() => server.counters.get('create', 'clusterrolebindings') > 0, 'a create of a binding');
+    server.seed([other]);
+    const before = (server.get('clusterrolebindings', name) as Obj).metadata.uid as string;
+    const r = await pending;
+    server.faults.latencyMs = 0;
+    expect(r.code, r.stderr).toBe(0);
+    const after = server.get('clusterrolebindings', name) as Obj;
+    expect(after.roleRef).toStrictEqual(wanted.roleRef);
+    expect(after.metadata.uid).not.toBe(before);
+  });
+});
+
 describe('bind --prune', () => {
   it('leaves alone a binding whose inventory labels were taken off while its delete was on its way', async () => {
     // Kubernetes' edit role may impersonate service accounts: binding it is privileged.
