@@ -18,6 +18,32 @@ export interface AccessAttributes {
   path?: string;
 }
 
+/**
+ * The attributes of VERB on a resource (or, when it has a path, a non-resource URL), as the authorizer is asked:
+ * with the object's name and namespace when given.
+ */
+export function requestAttributes(
+  target: {
+    readonly group: string;
+    readonly resource: string;
+    readonly subresource?: string;
+    readonly path?: string;
+  },
+  verb: string,
+  name?: string,
+  namespace?: string,
+): AccessAttributes {
+  if (target.path !== undefined) return { verb, path: target.path };
+  return {
+    verb,
+    apiGroup: target.group,
+    resource: target.resource,
+    ...(target.subresource !== undefined ? { subresource: target.subresource } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(namespace !== undefined && namespace !== '' ? { namespace } : {}),
+  };
+}
+
 const ALL = '*';
 
 function verbMatches(rule: PolicyRule, verb: string): boolean {

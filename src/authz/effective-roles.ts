@@ -3,9 +3,14 @@
  * GetRoleReferenceRules), read from the rules the clusterrole-aggregation controller converges to rather than the
  * ones stored now, with the aggregation chain each rule came through.
  */
-import type { ClusterRole, PolicyRule, Role, RoleRef } from '../kube/types.js';
+import type { ClusterRole, ClusterSnapshot, PolicyRule, Role, RoleRef } from '../kube/types.js';
 import { convergeClusterRoles, ruleKey, sameRules } from './aggregate.js';
 import type { Convergence } from './aggregate.js';
+
+/** The RBAC objects the authorizer reads: roles and bindings (Roles are kept among a snapshot's other objects). */
+export type RbacSnapshot = Pick<ClusterSnapshot, 'clusterRoles' | 'clusterRoleBindings' | 'roleBindings'> & {
+  readonly roles: readonly Role[];
+};
 
 export interface ResolvedRole {
   readonly kind: 'ClusterRole' | 'Role';

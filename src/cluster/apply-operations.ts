@@ -1,5 +1,6 @@
 import type { KubeObject } from '../kube/types.js';
 import { kindOf, type Cluster, type ResourceKind } from './cluster.js';
+import type { Replanned } from '../plan/replan.js';
 import { ApiError, ServerGoneError, translateError } from './translate-error.js';
 
 /** One write of a plan. Updates carry the live resourceVersion; deletes the live uid and resourceVersion. */
@@ -44,11 +45,6 @@ export interface ApplyOptions {
   readonly mayDelete?: (live: KubeObject) => boolean;
 }
 
-/** What to do about one object after re-reading it: write this update, nothing, or leave it (not the plugin's). */
-export type Replanned =
-  | { readonly action: 'update'; readonly object: KubeObject }
-  | { readonly action: 'none' }
-  | { readonly action: 'refused'; readonly reason: string };
 export type Replan = (live: KubeObject, desired: KubeObject) => Replanned;
 
 const MAX_CONFLICT_RETRIES = 3;
@@ -198,10 +194,10 @@ async function recreateOrReplan(
       const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
       if (fresh !== undefined) {
         const again = opts.replan(fresh, desired);
-        if (again.action === 'none') return;
-        if (again.action === 'refused') throw new RefusedError(again.reason);
-        if (sameRoleRef(fresh, desired)) await updateWithRetry(cluster, kind, again.object, opts);
-        else await recreateOrReplan(cluster, kind, fresh, desired, opts, attempt + 1);
+        await writeReplanned(cluster, kind, fresh, desired, again, opts, {
+          update: 0,
+          recreate: attempt + 1,
+        });
         return;
       }
     }
@@ -209,13 +205,21 @@ async function recreateOrReplan(
   await createOrReplan(cluster, kind, stripServerFields(desired), opts);
 }
 
-function sameRoleRef(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(roleRefOf(a)) === JSON.stringify(roleRefOf(b));
-}
-
-function roleRefOf(o: KubeObject): unknown[] {
-  const ref = (o.roleRef ?? {}) as { apiGroup?: unknown; kind?: unknown; name?: unknown };
-  return [ref.apiGroup, ref.kind, ref.name];
+/** Carries out what planning DESIRED again against FRESH, the live object re-read after a race, decided. */
+async function writeReplanned(
+  cluster: Cluster,
+  kind: ResourceKind,
+  fresh: KubeObject,
+  desired: KubeObject,
+  again: Replanned,
+  opts: ApplyOptions,
+  attempts: { readonly update: number; readonly recreate: number },
+): Promise<void> {
+  if (again.action === 'none') return;
+  if (again.action === 'refused') throw new RefusedError(again.reason);
+  if (again.action === 'recreate')
+    await recreateOrReplan(cluster, kind, fresh, desired, opts, attempts.recreate);
+  else await updateWithRetry(cluster, kind, again.object, opts, attempts.update);
 }
 
 async function replanAndWrite(
@@ -232,12 +236,11 @@ async function replanAndWrite(
     await cluster.create(kind, stripServerFields(desired), { dryRun: opts.dryRun });
     return;
   }
-  const again = replan(live, desired);
-  if (again.action === 'none') return;
-  if (again.action === 'refused') throw new RefusedError(again.reason);
-  // A binding of the plugin's that another writer made with another role: a roleRef cannot be updated.
-  if (!sameRoleRef(live, desired)) await recreateOrReplan(cluster, kind, live, desired, opts, attempt + 1);
-  else await updateWithRetry(cluster, kind, again.object, opts, attempt + 1);
+  const next = attempt + 1;
+  await writeReplanned(cluster, kind, live, desired, replan(live, desired), opts, {
+    update: next,
+    recreate: next,
+  });
 }
 
 async function updateWithRetry(

@@ -1,4 +1,4 @@
-import type { KubeObject, PolicyRule } from '../kube/types.js';
+import type { DiscoveredResource, KubeObject, PolicyRule } from '../kube/types.js';
 
 /** A served resource: enough to build its REST path. */
 export interface ResourceKind {
@@ -100,18 +100,6 @@ export interface AccessCheck {
   readonly subresource?: string;
   readonly name?: string;
   readonly namespace?: string;
-}
-
-/** One entry of discovery: a resource (or `resource/subresource`) of one group version. */
-export interface DiscoveredResource {
-  readonly group: string;
-  readonly version: string;
-  /** The plural, or `plural/subresource`. */
-  readonly name: string;
-  readonly singularName: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-  readonly shortNames: readonly string[];
 }
 
 export interface RulesReview {

@@ -10,12 +10,11 @@ import {
   wrapHttpLibrary,
 } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import type { KubeObject, PolicyRule } from '../kube/types.js';
+import type { KubeObject, PolicyRule, DiscoveredResource } from '../kube/types.js';
 import type {
   AccessCheck,
   Cluster,
   DeleteOptions,
-  DiscoveredResource,
   ListOptions,
   ResourceKind,
   RulesReview,

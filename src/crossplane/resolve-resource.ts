@@ -7,7 +7,7 @@
  * alone or followed by `.group` or `.version.group`, case-insensitive.
  */
 import { UsageError } from '../errors.js';
-import type { KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
+import type { DiscoveredResource, KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
 import { definedResources } from './provider/roles.js';
 import { closeMatches } from '../kube/did-you-mean.js';
 import { compareNames } from '../kube/order.js';
@@ -295,19 +295,8 @@ export function resolveResource(text: string, known: readonly KnownResource[]): 
   };
 }
 
-/** One discovery entry, as the Cluster port reports it. */
-export interface DiscoveryEntry {
-  readonly group: string;
-  readonly version: string;
-  readonly name: string;
-  readonly singularName: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-  readonly shortNames: readonly string[];
-}
-
 /** The resources discovery lists (subresource entries left out: they are asked for as RESOURCE/SUBRESOURCE). */
-export function resourcesFromDiscovery(entries: readonly DiscoveryEntry[]): KnownResource[] {
+export function resourcesFromDiscovery(entries: readonly DiscoveredResource[]): KnownResource[] {
   return entries
     .filter((e) => !e.name.includes('/'))
     .map((e) => ({

@@ -6,9 +6,9 @@
  */
 import { UsageError } from '../errors.js';
 import type { AccessAttributes } from '../authz/authorize.js';
-import { ruleAllows } from '../authz/authorize.js';
+import { requestAttributes, ruleAllows } from '../authz/authorize.js';
 import { EffectiveRoles } from '../authz/effective-roles.js';
-import type { ResolvedRole } from '../authz/effective-roles.js';
+import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
 import {
   AUTHENTICATED_GROUP,
   MASTERS_GROUP,
@@ -18,15 +18,7 @@ import {
 } from '../authz/subjects.js';
 import type { UserInfo } from '../authz/subjects.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
-import type {
-  ClusterRole,
-  ClusterRoleBinding,
-  Namespace,
-  PolicyRule,
-  Role,
-  RoleBinding,
-  Subject,
-} from '../kube/types.js';
+import type { ClusterSnapshot, ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
 import { reasons, type Reason } from './why-not.js';
 
@@ -114,13 +106,8 @@ export interface SubjectExplanation {
   readonly access: SubjectAccess | null;
 }
 
-export interface SubjectSnapshot {
-  readonly clusterRoles: readonly ClusterRole[];
-  readonly clusterRoleBindings: readonly ClusterRoleBinding[];
-  readonly roleBindings: readonly RoleBinding[];
-  readonly roles: readonly Role[];
-  readonly namespaces: readonly Namespace[];
-}
+/** What explain --subject reads: the RBAC of the snapshot, the namespaces, and the Roles (kept among its others). */
+export type SubjectSnapshot = RbacSnapshot & Pick<ClusterSnapshot, 'namespaces'>;
 
 function refOf(r: ResolvedRole): Ref {
   return r.namespace !== undefined
@@ -188,17 +175,7 @@ function decide(
 ): SubjectAccess {
   const res = req.resource;
   const ns = res.path === undefined && res.namespaced ? (namespace ?? '') : '';
-  const attrs: AccessAttributes =
-    res.path !== undefined
-      ? { verb: req.verb, path: res.path }
-      : {
-          verb: req.verb,
-          apiGroup: res.group,
-          resource: res.resource,
-          ...(res.subresource !== undefined ? { subresource: res.subresource } : {}),
-          ...(req.name !== undefined ? { name: req.name } : {}),
-          ...(ns !== '' ? { namespace: ns } : {}),
-        };
+  const attrs = requestAttributes(res, req.verb, req.name, ns);
   const inScope = bindings.filter((b) => b.binding.kind === 'ClusterRoleBinding' || ns !== '');
   const grants = inScope.flatMap((b) =>
     b.rules.filter((r) => ruleAllows(r.rule, attrs)).map((r) => ({ ...r, binding: b.binding, role: b.role })),

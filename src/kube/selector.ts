@@ -97,18 +97,7 @@ export function compileSelector(selector: LabelSelector): CompiledRequirement[] 
 
 export function requirementMatches(req: CompiledRequirement, labels: Labels | undefined): boolean {
   const has = labels !== undefined && Object.hasOwn(labels, req.key);
-  const value = has ? labels[req.key] : undefined;
-  switch (req.operator) {
-    case 'Equals':
-    case 'In':
-      return value !== undefined && req.values.has(value);
-    case 'NotIn':
-      return value === undefined || !req.values.has(value);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-  }
+  return valueMatches(req, has ? labels[req.key] : undefined);
 }
 
 /** The same test on labels held in a Map (used when matching many roles). */
@@ -116,7 +105,11 @@ export function requirementMatchesMap(
   req: CompiledRequirement,
   labels: ReadonlyMap<string, string>,
 ): boolean {
-  const value = labels.get(req.key);
+  return valueMatches(req, labels.get(req.key));
+}
+
+/** The requirement against the value of its key's label (undefined: no such label; values are strings). */
+function valueMatches(req: CompiledRequirement, value: string | undefined): boolean {
   switch (req.operator) {
     case 'Equals':
     case 'In':

@@ -206,6 +206,18 @@ export interface ConfigMap extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
 }
 
+/** One entry of discovery: a resource (or `resource/subresource`) of one group version. */
+export interface DiscoveredResource {
+  readonly group: string;
+  readonly version: string;
+  /** The plural, or `plural/subresource`. */
+  readonly name: string;
+  readonly singularName: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+}
+
 /** Everything `sync`, `enable-xrd`, `explain` and `bind` read, as one consistent snapshot. */
 export interface ClusterSnapshot {
   readonly xrds: readonly Xrd[];

@@ -1,16 +1,18 @@
 import { isRbacObject, type KubeObject, type RbacObject } from '../kube/types.js';
 import { planChanges, type OwnershipRule } from './plan.js';
 
-/** What to do about one object after a write raced with another writer. */
+/**
+ * What to do about one object after a write raced with another writer: update it, delete and create it again (a
+ * binding whose roleRef differs: a roleRef cannot be updated), nothing, or leave it (not the caller's).
+ */
 export type Replanned =
-  | { readonly action: 'update'; readonly object: RbacObject }
+  | { readonly action: 'update' | 'recreate'; readonly object: RbacObject }
   | { readonly action: 'none' }
   | { readonly action: 'refused'; readonly reason: string };
 
 /**
  * Plans one desired object again against its freshly read live version, with the same ownership rule as the
- * first plan (default: the plugin's): update it, leave it (already right), or refuse it (it turned out to be
- * someone else's).
+ * first plan (default: the plugin's).
  */
 export function replanOne(
   desired: KubeObject,
@@ -32,6 +34,6 @@ export function replanOne(
   const entry = plan.entries[0];
   if (entry?.action === 'refused') return { action: 'refused', reason: entry.reason ?? "not the plugin's" };
   if (entry?.action === 'update' && entry.object !== undefined)
-    return { action: 'update', object: entry.object };
+    return { action: entry.recreate === true ? 'recreate' : 'update', object: entry.object };
   return { action: 'none' };
 }

@@ -5,27 +5,13 @@
  * namespace; roles read with the rules the aggregation controller converges to.
  */
 import type { AccessAttributes } from '../authz/authorize.js';
-import { ruleAllows } from '../authz/authorize.js';
+import { requestAttributes, ruleAllows } from '../authz/authorize.js';
 import { EffectiveRoles } from '../authz/effective-roles.js';
-import type { ResolvedRole } from '../authz/effective-roles.js';
+import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
 import { MASTERS_GROUP, normaliseSubject } from '../authz/subjects.js';
-import type {
-  ClusterRole,
-  ClusterRoleBinding,
-  PolicyRule,
-  Role,
-  RoleBinding,
-  Subject,
-} from '../kube/types.js';
+import type { ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
-
-export interface RbacSnapshot {
-  readonly clusterRoles: readonly ClusterRole[];
-  readonly clusterRoleBindings: readonly ClusterRoleBinding[];
-  readonly roleBindings: readonly RoleBinding[];
-  readonly roles: readonly Role[];
-}
 
 export interface WhoCanQuery {
   readonly verb: string;
@@ -85,15 +71,7 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
   const namespaced = !nonResource && res.namespaced;
   // A cluster-scoped resource (and a URL) is asked about with no namespace, whatever -n says.
   const namespace = namespaced ? query.namespace : '';
-  const base: AccessAttributes = nonResource
-    ? { verb: query.verb, path: res.path }
-    : {
-        verb: query.verb,
-        apiGroup: res.group,
-        resource: res.resource,
-        ...(res.subresource !== undefined ? { subresource: res.subresource } : {}),
-        ...(query.name !== undefined ? { name: query.name } : {}),
-      };
+  const base = requestAttributes(res, query.verb, query.name);
   const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
   const grantees = new Map<string, { subject: Subject; paths: GrantPath[] }>();
   const drift = new Set<string>();

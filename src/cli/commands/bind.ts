@@ -275,13 +275,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         concurrency: args.concurrency,
         color: args.color,
         what: `bind roles to ServiceAccount ${sa.namespace}/${sa.name}`,
-        replan: (liveObj, want) => {
-          if (!isBindingObject(liveObj) || !isBindingObject(want)) {
-            return { action: 'refused', reason: 'not a ClusterRoleBinding or RoleBinding' };
-          }
-          const again = replanOne(want, liveObj, false, ownership);
-          return again.action === 'update' ? { action: 'update', object: { ...again.object } } : again;
-        },
+        replan: (liveObj, want) => replanOne(want, liveObj, false, ownership),
         mayDelete: (liveObj) => isBindingObject(liveObj) && ownership.prunes(liveObj),
       });
     },
