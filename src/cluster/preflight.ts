@@ -9,7 +9,7 @@ import {
 } from '../authz/required-permissions.js';
 import { summarizeRules } from '../authz/summarize-rules.js';
 import type { KubeObject, PolicyRule } from '../kube/types.js';
-import { Kinds, kindOf, type Cluster } from './cluster.js';
+import { kindOf, type Cluster } from './cluster.js';
 import { translateError } from './translate-error.js';
 
 /** What the caller lacks: short lines for the message, and every missing rule (for -o yaml|json). */
@@ -122,29 +122,25 @@ export async function findMissingPatches(
   cluster: Cluster,
   objects: readonly KubeObject[],
 ): Promise<string[]> {
-  const kinds = objects.map((o) => {
+  const checks = objects.map((o) => {
     const kind = kindOf(o);
     if (kind === undefined) throw new Error(`no resource is known for kind ${o.kind}`);
-    return kind;
+    const { name, namespace } = o.metadata;
+    return {
+      what: `patch ${kind.plural}/${name}`,
+      check: {
+        verb: 'patch',
+        group: kind.group,
+        resource: kind.plural,
+        name,
+        ...(namespace !== undefined ? { namespace } : {}),
+      },
+    };
   });
-  let allowed: boolean[];
   try {
-    allowed = await Promise.all(
-      objects.map((o, i) => {
-        const kind = kinds[i] ?? Kinds.namespace;
-        return cluster.canI({
-          verb: 'patch',
-          group: kind.group,
-          resource: kind.plural,
-          name: o.metadata.name,
-          ...(o.metadata.namespace !== undefined ? { namespace: o.metadata.namespace } : {}),
-        });
-      }),
-    );
+    const allowed = await Promise.all(checks.map((c) => cluster.canI(c.check)));
+    return checks.filter((_, i) => allowed[i] !== true).map((c) => c.what);
   } catch (err) {
     throw translateError(err, 'checking permissions', cluster.describe);
   }
-  return objects.flatMap((o, i) =>
-    allowed[i] === true ? [] : [`patch ${(kinds[i] ?? Kinds.namespace).plural}/${o.metadata.name}`],
-  );
 }

@@ -51,8 +51,8 @@ function isItemsKey(text: string, start: number, end: number): boolean {
  * shaped as kubectl writes a List.
  */
 export function splitList(text: string): SplitList | undefined {
-  let itemsKey: [number, number] | undefined;
-  let region: [number, number] | undefined;
+  let itemsKeyAt = -1;
+  let regionEnd = text.length;
   const items: [number, number][] = [];
   let inRegion = false;
   let itemStart = -1;
@@ -71,21 +71,20 @@ export function splitList(text: string): SplitList | undefined {
         // kubectl writes no comments; a comment at column 0 could end a block scalar, so leave it to the parser.
         if (c === HASH) return undefined;
         inRegion = false;
-        region = [region?.[0] ?? 0, start];
+        regionEnd = start;
       }
     } else if (isItemsKey(text, start, end)) {
-      if (itemsKey !== undefined) return undefined;
-      itemsKey = [start, next];
-      region = [next, text.length];
+      if (itemsKeyAt >= 0) return undefined;
+      itemsKeyAt = start;
       inRegion = true;
     }
     // A document marker anywhere but on the first line means several documents.
     if (line > 0 && !inRegion && isDocumentMarker(text, start, end)) return undefined;
     start = next;
   }
-  if (itemStart >= 0) items.push([itemStart, region?.[1] ?? text.length]);
-  if (itemsKey === undefined || region === undefined || items.length === 0) return undefined;
-  const head = text.slice(0, itemsKey[0]) + text.slice(region[1]);
+  if (itemStart >= 0) items.push([itemStart, regionEnd]);
+  if (itemsKeyAt < 0 || items.length === 0) return undefined;
+  const head = text.slice(0, itemsKeyAt) + text.slice(regionEnd);
   return { head, items };
 }
 
