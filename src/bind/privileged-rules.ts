@@ -1,27 +1,10 @@
-/**
- * Which roles `bind` treats as privileged: roles whose rules let the holder get more than the rules say,
- * through Kubernetes' own authorization machinery. Binding one needs --allow-privileged.
- *
- * A rule is privileged when it grants
- *  - `*` verbs on `*` resources in every API group (cluster-admin's shape), or any verb on every non-resource URL
- *    (`*` on `*` in one API group is full control of that group's objects only; where the group holds roles or
- *    identities, the rules below catch it);
- *  - `escalate` or `bind` (write or bind roles beyond one's own rules: pkg/registry/rbac/escalation_check.go),
- *    or `impersonate` (act as another user, group or service account), on anything, also through a `*` verb on
- *    roles/clusterroles or on users/groups/serviceaccounts/uids/userextras;
- *  - `create` on `serviceaccounts/token` (mint a token for a service account: the same as impersonating it), or
- *    `approve` on certificate `signers` (approve a client certificate for any identity, system:masters included).
- * Reading secrets and creating workloads are escalation paths too, but indirect ones that every deploying role has
- * (edit, admin, crossplane-edit): flagging them would make --allow-privileged routine, which protects nothing.
- */
+/** Which bindings `bind` refuses without --allow-privileged: those of a role with a privileged rule (authz/privileged-rules). */
 import { convergeClusterRoles } from '../authz/aggregate.js';
+import { privilegedReason } from '../authz/privileged-rules.js';
 import type { Binding } from './target.js';
 import type { ClusterRole, PolicyRule, Role } from '../kube/types.js';
-import { RBAC_API_GROUP } from '../kube/api-names.js';
 
-const ALL = '*';
 const CLUSTER_ADMIN = 'cluster-admin';
-const MAX_LISTED = 3;
 
 /** One binding of a privileged role: the role (as `ClusterRole/NAME`, `Role/NS/NAME`) and the rule that makes it so. */
 export interface PrivilegedBinding {
@@ -29,128 +12,6 @@ export interface PrivilegedBinding {
   readonly role: string;
   /** e.g. `grants escalate on clusterroles.rbac.authorization.k8s.io`. */
   readonly reason: string;
-}
-
-interface Target {
-  readonly group: string;
-  readonly resources: readonly string[];
-}
-
-/** Resources a `*` verb makes privileged, and the verb it then includes. */
-const STAR_VERB_TARGETS: readonly { readonly includes: string; readonly targets: readonly Target[] }[] = [
-  {
-    includes: 'escalate and bind',
-    targets: [{ group: RBAC_API_GROUP, resources: ['clusterroles', 'roles'] }],
-  },
-  {
-    includes: 'impersonate',
-    targets: [
-      { group: '', resources: ['users', 'groups', 'serviceaccounts'] },
-      { group: 'authentication.k8s.io', resources: ['uids', 'userextras'] },
-    ],
-  },
-];
-
-/** Verbs privileged on particular resources, and what they let the holder do. */
-const VERB_TARGETS: readonly { readonly verb: string; readonly target: Target; readonly why: string }[] = [
-  {
-    verb: 'create',
-    target: { group: '', resources: ['serviceaccounts/token'] },
-    why: 'mints tokens for service accounts',
-  },
-  {
-    verb: 'approve',
-    target: { group: 'certificates.k8s.io', resources: ['signers'] },
-    why: 'approves certificates for any identity',
-  },
-];
-
-const IDENTITY_VERBS = ['escalate', 'bind', 'impersonate'];
-
-function groupMatches(rule: PolicyRule, group: string): boolean {
-  return (rule.apiGroups ?? []).some((g) => g === ALL || g === group);
-}
-
-/** Whether the rule's resources cover `resource` (a `userextras` target also covers `userextras/<key>`). */
-function resourceMatches(rule: PolicyRule, resource: string): boolean {
-  const slash = resource.indexOf('/');
-  return (rule.resources ?? []).some(
-    (r) =>
-      r === ALL ||
-      r === resource ||
-      r.startsWith(`${resource}/`) ||
-      (slash >= 0 && r === `*/${resource.slice(slash + 1)}`),
-  );
-}
-
-function formatResource(resource: string, group: string): string {
-  if (group === ALL) return `${resource} (in every API group)`;
-  return group === '' ? resource : `${resource}.${group}`;
-}
-
-/** The rule's resources as kubectl names them (`clusterroles.rbac.authorization.k8s.io`), a few at most. */
-function formatRuleResources(rule: PolicyRule, only?: (resource: string, group: string) => boolean): string {
-  const all: string[] = [];
-  for (const group of rule.apiGroups ?? []) {
-    for (const resource of rule.resources ?? []) {
-      if (only === undefined || only(resource, group)) all.push(formatResource(resource, group));
-    }
-  }
-  const listed = [...new Set(all)];
-  const text = listed.slice(0, MAX_LISTED).join(', ') + (listed.length > MAX_LISTED ? ', …' : '');
-  const names = rule.resourceNames ?? [];
-  return names.length > 0 ? `${text} (names: ${names.join(', ')})` : text;
-}
-
-/** Why one rule is privileged, or undefined. */
-export function privilegedRuleReason(rule: PolicyRule): string | undefined {
-  const verbs = rule.verbs;
-  const starVerb = verbs.includes(ALL);
-  const urls = rule.nonResourceURLs ?? [];
-  if (urls.includes(ALL) || urls.includes('/*')) {
-    return `grants ${verbs.join(', ')} on every non-resource URL (${urls.includes(ALL) ? ALL : '/*'})`;
-  }
-  if (starVerb && (rule.resources ?? []).includes(ALL) && (rule.apiGroups ?? []).includes(ALL)) {
-    return 'grants * on * in every API group';
-  }
-  for (const verb of IDENTITY_VERBS) {
-    if (!verbs.includes(verb)) continue;
-    const on = formatRuleResources(rule);
-    return on === '' ? `grants ${verb}` : `grants ${verb} on ${on}`;
-  }
-  if (starVerb) {
-    for (const { includes, targets } of STAR_VERB_TARGETS) {
-      const hits = (resource: string, group: string): boolean =>
-        targets.some(
-          (t) =>
-            (group === ALL || group === t.group) &&
-            t.resources.some((r) => resourceMatches({ verbs, resources: [resource] }, r)),
-        );
-      if (
-        targets.some((t) => groupMatches(rule, t.group) && t.resources.some((r) => resourceMatches(rule, r)))
-      ) {
-        return `grants * (which includes ${includes}) on ${formatRuleResources(rule, hits)}`;
-      }
-    }
-  }
-  for (const { verb, target, why } of VERB_TARGETS) {
-    if (!starVerb && !verbs.includes(verb)) continue;
-    if (!groupMatches(rule, target.group)) continue;
-    const resource = target.resources.find((r) => resourceMatches(rule, r));
-    if (resource !== undefined) {
-      return `grants ${starVerb ? '*' : verb} on ${formatResource(resource, target.group)} (${why})`;
-    }
-  }
-  return undefined;
-}
-
-/** Why a role with these rules is privileged (its first privileged rule), or undefined. */
-export function privilegedReason(rules: readonly PolicyRule[]): string | undefined {
-  for (const rule of rules) {
-    const reason = privilegedRuleReason(rule);
-    if (reason !== undefined) return reason;
-  }
-  return undefined;
 }
 
 /** The roles a binding may refer to, as the cluster (or -f) stores them. */

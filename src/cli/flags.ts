@@ -26,6 +26,14 @@ export function adoptOption(what: string) {
   return { type: 'boolean', default: false, describe: `Take over ${what} instead of refusing them` } as const;
 }
 
+/** `--allow-privileged` for sync and enable-xrd: write privileged rules rendered from XRDs and providers. */
+export const allowPrivilegedRolesOption = {
+  type: 'boolean',
+  default: false,
+  describe:
+    'Write roles an XRD or provider would get with privileged rules (escalate, bind, impersonate, tokens, signers) instead of holding them',
+} as const;
+
 /** Throws a UsageError unless `n` is a whole number of writes ≥ 1. */
 export function checkConcurrency(n: number): number {
   if (!Number.isInteger(n) || n < 1) {

@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import type { Cluster } from '../cluster/cluster.js';
 import type { SnapshotPart } from '../cluster/read-snapshot.js';
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
+import type { InvalidObject } from '../crossplane/validate-input.js';
 import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
 
 export interface Input {
@@ -10,6 +11,11 @@ export interface Input {
   readonly cluster: Cluster | undefined;
   /** Where the objects came from, for messages. */
   readonly source: string;
+  /**
+   * XRDs and ProviderRevisions the plugin refuses to render from (not in the snapshot): each is held alone, as
+   * Crossplane reconciles each owner alone, so one author's mistake never stops the rest.
+   */
+  readonly invalidOwners: readonly InvalidObject[];
 }
 
 /** The -f/--from value after parsing: one or more paths (repeat -f to read several). */
@@ -21,17 +27,16 @@ export const DEFAULT_MAX_INPUT_SIZE_TEXT = '256Mi';
 /**
  * Reads the objects a command works on: from -f PATH... (no cluster needed), or one LIST per kind from the
  * cluster. Either way every object of the parts read is checked (validate-input) before a command renders from it:
- * one invalid object fails the command before anything is written.
+ * an invalid XRD or ProviderRevision is left out of the snapshot and returned in `invalidOwners` (the command holds
+ * it); any other invalid object fails the command before anything is written.
  */
 export async function readInput(
   args: GlobalArgs & { readonly from?: FromPaths | undefined },
   deps: Deps,
   parts: readonly SnapshotPart[],
 ): Promise<Input> {
-  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
-    import('../crossplane/snapshot.js'),
-    import('../crossplane/validate-input.js'),
-  ]);
+  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
+    await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
   const maxBytes = maxInputSize(args);
   if (args.from !== undefined) {
     const from = checkFromPaths(args.from);
@@ -41,19 +46,27 @@ export async function readInput(
       maxBytes,
     });
     const invalid = findInvalidObjects(objects, parts);
-    if (invalid.length > 0) throw invalidInputError(invalid, (o) => origins.get(o) ?? 'input');
+    const fatal = invalid.filter((i) => !isOwnerObject(i.object));
+    if (fatal.length > 0) throw invalidInputError(fatal, (o) => origins.get(o) ?? 'input');
     return {
       snapshot: snapshotFromObjects(objects),
       cluster: undefined,
       source: from.map((p) => (p === '-' ? 'standard input' : p)).join(', '),
+      invalidOwners: invalid.filter((i) => isOwnerObject(i.object)),
     };
   }
   const cluster = await deps.connect(connectionFlags(args));
   const { readClusterObjects } = await import('../cluster/read-snapshot.js');
   const objects = await readClusterObjects(cluster, parts);
   const invalid = findInvalidObjects(objects, parts);
-  if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => cluster.describe);
-  return { snapshot: snapshotFromObjects(objects), cluster, source: cluster.describe };
+  const fatal = invalid.filter((i) => !isOwnerObject(i.object));
+  if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);
+  return {
+    snapshot: snapshotFromObjects(objects),
+    cluster,
+    source: cluster.describe,
+    invalidOwners: invalid.filter((i) => isOwnerObject(i.object)),
+  };
 }
 
 /** The -f values as a list (yargs gives a string, or an array when -f is repeated). */
@@ -116,4 +129,13 @@ export function parseSize(flag: string, value: unknown): number {
     );
   }
   return bytes;
+}
+
+/** For commands that only read: one warning per invalid XRD or ProviderRevision left out of the answer. */
+export function warnInvalidOwners(deps: Deps, input: Input): void {
+  for (const i of input.invalidOwners) {
+    deps.io.stderr.write(
+      `warning: ignoring ${i.object.kind} "${i.object.metadata.name}", which the plugin refuses: ${i.problem}\n`,
+    );
+  }
 }

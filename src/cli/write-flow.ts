@@ -39,6 +39,11 @@ export interface WriteFlowOptions {
   readonly replan?: Replan;
   /** Whether an object to delete that changed since it was read is still the plugin's; see applyOperations. */
   readonly mayDelete?: (live: KubeObject) => boolean;
+  /**
+   * Owners whose objects the plan leaves untouched, one line each (`Kind "name": why`): listed first, and the run
+   * exits 2 after everything else was done, as for refused objects.
+   */
+  readonly held?: readonly string[];
 }
 
 /** `--dry-run` as kubectl spells it: a bare `--dry-run` means client. */
@@ -97,10 +102,18 @@ export async function presentAndApply(
     deps.io.stdout.write(text);
   };
   const refused = plan.entries.filter((e) => e.action === 'refused');
+  const held = opts.held ?? [];
+  for (const h of held) deps.io.stderr.write(`held ${h}\n`);
   for (const e of refused) deps.io.stderr.write(`refused ${e.key}: ${e.reason ?? ''}\n`);
   for (const e of plan.entries) if (e.adopt === true) deps.io.stderr.write(`adopting ${e.key}\n`);
   // Everything else is done first; then the run fails, so that CI notices what was left alone.
   const failIfRefused = (): void => {
+    if (held.length > 0) {
+      throw new UserError(
+        `${String(held.length)} owner${held.length === 1 ? ' is' : 's are'} held: ${held.length === 1 ? 'its' : 'their'} roles were left untouched (listed above); everything else was ${willWrite ? 'written' : 'planned'}`,
+        { hint: 'fix or remove the objects named above and run sync again' },
+      );
+    }
     if (refused.length === 0) return;
     throw new UserError(
       `${String(refused.length)} object${refused.length === 1 ? ' is' : 's are'} not the plugin's to change and ${refused.length === 1 ? 'was' : 'were'} left unchanged (listed above)`,

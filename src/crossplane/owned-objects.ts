@@ -32,6 +32,12 @@ export interface PruneScope {
   readonly xrds?: readonly string[];
   /** When set, `crossplane-ns-<ns>-*` roles only of these namespaces. */
   readonly namespaces?: readonly string[];
+  /** Owners this run holds: their objects are never pruned (revisions by name, XRDs by name, namespaces). */
+  readonly held?: {
+    readonly providers: readonly string[];
+    readonly xrds: readonly string[];
+    readonly namespaces: readonly string[];
+  };
 }
 
 /** What a plugin-owned object is, by its name and labels; undefined for anything the plugin does not know. */
@@ -97,6 +103,14 @@ export function isInPruneScope(
 ): boolean {
   const c = classifyOwnedObject(o);
   if (c === undefined || !scope.groups.includes(c.group)) return false;
+  const held = scope.held;
+  if (
+    held !== undefined &&
+    ((c.provider !== undefined && held.providers.includes(c.provider)) ||
+      (c.xrd !== undefined && held.xrds.includes(c.xrd)) ||
+      (c.namespace !== undefined && held.namespaces.includes(c.namespace)))
+  )
+    return false;
   if (c.provider !== undefined && scope.providers !== undefined) return scope.providers.includes(c.provider);
   if (c.xrd !== undefined && scope.xrds !== undefined) return scope.xrds.includes(c.xrd);
   if (c.base === true && scope.xrds !== undefined) return false;

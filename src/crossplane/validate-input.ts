@@ -10,7 +10,7 @@ import { checkShape, fields, list, map, type Problem, type Shape } from '../kube
 import { apiGroupProblem, dns1035LabelProblem, dnsLabelProblem } from '../kube/name-rules.js';
 import { MRD_GROUP, MRD_KIND } from './names.js';
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
-import { CRD_GROUP, CRD_KIND, RBAC_API_GROUP } from '../kube/api-names.js';
+import { CRD_GROUP, CRD_KIND, isKubernetesGroup, RBAC_API_GROUP } from '../kube/api-names.js';
 
 /** The parts of a snapshot a command reads (as read-snapshot's SnapshotPart). */
 export type CheckedPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds';
@@ -148,9 +148,19 @@ const SHAPES: Readonly<Record<string, Shape>> = {
 
 // ---- names that end up in rules ----
 
+/** Why a custom resource may not be served in `group`, or undefined: a valid custom group, not Kubernetes' own. */
+function customGroupProblem(group: string): string | undefined {
+  return (
+    apiGroupProblem(group) ??
+    (isKubernetesGroup(group)
+      ? "it is one of Kubernetes' own API groups, which no XRD or provider is granted through Crossplane's roles"
+      : undefined)
+  );
+}
+
 function xrdProblem(xrd: Record<string, unknown>): Problem | undefined {
   const spec = xrd.spec as { group: string; names: { plural?: string }; claimNames?: { plural?: string } };
-  const group = apiGroupProblem(spec.group);
+  const group = customGroupProblem(spec.group);
   if (group !== undefined) {
     return {
       field: 'spec.group',
@@ -168,6 +178,15 @@ function xrdProblem(xrd: Record<string, unknown>): Problem | undefined {
     if (p !== undefined) {
       return { field, problem: `${field} ${JSON.stringify(plural)} is not a valid resource name: ${p}` };
     }
+  }
+  // Crossplane names the XR's CRD after the XRD, and the API server requires `<plural>.<group>` of a CRD.
+  const name = (xrd.metadata as { name: string }).name;
+  const want = `${spec.names.plural ?? ''}.${spec.group}`;
+  if (name !== want) {
+    return {
+      field: 'metadata.name',
+      problem: `metadata.name ${JSON.stringify(name)} must be spec.names.plural + "." + spec.group (${JSON.stringify(want)})`,
+    };
   }
   return undefined;
 }
@@ -196,7 +215,7 @@ function providerRevisionProblem(rev: Record<string, unknown>): Problem | undefi
     const plural = ref.name.slice(0, dot);
     const resGroup = ref.name.slice(dot + 1);
     const pp = dns1035LabelProblem(plural);
-    const gp = pp === undefined ? apiGroupProblem(resGroup) : undefined;
+    const gp = pp === undefined ? customGroupProblem(resGroup) : undefined;
     if (pp !== undefined || gp !== undefined) {
       const why =
         pp !== undefined
@@ -236,6 +255,15 @@ export function findInvalidField(obj: KubeObject): { field: string; problem: str
 }
 
 type SnapshotKey = keyof Omit<ClusterSnapshot, 'others'>;
+
+/**
+ * Whether an object is an owner Crossplane's RBAC manager reconciles alone (an XRD or a ProviderRevision): when it
+ * is invalid, only its own roles are held, never the whole run.
+ */
+export function isOwnerObject(obj: KubeObject): boolean {
+  const part = snapshotPartOf(obj);
+  return part === 'xrds' || part === 'providerRevisions';
+}
 
 /** The typed list of a snapshot an object belongs in, by its API group and kind; undefined: `others`. */
 const PART_OF_KIND: Readonly<Record<string, SnapshotKey>> = {

@@ -6,7 +6,6 @@ import type {
   Role,
   RoleBinding,
 } from '../kube/types.js';
-import { LABEL_MANAGED_BY } from '../crossplane/names.js';
 import { controllerOf, pluginOwnership, type OwnershipRule } from './ownership.js';
 import { changedFields } from './compare.js';
 
@@ -85,21 +84,14 @@ const KIND_RANK: Record<RbacObject['kind'], number> = {
   RoleBinding: 3,
 };
 
-/** Label keys the plugin decides: a live label with such a key that the desired object lacks is removed. */
-function isAuthoritativeLabel(key: string): boolean {
-  const prefix = key.includes('/') ? (key.split('/')[0] ?? '') : '';
-  return key === LABEL_MANAGED_BY || prefix === 'crossplane.io' || prefix.endsWith('.crossplane.io');
-}
-
 /**
- * The metadata an update writes: the desired labels, annotations and owner references, plus what others added
- * (labels outside the plugin's keys, annotations, non-controller owner references), at the live resourceVersion.
+ * The metadata an update writes: exactly the desired labels (as Crossplane's RBAC manager, whose applicator updates
+ * with the desired object: a label someone adds to a role the plugin owns is removed, since a label can aggregate a
+ * role into another), the desired annotations and owner references plus what others added (annotations, which
+ * grant nothing, and non-controller owner references), at the live resourceVersion.
  */
 function mergedMetadata(desired: RbacObject, live: RbacObject): RbacObject['metadata'] {
-  const labels: Record<string, string> = {};
-  for (const [k, v] of Object.entries(live.metadata.labels ?? {}))
-    if (!isAuthoritativeLabel(k)) labels[k] = v;
-  Object.assign(labels, desired.metadata.labels ?? {});
+  const labels: Record<string, string> = { ...(desired.metadata.labels ?? {}) };
   const annotations = { ...(live.metadata.annotations ?? {}), ...(desired.metadata.annotations ?? {}) };
   const wanted = desired.metadata.ownerReferences ?? [];
   const kept = (live.metadata.ownerReferences ?? []).filter(

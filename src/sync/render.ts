@@ -50,6 +50,8 @@ import type { SyncFamily } from './choices.js';
 import { compareStrings } from '../kube/order.js';
 import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
 import { objectKey } from '../kube/meta.js';
+import { privilegedReason } from '../authz/privileged-rules.js';
+import { HeldOwners, holdRevisionFamily, type HeldOwner } from './held.js';
 
 export interface SkippedOwner {
   readonly kind: string;
@@ -64,6 +66,8 @@ export interface DesiredState {
   readonly prunable: readonly string[];
   readonly scope: PruneScope;
   readonly skipped: readonly SkippedOwner[];
+  /** Owners whose roles this run leaves untouched (invalid, CRD not theirs, privileged rules), with why. */
+  readonly held: readonly HeldOwner[];
   /** Things worth telling the user that are not errors (e.g. a namespace enabling an unknown XRD). */
   readonly warnings: readonly string[];
   readonly settings: ResolvedSyncSettings;
@@ -213,6 +217,22 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   const objects: RbacObject[] = [];
   const groups: PruneGroup[] = [];
   const liveRoles = snapshot.clusterRoles;
+  const policy = providerRolePolicy(settings, liveRoles);
+  const held = new HeldOwners();
+  for (const h of opts.hold ?? []) {
+    if (h.object.kind === XRD_KIND) held.holdXrd(h.object.metadata.name, h.reason);
+    else holdRevisionFamily(held, h.object, h.reason, revisions, policy);
+  }
+  /** Why roles rendered from an XRD or provider must not be written without --allow-privileged, or undefined. */
+  const privileged = (roles: readonly ClusterRole[]): string | undefined => {
+    if (opts.allowPrivileged === true) return undefined;
+    for (const r of roles) {
+      const why = privilegedReason(r.rules ?? []);
+      if (why !== undefined)
+        return `its ClusterRole ${r.metadata.name} would grant ${why.replace(/^grants /, '')} (--allow-privileged writes it)`;
+    }
+    return undefined;
+  };
 
   // Base (§3.3): crossplane:aggregated at every level, the user-facing roles at basic and all.
   if (has('base') && !ownersFiltered) {
@@ -243,7 +263,14 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
     for (const x of liveXrds) {
       if (xrdFilter !== undefined && !xrdFilter.includes(x.metadata.name)) continue;
       if (revisionFilter !== undefined && xrdFilter === undefined) continue;
-      const [system, ...userRoles] = renderXrdRoles(x, { crossplaneVersion: settings.crossplaneVersion });
+      if (held.hasXrd(x.metadata.name)) continue;
+      const roles = renderXrdRoles(x, { crossplaneVersion: settings.crossplaneVersion });
+      const why = privileged(roles);
+      if (why !== undefined) {
+        held.holdXrd(x.metadata.name, why);
+        continue;
+      }
+      const [system, ...userRoles] = roles;
       if (system !== undefined) objects.push(system);
       if (userFacing) objects.push(...userRoles);
     }
@@ -257,11 +284,24 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   }
   if (has('providers')) {
     if (settings.providerBindingScope === 'namespace') groups.push('provider-bindings');
-    const policy = providerRolePolicy(settings, liveRoles);
-    for (const r of liveRevisions) {
-      if (revisionFilter !== undefined && !revisionFilter.includes(r.metadata.name)) continue;
-      if (xrdFilter !== undefined && revisionFilter === undefined) continue;
-      const { roles, rejected } = renderRevisionClusterRoles(r, revisions, policy);
+    const inScope = liveRevisions.filter(
+      (r) =>
+        (revisionFilter === undefined || revisionFilter.includes(r.metadata.name)) &&
+        (xrdFilter === undefined || revisionFilter !== undefined),
+    );
+    // Every revision is rendered before any is written: a privileged rule in one holds its whole family.
+    const rendered = new Map<string, ReturnType<typeof renderRevisionClusterRoles>>();
+    for (const r of inScope) {
+      if (held.hasRevision(r.metadata.name)) continue;
+      const out = renderRevisionClusterRoles(r, revisions, policy);
+      const why = privileged(out.roles);
+      if (why !== undefined) holdRevisionFamily(held, r, why, revisions, policy);
+      else rendered.set(r.metadata.name, out);
+    }
+    for (const r of inScope) {
+      const out = rendered.get(r.metadata.name);
+      if (out === undefined || held.hasRevision(r.metadata.name)) continue;
+      const { roles, rejected } = out;
       if (rejected.length > 0)
         warnings.push(rejectedRequestsWarning(r, rejected, policy.providerClusterRole));
       const [edit, view, system] = roles;
@@ -278,9 +318,16 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   }
 
   // Namespaces (§4), only at --manage all.
+  const heldNamespaces: string[] = [];
   if (has('namespaces') && level >= LEVEL_RANK.all && revisionFilter === undefined) {
     groups.push('namespace-roles');
-    objects.push(...renderNamespaceFamily(namespaces, liveXrds, liveRoles, xrdFilter, nsFilter, warnings));
+    objects.push(
+      ...renderNamespaceFamily(
+        { namespaces, xrds: liveXrds, liveRoles, xrdFilter, nsFilter, held, privileged },
+        heldNamespaces,
+        warnings,
+      ),
+    );
   }
 
   const prunable = objects.filter((o) => isPluginOwned(o)).map(objectKey);
@@ -289,25 +336,70 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
     ...(revisionFilter !== undefined ? { providers: revisionFilter } : {}),
     ...(xrdFilter !== undefined ? { xrds: xrdFilter } : {}),
     ...(nsFilter !== undefined ? { namespaces: nsFilter } : {}),
+    ...(held.list().length > 0 || heldNamespaces.length > 0
+      ? {
+          held: {
+            providers: held.revisionNames(),
+            xrds: held.xrdNames(),
+            namespaces: [...heldNamespaces].sort(compareStrings),
+          },
+        }
+      : {}),
   };
-  return { objects, prunable, scope, skipped, warnings, settings };
+  return { objects, prunable, scope, skipped, held: held.list(), warnings, settings };
 }
 
+interface NamespaceFamilyInput {
+  readonly namespaces: readonly Namespace[];
+  readonly xrds: readonly Xrd[];
+  readonly liveRoles: readonly ClusterRole[];
+  readonly xrdFilter: readonly string[] | undefined;
+  readonly nsFilter: readonly string[] | undefined;
+  readonly held: HeldOwners;
+  readonly privileged: (roles: readonly ClusterRole[]) => string | undefined;
+}
+
+/**
+ * The namespace roles: the shared base roles, each enabled XRD's namespace roles, each namespace's edit/view roles.
+ * A namespace that enables a held XRD is held too (its roles aggregate the XRD's): its name goes to HELD_NAMESPACES.
+ */
 function renderNamespaceFamily(
-  namespaces: readonly Namespace[],
-  xrds: readonly Xrd[],
-  liveRoles: readonly ClusterRole[],
-  xrdFilter: readonly string[] | undefined,
-  nsFilter: readonly string[] | undefined,
+  input: NamespaceFamilyInput,
+  heldNamespaces: string[],
   warnings: string[],
 ): RbacObject[] {
+  const { namespaces, xrds, liveRoles, xrdFilter, nsFilter, held, privileged } = input;
   const byName = new Map(xrds.map((x) => [x.metadata.name, x]));
+  // Each enabled XRD's namespace roles, rendered once; an XRD whose roles are privileged is held.
+  const xrdRoles = new Map<string, ClusterRole[]>();
+  const rolesOf = (xrd: Xrd): ClusterRole[] | undefined => {
+    const name = xrd.metadata.name;
+    if (!xrdRoles.has(name) && !held.hasXrd(name)) {
+      const roles = renderXrdNamespaceRoles(xrd);
+      const why = privileged(roles);
+      if (why !== undefined) held.holdXrd(name, why);
+      else xrdRoles.set(name, roles);
+    }
+    return xrdRoles.get(name);
+  };
   const enabledAnywhere = new Set<string>();
   const perNamespace: { ns: Namespace; xrds: string[] }[] = [];
   for (const ns of namespaces) {
     if (isDeleting(ns)) continue;
+    const enabled = enabledXrdsOf(ns);
+    const heldXrd = enabled.find((name) => {
+      const xrd = byName.get(name);
+      return held.hasXrd(name) || (xrd !== undefined && rolesOf(xrd) === undefined);
+    });
+    if (heldXrd !== undefined) {
+      heldNamespaces.push(ns.metadata.name);
+      warnings.push(
+        `namespace "${ns.metadata.name}": its roles are left unchanged while CompositeResourceDefinition "${heldXrd}" is held`,
+      );
+      continue;
+    }
     const usable: string[] = [];
-    for (const name of enabledXrdsOf(ns)) {
+    for (const name of enabled) {
       const xrd = byName.get(name);
       if (xrd === undefined) {
         warnings.push(
@@ -335,8 +427,7 @@ function renderNamespaceFamily(
   }
   for (const name of [...enabledAnywhere].sort(compareStrings)) {
     if (xrdFilter !== undefined && !xrdFilter.includes(name)) continue;
-    const xrd = byName.get(name);
-    if (xrd !== undefined) out.push(...renderXrdNamespaceRoles(xrd));
+    out.push(...(xrdRoles.get(name) ?? []));
   }
   if (xrdFilter === undefined) {
     for (const { ns, xrds: enabled } of perNamespace) {

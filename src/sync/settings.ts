@@ -15,6 +15,7 @@ import { SyncInputError } from '../crossplane/input-error.js';
 import { compareStrings } from '../kube/order.js';
 
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from './choices.js';
+import type { HoldRequest } from './held.js';
 
 /** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap in the Crossplane namespace. */
 export interface SyncConfig {
@@ -44,6 +45,10 @@ export interface SyncOptions extends SyncConfig {
    * request. Undefined: the chart's allowed-provider-permissions role when there is one.
    */
   readonly providerClusterRole?: string;
+  /** Owners to hold (invalid, or their CRD is not theirs): their roles are neither rendered nor pruned. */
+  readonly hold?: readonly HoldRequest[];
+  /** Write roles with privileged rules (escalate, bind, impersonate, …) from XRDs and providers; else hold them. */
+  readonly allowPrivileged?: boolean;
 }
 
 /** The settings sync ran with, after flags, ConfigMap and detection. */

@@ -9,7 +9,14 @@ import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../.
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
-import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
+import {
+  adoptOption,
+  allowPrivilegedRolesOption,
+  checkConcurrency,
+  concurrencyOption,
+  dryRunOption,
+  yesOption,
+} from '../flags.js';
 
 interface EnableXrdArgs extends GlobalArgs {
   readonly xrds: string[] | undefined;
@@ -22,6 +29,7 @@ interface EnableXrdArgs extends GlobalArgs {
   readonly yes: boolean;
   readonly concurrency: number;
   readonly adopt: boolean;
+  readonly 'allow-privileged': boolean;
 }
 
 /** `-n a -n b,c` arrives as a string or an array of strings: a flat list of names. */
@@ -71,6 +79,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         .option('yes', yesOption)
         .option('adopt', adoptOption('existing namespace roles that nobody owns'))
         .option('concurrency', concurrencyOption)
+        .option('allow-privileged', allowPrivilegedRolesOption)
         .example(
           '$0 enable-xrd xpostgresqlinstances.database.platform.acme.io -n team-b --yes',
           'Let team-b claim PostgreSQL instances; sync crossplane-ns-team-b-edit and -view',
@@ -101,6 +110,16 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         'clusterRoles',
         'configMaps',
       ]);
+      for (const i of input.invalidOwners) {
+        if (opts.xrds.includes(i.object.metadata.name)) {
+          throw new UserError(
+            `CompositeResourceDefinition "${i.object.metadata.name}" is invalid: ${i.problem}`,
+            {
+              hint: 'fix the XRD first: the plugin never renders roles from an invalid one',
+            },
+          );
+        }
+      }
       const { planEnableXrd } = await import('../../enable-xrd/plan.js');
       // As kubectl: with no -n (and no -l), a live cluster's context namespace is the one.
       const given =
@@ -203,8 +222,15 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
   ]);
   let plan = planChanges([], input.snapshot, { prune: false });
   let mayDelete: ((live: KubeObject) => boolean) | undefined;
+  let held: string[] = [];
   if (args.sync) {
-    const desired = renderSync(nsPlan.snapshot, { only: ['namespaces'], namespaces: nsPlan.namespaces });
+    const desired = renderSync(nsPlan.snapshot, {
+      only: ['namespaces'],
+      namespaces: nsPlan.namespaces,
+      hold: input.invalidOwners.map((i) => ({ object: i.object, reason: i.problem })),
+      allowPrivileged: args['allow-privileged'],
+    });
+    held = desired.held.map((h) => `${h.kind} "${h.name}": ${h.reason}`);
     for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
     if (desired.settings.manage !== 'all') {
       deps.io.stderr.write(
@@ -241,6 +267,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,
     preWrites,
     preWritesShown: { entries: nsEntries, objects: patchedNamespaces(nsPlan) },
+    held,
   });
 }
 

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { AccessAttributes } from '../../authz/authorize.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, type FromPaths } from '../read-input.js';
+import { fromOption, readInput, warnInvalidOwners, type FromPaths } from '../read-input.js';
 import { palette, useColor } from '../output/terminal.js';
 import { resolveInput, rolesOf } from '../resource-catalogue.js';
 
@@ -167,6 +167,7 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
     'providerRevisions',
     'namespaces',
   ]);
+  warnInvalidOwners(deps, input);
   const request =
     args.for !== undefined && args.verb !== undefined
       ? { verb: args.verb, resource: await resolveInput(args.for, input, args.namespace !== undefined) }

@@ -4,7 +4,14 @@ import type { Deps, GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
-import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
+import {
+  adoptOption,
+  allowPrivilegedRolesOption,
+  checkConcurrency,
+  concurrencyOption,
+  dryRunOption,
+  yesOption,
+} from '../flags.js';
 
 interface SyncArgs extends GlobalArgs {
   readonly from: FromPaths | undefined;
@@ -21,6 +28,7 @@ interface SyncArgs extends GlobalArgs {
   readonly 'crossplane-namespace': string | undefined;
   readonly 'provider-clusterrole': string | undefined;
   readonly yes: boolean;
+  readonly 'allow-privileged': boolean;
   readonly 'print-required-role': boolean;
 }
 
@@ -93,6 +101,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
             "Crossplane v1: the ClusterRole listing the permissions providers may request (default: the chart's allowed-provider-permissions role)",
         })
         .option('yes', yesOption)
+        .option('allow-privileged', allowPrivilegedRolesOption)
         .option('print-required-role', {
           type: 'boolean',
           default: false,
@@ -151,6 +160,8 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         ...(args['provider-clusterrole'] !== undefined
           ? { providerClusterRole: args['provider-clusterrole'] }
           : {}),
+        hold: input.invalidOwners.map((i) => ({ object: i.object, reason: i.problem })),
+        allowPrivileged: args['allow-privileged'],
       });
       for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
       for (const s of desired.skipped) deps.io.stderr.write(`skipped ${s.kind} ${s.name}: ${s.reason}\n`);
@@ -171,6 +182,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         what: 'apply the Crossplane RBAC',
         replan: (liveObj, want) => replanOne(want, liveObj, args.adopt),
         mayDelete: (liveObj) => wouldPrune(liveObj, desired.scope),
+        held: desired.held.map((h) => `${h.kind} "${h.name}": ${h.reason}`),
       });
     },
   };

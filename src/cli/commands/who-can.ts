@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, type FromPaths } from '../read-input.js';
+import { fromOption, readInput, warnInvalidOwners, type FromPaths } from '../read-input.js';
 import { useColor } from '../output/terminal.js';
 import { resolveInput, rolesOf } from '../resource-catalogue.js';
 
@@ -67,6 +67,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         'xrds',
         'providerRevisions',
       ]);
+      warnInvalidOwners(deps, input);
       const [{ whoCan }, fmt, data] = await Promise.all([
         import('../../who-can/who-can.js'),
         import('../output/format-who-can.js'),

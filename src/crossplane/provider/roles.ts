@@ -147,7 +147,7 @@ function resourcesOf(
  * The other revisions of REV's provider family, in name order (so the result never depends on list order): same
  * family label, same registry and organisation, active or not; none when it has no family label.
  */
-function familyMembers(
+export function familyMembers(
   rev: ProviderRevision,
   all: readonly ProviderRevision[],
   policy: ProviderRolePolicy,

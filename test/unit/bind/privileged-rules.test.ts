@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findPrivilegedBindings, privilegedRuleReason } from '../../../src/bind/privileged-rules.js';
+import { findPrivilegedBindings } from '../../../src/bind/privileged-rules.js';
+import { privilegedRuleReason } from '../../../src/authz/privileged-rules.js';
 import type { Binding } from '../../../src/bind/target.js';
 import type { ClusterRole, PolicyRule, Role } from '../../../src/kube/types.js';
 
