@@ -15,7 +15,12 @@ export interface Input {
    * XRDs and ProviderRevisions the plugin refuses to render from (not in the snapshot): each is held alone, as
    * Crossplane reconciles each owner alone, so one author's mistake never stops the rest.
    */
-  readonly invalidOwners: readonly InvalidObject[];
+  readonly invalidOwners: readonly InvalidOwner[];
+}
+
+/** An XRD or ProviderRevision the plugin refuses, and where it came from (a file, or the cluster). */
+export interface InvalidOwner extends InvalidObject {
+  readonly origin: string;
 }
 
 /** The -f/--from value after parsing: one or more paths (repeat -f to read several). */
@@ -52,7 +57,9 @@ export async function readInput(
       snapshot: snapshotFromObjects(objects),
       cluster: undefined,
       source: from.map((p) => (p === '-' ? 'standard input' : p)).join(', '),
-      invalidOwners: invalid.filter((i) => isOwnerObject(i.object)),
+      invalidOwners: invalid
+        .filter((i) => isOwnerObject(i.object))
+        .map((i) => ({ ...i, origin: origins.get(i.object) ?? 'input' })),
     };
   }
   const cluster = await deps.connect(connectionFlags(args));
@@ -65,7 +72,9 @@ export async function readInput(
     snapshot: snapshotFromObjects(objects),
     cluster,
     source: cluster.describe,
-    invalidOwners: invalid.filter((i) => isOwnerObject(i.object)),
+    invalidOwners: invalid
+      .filter((i) => isOwnerObject(i.object))
+      .map((i) => ({ ...i, origin: cluster.describe })),
   };
 }
 
@@ -135,7 +144,12 @@ export function parseSize(flag: string, value: unknown): number {
 export function warnInvalidOwners(deps: Deps, input: Input): void {
   for (const i of input.invalidOwners) {
     deps.io.stderr.write(
-      `warning: ignoring ${i.object.kind} "${i.object.metadata.name}", which the plugin refuses: ${i.problem}\n`,
+      `warning: ignoring ${i.origin}: ${i.object.kind} "${i.object.metadata.name}": ${i.problem}\n`,
     );
   }
+}
+
+/** The hold requests for sync's renderer: every invalid owner, with where it came from. */
+export function holdInvalidOwners(input: Input): { object: KubeObject; reason: string; origin: string }[] {
+  return input.invalidOwners.map((i) => ({ object: i.object, reason: i.problem, origin: i.origin }));
 }

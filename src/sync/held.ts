@@ -14,6 +14,8 @@ export interface HoldRequest {
   readonly object: KubeObject;
   /** One line, e.g. `spec.group "rbac.authorization.k8s.io" is not a valid API group: …`. */
   readonly reason: string;
+  /** Where it came from (a file, or the cluster), for messages. */
+  readonly origin?: string;
 }
 
 /** An owner whose roles this run leaves untouched. */
@@ -21,19 +23,26 @@ export interface HeldOwner {
   readonly kind: string;
   readonly name: string;
   readonly reason: string;
+  readonly origin?: string;
+}
+
+/** `origin: Kind "name": why`, as sync lists a held owner. */
+export function describeHeld(h: HeldOwner): string {
+  return `${h.origin !== undefined ? `${h.origin}: ` : ''}${h.kind} "${h.name}": ${h.reason}`;
 }
 
 /** The held owners of one run, by kind and name. */
 export class HeldOwners {
-  private readonly xrds = new Map<string, string>();
-  private readonly revisions = new Map<string, string>();
+  private readonly xrds = new Map<string, { reason: string; origin?: string }>();
+  private readonly revisions = new Map<string, { reason: string; origin?: string }>();
 
-  holdXrd(name: string, reason: string): void {
-    if (!this.xrds.has(name)) this.xrds.set(name, reason);
+  holdXrd(name: string, reason: string, origin?: string): void {
+    if (!this.xrds.has(name)) this.xrds.set(name, { reason, ...(origin !== undefined ? { origin } : {}) });
   }
 
-  holdRevision(name: string, reason: string): void {
-    if (!this.revisions.has(name)) this.revisions.set(name, reason);
+  holdRevision(name: string, reason: string, origin?: string): void {
+    if (!this.revisions.has(name))
+      this.revisions.set(name, { reason, ...(origin !== undefined ? { origin } : {}) });
   }
 
   hasXrd(name: string): boolean {
@@ -54,15 +63,10 @@ export class HeldOwners {
 
   /** Every held owner, XRDs first, each kind in name order. */
   list(): HeldOwner[] {
-    // XRD_KIND and PROVIDER_REVISION_KIND, XRDs first as sync renders them.
-    return [
-      ...this.xrdNames().map((name) => ({ kind: XRD_KIND, name, reason: this.xrds.get(name) ?? '' })),
-      ...this.revisionNames().map((name) => ({
-        kind: PROVIDER_REVISION_KIND,
-        name,
-        reason: this.revisions.get(name) ?? '',
-      })),
-    ];
+    // XRDs first, as sync renders them; each kind in name order.
+    const of = (kind: string, held: Map<string, { reason: string; origin?: string }>): HeldOwner[] =>
+      [...held.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([name, h]) => ({ kind, name, ...h }));
+    return [...of(XRD_KIND, this.xrds), ...of(PROVIDER_REVISION_KIND, this.revisions)];
   }
 }
 
@@ -102,13 +106,13 @@ function familyProbe(o: KubeObject): ProviderRevision | undefined {
  */
 export function holdRevisionFamily(
   held: HeldOwners,
-  revision: KubeObject,
-  reason: string,
+  request: HoldRequest,
   revisions: readonly ProviderRevision[],
   policy: ProviderRolePolicy,
 ): void {
+  const revision = request.object;
   const name = stringAt(revision, 'metadata', 'name') ?? '';
-  held.holdRevision(name, reason);
+  held.holdRevision(name, request.reason, request.origin);
   const probe = familyProbe(revision);
   if (probe === undefined) return;
   for (const m of familyMembers(probe, revisions, policy)) {

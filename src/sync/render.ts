@@ -220,8 +220,8 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   const policy = providerRolePolicy(settings, liveRoles);
   const held = new HeldOwners();
   for (const h of opts.hold ?? []) {
-    if (h.object.kind === XRD_KIND) held.holdXrd(h.object.metadata.name, h.reason);
-    else holdRevisionFamily(held, h.object, h.reason, revisions, policy);
+    if (h.object.kind === XRD_KIND) held.holdXrd(h.object.metadata.name, h.reason, h.origin);
+    else holdRevisionFamily(held, h, revisions, policy);
   }
   /** Why roles rendered from an XRD or provider must not be written without --allow-privileged, or undefined. */
   const privileged = (roles: readonly ClusterRole[]): string | undefined => {
@@ -295,7 +295,7 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
       if (held.hasRevision(r.metadata.name)) continue;
       const out = renderRevisionClusterRoles(r, revisions, policy);
       const why = privileged(out.roles);
-      if (why !== undefined) holdRevisionFamily(held, r, why, revisions, policy);
+      if (why !== undefined) holdRevisionFamily(held, { object: r, reason: why }, revisions, policy);
       else rendered.set(r.metadata.name, out);
     }
     for (const r of inScope) {

@@ -7,7 +7,7 @@ import type { EnableXrdPlan } from '../../enable-xrd/plan.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
 import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
+import { fromOption, holdInvalidOwners, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
 import {
   adoptOption,
@@ -113,7 +113,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
       for (const i of input.invalidOwners) {
         if (opts.xrds.includes(i.object.metadata.name)) {
           throw new UserError(
-            `CompositeResourceDefinition "${i.object.metadata.name}" is invalid: ${i.problem}`,
+            `${i.origin}: CompositeResourceDefinition "${i.object.metadata.name}": ${i.problem}`,
             {
               hint: 'fix the XRD first: the plugin never renders roles from an invalid one',
             },
@@ -216,9 +216,10 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     }
   }
 
-  const [{ renderSync }, { planChanges, wouldPrune }] = await Promise.all([
+  const [{ renderSync }, { planChanges, wouldPrune }, { describeHeld }] = await Promise.all([
     import('../../sync/render.js'),
     import('../../plan/plan.js'),
+    import('../../sync/held.js'),
   ]);
   let plan = planChanges([], input.snapshot, { prune: false });
   let mayDelete: ((live: KubeObject) => boolean) | undefined;
@@ -227,10 +228,10 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
     const desired = renderSync(nsPlan.snapshot, {
       only: ['namespaces'],
       namespaces: nsPlan.namespaces,
-      hold: input.invalidOwners.map((i) => ({ object: i.object, reason: i.problem })),
+      hold: holdInvalidOwners(input),
       allowPrivileged: args['allow-privileged'],
     });
-    held = desired.held.map((h) => `${h.kind} "${h.name}": ${h.reason}`);
+    held = desired.held.map(describeHeld);
     for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
     if (desired.settings.manage !== 'all') {
       deps.io.stderr.write(

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
-import { fromOption, readInput, type FromPaths } from '../read-input.js';
+import { fromOption, holdInvalidOwners, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
 import {
   adoptOption,
@@ -144,9 +144,10 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         'roleBindings',
         'configMaps',
       ]);
-      const [{ renderSync }, { planChanges, wouldPrune }] = await Promise.all([
+      const [{ renderSync }, { planChanges, wouldPrune }, { describeHeld }] = await Promise.all([
         import('../../sync/render.js'),
         import('../../plan/plan.js'),
+        import('../../sync/held.js'),
       ]);
       const desired = renderSync(input.snapshot, {
         ...(args.manage !== undefined ? { manage: args.manage } : {}),
@@ -160,7 +161,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         ...(args['provider-clusterrole'] !== undefined
           ? { providerClusterRole: args['provider-clusterrole'] }
           : {}),
-        hold: input.invalidOwners.map((i) => ({ object: i.object, reason: i.problem })),
+        hold: holdInvalidOwners(input),
         allowPrivileged: args['allow-privileged'],
       });
       for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
@@ -182,7 +183,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         what: 'apply the Crossplane RBAC',
         replan: (liveObj, want) => replanOne(want, liveObj, args.adopt),
         mayDelete: (liveObj) => wouldPrune(liveObj, desired.scope),
-        held: desired.held.map((h) => `${h.kind} "${h.name}": ${h.reason}`),
+        held: desired.held.map(describeHeld),
       });
     },
   };

@@ -201,7 +201,7 @@ describe('bind plans with the one planner', () => {
     expect(only(plan, 'unchanged')).toHaveLength(3);
   });
 
-  it('MissingLabelRestoredAndExtraLabelsKept', () => {
+  it('MissingLabelRestoredAndExtraLabelsRemoved', () => {
     const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }]);
     const labels = { ...syncALabels, extra: 'kept' } as Record<string, string>;
     delete labels['app.kubernetes.io/managed-by'];
@@ -216,7 +216,12 @@ describe('bind plans with the one planner', () => {
       'l',
     );
     const plan = planBindings([b!], [liveOurs], { prune: true, target: syncA });
-    expect(only(plan, 'unchanged'), 'extra labels on our binding are no change').toHaveLength(1);
+    const [u] = only(plan, 'update');
+    expect(
+      u?.changed,
+      'an extra label on our binding is removed, as on every object the plugin owns',
+    ).toEqual(['labels']);
+    expect(u?.object?.metadata.labels).toStrictEqual(b!.metadata.labels);
   });
 
   it('ChangedRoleRefIsDeletedAndCreatedAgain', () => {

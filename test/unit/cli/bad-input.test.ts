@@ -30,6 +30,16 @@ describe('bad input', () => {
     }
     const r = await runCaptured(tc.argv, tc.stdin !== undefined ? { stdin: tc.stdin } : {});
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    if (tc.held === true) {
+      // The owner is held, named on its own line; everything else is planned; the run exits 2.
+      expect(r.stderr.split('\n'), tc.reason).toContain(`held ${tc.error}`);
+      expect(errors, tc.reason).toStrictEqual([
+        'error: 1 owner is held: its roles were left untouched (listed above); everything else was planned',
+      ]);
+      expect(r.code, tc.reason).toBe(2);
+      expect(r.stderr, 'never a bug report for bad input').not.toMatch(/this is a bug|\n\s+at /);
+      return;
+    }
     expect(errors, tc.reason).toStrictEqual([`error: ${tc.error}`]);
     expect(r.code, tc.reason).toBe(2);
     expect(r.stderr, 'never a bug report for bad input').not.toMatch(/this is a bug|\n\s+at /);

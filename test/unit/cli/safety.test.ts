@@ -161,19 +161,30 @@ describe('sync: missing permissions', () => {
 });
 
 describe('invalid objects from a cluster', () => {
-  it('AnXrdWithAWildcardGroupStopsSyncBeforeAnyWrite', async () => {
+  it('AnXrdWithAWildcardGroupIsHeldAndEverythingElseIsWritten', async () => {
     const bad = {
       apiVersion: 'apiextensions.crossplane.io/v1',
       kind: 'CompositeResourceDefinition',
       metadata: { name: 'evil', uid: 'u-evil' },
       spec: { group: '*', names: { kind: 'X', plural: '*' } },
     } as KubeObject;
+    const without = new FakeCluster(examples);
+    const alone = await runWithFakes(['sync', '--yes'], without);
     const cluster = new FakeCluster([...examples, bad]);
     const r = await runWithFakes(['sync', '--yes'], cluster);
     expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(
+      'held https://fake.example (context fake): CompositeResourceDefinition "evil": spec.group "*" is not a valid API group: only lower-case letters, digits, "-" and ".", starting and ending with a letter or digit\n',
+    );
     expect(errorLines(r.stderr)).toStrictEqual([
-      'error: https://fake.example (context fake): CompositeResourceDefinition "evil": spec.group "*" is not a valid API group: only lower-case letters, digits, "-" and ".", starting and ending with a letter or digit',
+      'error: 1 owner is held: its roles were left untouched (listed above); everything else was written',
     ]);
-    expect(cluster.writes).toStrictEqual([]);
+    expect(alone.exitCode).toBe(0);
+    const keys = (c: FakeCluster): string[] =>
+      c.writes.map((w) => `${w.kind}/${w.namespace ?? ''}/${w.name}`).sort();
+    expect(keys(without).length).toBeGreaterThan(200);
+    expect(keys(cluster), 'every other object is written, exactly as without the bad XRD').toStrictEqual(
+      keys(without),
+    );
   });
 });

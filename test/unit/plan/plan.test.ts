@@ -53,12 +53,15 @@ describe('planChanges', () => {
       live: { ...empty, clusterRoles: [live(system, { creationTimestamp: '2025-01-01T00:00:00Z' })] },
       want: 'unchanged',
     },
-    ForeignLabelKept: {
+    ForeignLabelRemoved: {
       reason:
-        "A label someone else added (outside the plugin's crossplane.io keys) is kept, so it is no difference.",
+        'A label someone else added to a role the plugin owns is a difference and is removed, as Crossplane compares ' +
+        'labels (crossplane/crossplane internal/controller/rbac/provider/roles/reconciler.go@662cc7816382830d37114bde4a2e19cb4f15f8df ' +
+        'ClusterRolesDiffer) and updates with the desired object: a label can aggregate the role into another.',
       desired: [system],
       live: { ...empty, clusterRoles: [live(system, { labels: { ...system.metadata.labels, extra: 'x' } })] },
-      want: 'unchanged',
+      want: 'update',
+      changed: ['labels'],
     },
     StalePluginLabel: {
       reason:
@@ -192,7 +195,7 @@ describe('planChanges', () => {
     if (tc.changed !== undefined) expect(plan.entries[0]!.changed, tc.reason).toEqual(tc.changed);
   });
 
-  it('updates write the desired object at the live resourceVersion, keeping what others added', () => {
+  it('updates write the desired object at the live resourceVersion, keeping annotations and owners others added', () => {
     const foreignOwner = {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
@@ -219,7 +222,7 @@ describe('planChanges', () => {
     );
     const body = plan.entries[0]!.object!;
     expect(body.metadata.resourceVersion).toBe('7');
-    expect(body.metadata.labels).toEqual({ extra: 'x', ...system.metadata.labels });
+    expect(body.metadata.labels, 'labels exactly as rendered').toEqual(system.metadata.labels);
     expect(body.metadata.annotations).toEqual({ 'example.org/note': 'kept' });
     expect(body.metadata.ownerReferences).toEqual([...system.metadata.ownerReferences!, foreignOwner]);
     expect((body as ClusterRole).rules).toEqual(system.rules);
