@@ -1,0 +1,145 @@
+/**
+ * The attack that made the plugin the escalation check: a user bound to crossplane-edit (which may create XRDs)
+ * creates an XRD in the rbac.authorization.k8s.io group whose plural is clusterroles and whose claim plural is
+ * clusterrolebindings; an administrator runs a plain `sync --yes`. The XRD's aggregate-to-edit/admin/crossplane
+ * roles would grant `*` (escalate and bind included) on clusterroles and clusterrolebindings and aggregate into
+ * crossplane-edit. A ProviderRevision defining `signers.certificates.k8s.io` is the provider-side twin. The oracle is
+ * the test API server's authorizer, asked through `kubectl auth can-i --as`: the user stays unable to bind
+ * cluster-admin, and everything else is synced.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadSeedFiles } from '../apiserver/seed.js';
+import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+
+const USER = 'mallory';
+
+let server: TestApiServer;
+let kubeconfig: string;
+
+const run = (args: readonly string[], input?: string): Promise<RunResult> =>
+  kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+
+const evilXrd = {
+  apiVersion: 'apiextensions.crossplane.io/v1',
+  kind: 'CompositeResourceDefinition',
+  metadata: { name: 'clusterroles.rbac.authorization.k8s.io' },
+  spec: {
+    group: 'rbac.authorization.k8s.io',
+    names: { kind: 'ClusterRole', plural: 'clusterroles' },
+    claimNames: { kind: 'ClusterRoleBinding', plural: 'clusterrolebindings' },
+    versions: [{ name: 'v1', served: true, referenceable: true }],
+  },
+};
+
+const evilRevision = {
+  apiVersion: 'pkg.crossplane.io/v1',
+  kind: 'ProviderRevision',
+  metadata: { name: 'provider-evil-1', labels: { 'pkg.crossplane.io/package': 'provider-evil' } },
+  spec: { image: 'xpkg.example.org/evil/provider-evil:v1', desiredState: 'Active', revision: 1 },
+};
+const evilRevisionStatus = {
+  status: {
+    objectRefs: [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        name: 'signers.certificates.k8s.io',
+      },
+    ],
+  },
+};
+
+async function canI(verb: string, resource: string): Promise<string> {
+  const r = await run(['auth', 'can-i', verb, resource, '--as', USER]);
+  expect([0, 1], r.stderr).toContain(r.code);
+  return r.stdout.trim();
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startApiServer({ seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]) });
+  kubeconfig = join(tempDir('xrbac-e2e-escalation-'), 'kubeconfig');
+  server.writeKubeconfig(kubeconfig);
+  const bound = await run([
+    'create',
+    'clusterrolebinding',
+    'mallory-edit',
+    '--clusterrole',
+    'crossplane-edit',
+    '--user',
+    USER,
+  ]);
+  expect(bound.code, bound.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('an XRD or provider in Kubernetes’ own API groups', () => {
+  it('the user may create XRDs but not ClusterRoleBindings before', async () => {
+    expect(await canI('create', 'compositeresourcedefinitions.apiextensions.crossplane.io')).toBe('yes');
+    expect(await canI('create', 'clusterrolebindings')).toBe('no');
+    const made = await run(['create', '-f', '-', '--as', USER], JSON.stringify(evilXrd));
+    expect(made.code, made.stderr).toBe(0);
+    const rev = await run(['create', '-f', '-'], JSON.stringify(evilRevision));
+    expect(rev.code, rev.stderr).toBe(0);
+    const status = await run([
+      'patch',
+      'providerrevision',
+      'provider-evil-1',
+      '--subresource',
+      'status',
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify(evilRevisionStatus),
+    ]);
+    expect(status.code, status.stderr).toBe(0);
+  });
+
+  it('a plain sync --yes holds both, syncs everything else, and exits 2', async () => {
+    const r = await run(['crossplane-rbac', 'sync', '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /^held .*CompositeResourceDefinition "clusterroles\.rbac\.authorization\.k8s\.io": spec\.group "rbac\.authorization\.k8s\.io" is not a valid API group: it is one of Kubernetes' own API groups/m,
+    );
+    expect(r.stderr).toMatch(
+      /^held .*ProviderRevision "provider-evil-1": status\.objectRefs\[0\]\.name "signers\.certificates\.k8s\.io"/m,
+    );
+    expect(r.stderr).toMatch(/^error: 2 owners are held/m);
+    const roles = await run(['get', 'clusterroles', '-o', 'name']);
+    expect(roles.stdout, 'the rest is synced').toContain(
+      'clusterrole.rbac.authorization.k8s.io/crossplane:provider:',
+    );
+    expect(roles.stdout).not.toContain('clusterroles.rbac.authorization.k8s.io:');
+    expect(roles.stdout).not.toContain('provider-evil-1');
+  });
+
+  it('after sync the user still cannot create ClusterRoleBindings, escalate or bind', async () => {
+    expect(await canI('create', 'clusterrolebindings')).toBe('no');
+    expect(await canI('escalate', 'clusterroles')).toBe('no');
+    expect(await canI('bind', 'clusterroles')).toBe('no');
+    const made = await run([
+      'create',
+      'clusterrolebinding',
+      'mallory-admin',
+      '--clusterrole',
+      'cluster-admin',
+      '--user',
+      USER,
+      '--as',
+      USER,
+    ]);
+    expect(made.code).not.toBe(0);
+    expect(made.stderr).toMatch(/forbidden/);
+  });
+
+  it('--check reports the held owners and exits 2', async () => {
+    const r = await run(['crossplane-rbac', 'sync', '--check']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^held /m);
+  });
+});
