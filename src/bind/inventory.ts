@@ -1,13 +1,15 @@
 /**
- * How `bind` finds its bindings again: the inventory labels naming the target, the selector that lists them, and
- * the ownership rule the planner applies to them (`bindOwnership`): a binding is ours when it carries the
- * target's inventory labels and no controller owner reference.
+ * How `bind` finds its bindings again: the inventory labels naming the target (for a RootSync, Config Sync's own),
+ * the selector that lists them, and the ownership rule the planner applies to them (`bindOwnership`): a binding is
+ * ours when it carries the target's inventory labels and no controller owner reference.
  */
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../crossplane/names.js';
 import type { Labels } from '../kube/types.js';
 import { compareStrings } from '../kube/order.js';
 import type { OwnershipRule } from '../plan/plan.js';
+import { isSharedBaseBinding, prunesSharedBase, sharedBaseOwnership } from './base-binding.js';
 import {
+  CONFIGSYNC_MANAGER_VALUE,
   LABEL_CONFIGSYNC_MANAGED_BY,
   LABEL_SYNC_KIND,
   LABEL_SYNC_NAME,
@@ -44,16 +46,27 @@ export function labelValue(s: string): string {
   return head === '' ? hash : `${head}-${hash}`;
 }
 
-/** The labels that mark a binding as ours for this target; also the inventory a re-run finds them by. */
+/**
+ * The labels reconciler-manager puts on the bindings of a RootSync's roleRefs and lists them by (kpt-config-sync
+ * pkg/reconcilermanager/controllers reconciler_base.go ManagedObjectLabelMap; rootsync_controller.go
+ * listCurrentRoleRefs). A name too long for a label value (Config Sync could not label it either) is shortened.
+ */
+export function configSyncLabels(target: Extract<BindTarget, { kind: 'RootSync' }>): Labels {
+  return {
+    [LABEL_CONFIGSYNC_MANAGED_BY]: CONFIGSYNC_MANAGER_VALUE,
+    [LABEL_SYNC_NAMESPACE]: labelValue(target.namespace),
+    [LABEL_SYNC_NAME]: labelValue(target.name),
+    [LABEL_SYNC_KIND]: 'RootSync',
+  };
+}
+
+/**
+ * The labels of a binding bind makes for this target; also the inventory a re-run finds them by. For a RootSync:
+ * Config Sync's own labels, so that its reconciler-manager finds them as its own, and the plugin's managed-by.
+ */
 export function inventoryLabels(target: BindTarget): Labels {
   if (target.kind === 'RootSync') {
-    return {
-      [LABEL_SYNC_KIND]: 'RootSync',
-      [LABEL_SYNC_NAME]: labelValue(target.name),
-      [LABEL_SYNC_NAMESPACE]: labelValue(target.namespace),
-      [LABEL_CONFIGSYNC_MANAGED_BY]: MANAGED_BY_VALUE,
-      [LABEL_MANAGED_BY]: MANAGED_BY_VALUE,
-    };
+    return { ...configSyncLabels(target), [LABEL_MANAGED_BY]: MANAGED_BY_VALUE };
   }
   return {
     [LABEL_MANAGED_BY]: MANAGED_BY_VALUE,
@@ -70,36 +83,89 @@ export function inventorySelector(target: BindTarget): string {
     .join(',');
 }
 
-/** True when the binding carries every inventory label of this target. */
-export function isOurBinding(
-  binding: {
-    readonly metadata: {
-      readonly labels?: Labels;
-      readonly ownerReferences?: readonly { readonly controller?: boolean }[];
-    };
-  },
-  target: BindTarget,
-): boolean {
-  // bind never sets a controller: a binding someone else controls (an Argo CD Application, say) is theirs,
-  // whatever its labels.
-  if ((binding.metadata.ownerReferences ?? []).some((r) => r.controller === true)) return false;
-  const labels = binding.metadata.labels ?? {};
-  return Object.entries(inventoryLabels(target)).every(([k, v]) => labels[k] === v);
+type Labelled = {
+  readonly metadata: {
+    readonly labels?: Labels;
+    readonly ownerReferences?: readonly { readonly controller?: boolean }[];
+  };
+};
+
+function hasController(o: Labelled): boolean {
+  return (o.metadata.ownerReferences ?? []).some((r) => r.controller === true);
+}
+
+function carries(o: Labelled, want: Labels): boolean {
+  const labels = o.metadata.labels ?? {};
+  return Object.entries(want).every(([k, v]) => labels[k] === v);
 }
 
 /**
- * Bind's ownership rule for the planner: a live binding with a wanted name is ours to change only if
- * `isOurBinding`; anything else is refused. Pruning deletes only our bindings of this target (bind never adopts).
+ * True when the binding is bind's for this target: it carries the target's inventory labels and no controller.
+ * Earlier versions of bind labelled a RootSync's bindings `configsync.gke.io/managed-by: kubectl-crossplane-rbac`;
+ * those are bind's too, and an update relabels them.
+ */
+export function isOurBinding(binding: Labelled, target: BindTarget): boolean {
+  // bind never sets a controller: a binding someone else controls (an Argo CD Application, say) is theirs,
+  // whatever its labels.
+  if (hasController(binding)) return false;
+  if (carries(binding, inventoryLabels(target))) return true;
+  return (
+    target.kind === 'RootSync' &&
+    carries(binding, {
+      ...inventoryLabels(target),
+      [LABEL_CONFIGSYNC_MANAGED_BY]: MANAGED_BY_VALUE,
+    })
+  );
+}
+
+/**
+ * True when reconciler-manager made the binding for this RootSync (it carries Config Sync's labels of the target,
+ * not the plugin's managed-by, and has no controller): bind uses it for its roleRef rather than make a second
+ * binding of the same role, and never deletes it.
+ */
+export function isConfigSyncBinding(binding: Labelled, target: BindTarget): boolean {
+  if (target.kind !== 'RootSync' || hasController(binding)) return false;
+  return (
+    carries(binding, configSyncLabels(target)) &&
+    binding.metadata.labels?.[LABEL_MANAGED_BY] !== MANAGED_BY_VALUE
+  );
+}
+
+/** True when nobody owns the binding: no controller and no managed-by label (the plugin's, Config Sync's, anyone's). */
+function isUnowned(binding: Labelled): boolean {
+  const labels = binding.metadata.labels ?? {};
+  return (
+    !hasController(binding) &&
+    labels[LABEL_MANAGED_BY] === undefined &&
+    labels[LABEL_CONFIGSYNC_MANAGED_BY] === undefined
+  );
+}
+
+/**
+ * Bind's ownership rule for the planner. A live binding with a wanted name may be changed when it is ours
+ * (`isOurBinding`); when reconciler-manager made it for this RootSync and bind writes it as Config Sync would
+ * (`isConfigSyncBinding`, wanted with Config Sync's labels only); when it is Config Sync's shared base binding
+ * (`sharedBaseOwnership`); or, with --adopt, when nobody owns it. Anything else is refused. Pruning deletes only our
+ * bindings of this target, and the shared base binding only when the target's reconciler is its last subject.
  */
 export function bindOwnership(target: BindTarget): OwnershipRule {
   return {
-    owns: (_desired, live) =>
-      isOurBinding(live, target)
-        ? { ours: true, adopt: false }
-        : {
-            ours: false,
-            reason: `a ${live.kind} with this name exists but lacks the labels of ${describeTarget(target)} (${inventorySelector(target)}); it is not ours, so it is left alone`,
-          },
-    prunes: (live) => isBinding(live) && isOurBinding(live, target),
+    owns: (desired, live, adopt) => {
+      if (target.kind === 'RootSync' && isSharedBaseBinding(live)) return sharedBaseOwnership(live, adopt);
+      if (isOurBinding(live, target)) return { ours: true, adopt: false };
+      // Config Sync's binding is written only as Config Sync's (`desiredBindings`), never relabelled as ours.
+      const asConfigSyncs = desired.metadata.labels?.[LABEL_MANAGED_BY] !== MANAGED_BY_VALUE;
+      if (asConfigSyncs && isConfigSyncBinding(live, target)) return { ours: true, adopt: false };
+      const unowned = isUnowned(live);
+      if (unowned && adopt) return { ours: true, adopt: true };
+      return {
+        ours: false,
+        reason: `a ${live.kind} with this name exists but lacks the labels of ${describeTarget(target)} (${inventorySelector(target)}); it is not ours, so it is left alone${unowned ? ' (--adopt takes it over)' : ''}`,
+      };
+    },
+    prunes: (live) =>
+      isBinding(live) &&
+      (isOurBinding(live, target) ||
+        (target.kind === 'RootSync' && prunesSharedBase(live, target.serviceAccount))),
   };
 }

@@ -7,7 +7,8 @@
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../kube/types.js';
 import { RBAC_API_GROUP, RBAC_API_VERSION } from '../kube/api-names.js';
 import { compareStrings } from '../kube/order.js';
-import { fnv1a32, inventoryLabels } from './inventory.js';
+import { isSharedBaseBinding, renderSharedBaseBinding, sharedBaseOwnership } from './base-binding.js';
+import { fnv1a32, inventoryLabels, isConfigSyncBinding } from './inventory.js';
 import { MAX_NAME_LENGTH, normalizeRoleRefs, type RoleRefSpec } from './role-refs.js';
 import type { Binding, BindingRef, BindTarget, ServiceAccountRef } from './target.js';
 
@@ -70,6 +71,56 @@ export function renderBindings(
       subjects,
     };
   });
+}
+
+/** The live bindings bind reads. */
+export interface LiveBindings {
+  readonly clusterRoleBindings: readonly ClusterRoleBinding[];
+  readonly roleBindings: readonly RoleBinding[];
+}
+
+/**
+ * The bindings a run wants, given the live ones. For a ServiceAccount: `renderBindings`. For a RootSync, as a
+ * Config Sync that supports roleRefs would have them, so that neither side duplicates the other's:
+ * - a roleRef that a binding reconciler-manager made for this RootSync already binds (same kind, namespace and
+ *   roleRef) is that binding, with its name and labels and the one subject (updateRBACBinding), not a second one;
+ * - `baseRole` adds the reconciler to the shared base binding; without it, `cleanup` takes it off again (a binding
+ *   left with no subject is not wanted: pruning deletes it).
+ */
+export function desiredBindings(
+  target: BindTarget,
+  refs: readonly RoleRefSpec[],
+  live: LiveBindings,
+  opts: { readonly baseRole?: string; readonly cleanup: boolean },
+): Binding[] {
+  if (target.kind !== 'RootSync') {
+    return renderBindings(target, refs, opts.baseRole !== undefined ? { baseRole: opts.baseRole } : {});
+  }
+  const theirs = [...live.clusterRoleBindings, ...live.roleBindings]
+    .filter((b) => isConfigSyncBinding(b, target))
+    .sort(byKey);
+  const out = renderBindings(target, refs).map((b): Binding => {
+    const same = theirs.find(
+      (t) =>
+        t.kind === b.kind &&
+        (t.metadata.namespace ?? '') === (b.metadata.namespace ?? '') &&
+        t.roleRef.kind === b.roleRef.kind &&
+        t.roleRef.name === b.roleRef.name,
+    );
+    if (same === undefined) return b;
+    const labels = { ...(same.metadata.labels ?? {}) };
+    return b.kind === 'RoleBinding'
+      ? { ...b, metadata: { ...b.metadata, name: same.metadata.name, labels } }
+      : { ...b, metadata: { ...b.metadata, name: same.metadata.name, labels } };
+  });
+  const shared = live.clusterRoleBindings.find(isSharedBaseBinding);
+  // Cleaning up touches the shared binding only where adding to it would: never one that is not Config Sync's.
+  const include = opts.baseRole !== undefined;
+  if (include || (opts.cleanup && shared !== undefined && sharedBaseOwnership(shared, false).ours)) {
+    const base = renderSharedBaseBinding(target.serviceAccount, shared, include);
+    if (base !== undefined) out.push(base);
+  }
+  return out;
 }
 
 function refOf(b: Binding): BindingRef {

@@ -20,11 +20,23 @@ export type RoleRefSpec = { kind: 'ClusterRole' | 'Role'; name: string; namespac
 const ACCEPTED_FORMS = 'ClusterRole/NAME, ClusterRole/NAME@NAMESPACE or Role/NAME@NAMESPACE';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-function roleKind(kind: string): RoleRefSpec['kind'] | undefined {
-  const k = kind.toLowerCase();
-  if (k === 'clusterrole') return 'ClusterRole';
-  if (k === 'role') return 'Role';
-  return undefined;
+/**
+ * The kind, spelt exactly as the RootSync CRD's enum (kpt-config-sync pkg/api/configsync/v1beta1
+ * resource_override.go, RootSyncRoleRef.Kind: `+kubebuilder:validation:Enum=Role;ClusterRole`): the API server
+ * rejects any other spelling, so `clusterrole` is an error here too, not a silent fix.
+ */
+function roleKind(kind: unknown): RoleRefSpec['kind'] | undefined {
+  return kind === 'ClusterRole' || kind === 'Role' ? kind : undefined;
+}
+
+/** Why KIND is no roleRef kind: a note on case when it differs from one only in case. */
+function kindProblem(kind: unknown): string {
+  const shown = JSON.stringify(kind) ?? 'nothing';
+  const fold = typeof kind === 'string' ? kind.toLowerCase() : '';
+  const meant = fold === 'clusterrole' ? 'ClusterRole' : fold === 'role' ? 'Role' : undefined;
+  return meant !== undefined
+    ? `kind ${shown} must be spelt ${meant} (kinds are case-sensitive, as in the RootSync API)`
+    : `kind must be ClusterRole or Role, got ${shown}`;
 }
 
 /** Why a role name is unusable, or undefined when it is fine (RBAC names are path segments: no `/`, no `%`). */
@@ -44,7 +56,7 @@ function namespaceProblem(ns: string): string | undefined {
   return undefined;
 }
 
-/** Parses one `--role-ref` value: `ClusterRole/NAME`, `ClusterRole/NAME@NS` or `Role/NAME@NS` (kind in any case). */
+/** Parses one `--role-ref` value: `ClusterRole/NAME`, `ClusterRole/NAME@NS` or `Role/NAME@NS` (kind case-sensitive). */
 export function parseRoleRefFlag(s: string): RoleRefSpec {
   const fail = (why: string): never => {
     throw new BindInputError(`invalid --role-ref "${s}": ${why}; accepted forms: ${ACCEPTED_FORMS}`, {
@@ -55,7 +67,7 @@ export function parseRoleRefFlag(s: string): RoleRefSpec {
   if (m === null) return fail('expected KIND/NAME[@NAMESPACE]');
   const [, kindPart = '', name = '', ns] = m;
   const kind = roleKind(kindPart);
-  if (kind === undefined) return fail(`unknown kind "${kindPart}"`);
+  if (kind === undefined) return fail(kindProblem(kindPart));
   const nameProblem = roleNameProblem(name);
   if (nameProblem !== undefined) return fail(nameProblem);
   if (ns !== undefined) {
@@ -113,12 +125,8 @@ export function parseRoleRefEntry(entry: unknown, where: string): RoleRefSpec {
     }
   }
   const { kind: rawKind, name, namespace } = entry;
-  const kind = typeof rawKind === 'string' ? roleKind(rawKind) : undefined;
-  if (kind === undefined) {
-    throw new BindInputError(
-      `${where}: kind must be ClusterRole or Role, got ${JSON.stringify(rawKind) ?? 'nothing'}`,
-    );
-  }
+  const kind = roleKind(rawKind);
+  if (kind === undefined) throw new BindInputError(`${where}: ${kindProblem(rawKind)}`);
   if (typeof name !== 'string') throw new BindInputError(`${where}: name must be a string`);
   const nameProblem = roleNameProblem(name);
   if (nameProblem !== undefined) throw new BindInputError(`${where}: ${nameProblem}`);
@@ -141,10 +149,8 @@ function refKey(r: RoleRefSpec): string {
 export function normalizeRoleRefs(refs: readonly RoleRefSpec[]): RoleRefSpec[] {
   const byKey = new Map<string, RoleRefSpec>();
   refs.forEach((r, i) => {
-    const rawKind: unknown = r.kind;
-    const kind = typeof rawKind === 'string' ? roleKind(rawKind) : undefined;
-    if (kind === undefined)
-      throw new BindInputError(`roleRef ${i}: kind must be ClusterRole or Role, got "${r.kind}"`);
+    const kind = roleKind(r.kind);
+    if (kind === undefined) throw new BindInputError(`roleRef ${i}: ${kindProblem(r.kind)}`);
     const nameProblem = roleNameProblem(r.name);
     if (nameProblem !== undefined) throw new BindInputError(`roleRef ${i}: ${nameProblem}`);
     const namespace = r.namespace === '' ? undefined : r.namespace;

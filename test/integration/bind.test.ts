@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +58,47 @@ const FOUR = [
   'RoleBinding team-b Role/gitops-deployer',
 ];
 
+/**
+ * Config Sync's query for the bindings of RootSync NAME, run by the real kubectl against the server: the label
+ * selector of listCurrentRoleRefs, labels.SelectorFromSet(ManagedObjectLabelMap("RootSync", rsRef))
+ * (GoogleContainerTools/kpt-config-sync pkg/reconcilermanager/controllers/rootsync_controller.go and
+ * reconciler_base.go @ bd5fadf7ec196a27a637179d0c5f757e3ee49db6), over ClusterRoleBindings and every namespace's
+ * RoleBindings. Lines are KIND NAMESPACE/NAME ROLEKIND/ROLENAME, sorted.
+ */
+async function configSyncQuery(name: string): Promise<string[]> {
+  const selector = [
+    'configsync.gke.io/managed-by=reconciler-manager',
+    'configsync.gke.io/sync-namespace=config-management-system',
+    `configsync.gke.io/sync-name=${name}`,
+    'configsync.gke.io/sync-kind=RootSync',
+  ].join(',');
+  const out = await new Promise<string>((done, fail) => {
+    execFile(
+      'kubectl',
+      [
+        'get',
+        'clusterrolebindings,rolebindings',
+        '-A',
+        '-l',
+        selector,
+        '--kubeconfig',
+        adminKubeconfig,
+        '-o',
+        'jsonpath={range .items[*]}{.kind} {.metadata.namespace}/{.metadata.name} {.roleRef.kind}/{.roleRef.name}{"\\n"}{end}',
+      ],
+      { timeout: 30_000, env: { ...process.env, HOME: dir } },
+      (err, stdout, stderr) => {
+        if (err === null) done(stdout);
+        else fail(new Error(`${err.message}: ${stderr}`));
+      },
+    );
+  });
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
+}
+
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'xrbac-bind-int-'));
   adminKubeconfig = path.join(dir, 'admin.kubeconfig');
@@ -81,7 +123,7 @@ describe('bind against the test API server', () => {
       expect(b.subjects).toStrictEqual([
         { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
       ]);
-      expect(b.metadata.labels?.['configsync.gke.io/managed-by']).toBe('kubectl-crossplane-rbac');
+      expect(b.metadata.labels?.['configsync.gke.io/managed-by']).toBe('reconciler-manager');
     }
     expect(first.stderr).toMatch(
       /warning: .*still bound to cluster-admin by ClusterRoleBinding configsync\.gke\.io:root-reconciler/,
@@ -351,5 +393,73 @@ describe('bind against the test API server', () => {
     expect(ours().find((b) => b.roleRef.name === 'view')?.subjects).toStrictEqual([
       { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
     ]);
+  });
+
+  it('ConfigSyncsLabelQueryFindsExactlyThePluginsBindings', async () => {
+    expect(await configSyncQuery('root-sync')).toStrictEqual([]);
+    const r = await run(['bind', '--root-sync', 'root-sync', '--base-role', '--allow-privileged', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const plugins = ours()
+      .map(
+        (b) =>
+          `${b.kind} ${b.metadata.namespace ?? ''}/${b.metadata.name} ${b.roleRef.kind}/${b.roleRef.name}`,
+      )
+      .sort();
+    expect(plugins).toHaveLength(4);
+    expect(
+      await configSyncQuery('root-sync'),
+      "Config Sync's query finds exactly the plugin's bindings",
+    ).toStrictEqual(plugins);
+    expect(await configSyncQuery('other-sync')).toStrictEqual([]);
+    // The base role went to Config Sync's shared binding, which its query for one RootSync does not list.
+    const base = server.get('clusterrolebindings', 'configsync.gke.io:root-reconciler-base') as BindingObj;
+    expect(base.roleRef).toMatchObject({ kind: 'ClusterRole', name: 'configsync.gke.io:root-reconciler' });
+    expect(base.subjects).toStrictEqual([
+      { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
+    ]);
+  });
+
+  it('TheSharedBaseBindingKeepsTheOtherReconcilersWhenBindCleansUp', async () => {
+    const other = {
+      kind: 'ServiceAccount',
+      name: 'root-reconciler-tenant',
+      namespace: 'config-management-system',
+    };
+    const mine = { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' };
+    // As reconciler-manager made it for another RootSync with roleRefs (upsertSharedClusterRoleBinding).
+    server.seed([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: {
+          name: 'configsync.gke.io:root-reconciler-base',
+          labels: {
+            'configsync.gke.io/managed-by': 'reconciler-manager',
+            'configsync.gke.io/sync-namespace': 'config-management-system',
+            'configsync.gke.io/sync-kind': 'RootSync',
+          },
+        },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'configsync.gke.io:root-reconciler',
+        },
+        subjects: [other],
+      },
+    ]);
+    const uid = (server.get('clusterrolebindings', 'configsync.gke.io:root-reconciler-base') as BindingObj)
+      .metadata.uid;
+    const add = await run(['bind', '--root-sync', 'root-sync', '--base-role', '--allow-privileged', '--yes']);
+    expect(add.exitCode, add.stderr).toBe(0);
+    const shared = (): BindingObj | undefined =>
+      server.get('clusterrolebindings', 'configsync.gke.io:root-reconciler-base') as BindingObj | undefined;
+    expect(shared()?.subjects, 'added and sorted, as addSubject does').toStrictEqual([mine, other]);
+
+    // Without --base-role, pruning takes only our subject off; the binding the other reconciler relies on stays.
+    const off = await run(['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes']);
+    expect(off.exitCode, off.stderr).toBe(0);
+    expect(shared()?.metadata.uid, 'the same binding, never deleted').toBe(uid);
+    expect(shared()?.subjects).toStrictEqual([other]);
+    expect(refsOf(ours()), 'our roleRef bindings stay').toStrictEqual(FOUR);
   });
 });

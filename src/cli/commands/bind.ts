@@ -8,7 +8,7 @@ import { isBindingObject, isRoleObject } from '../../kube/rbac-guards.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
-import { checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
+import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
 
 interface BindArgs extends GlobalArgs {
   readonly from: FromPaths | undefined;
@@ -22,6 +22,7 @@ interface BindArgs extends GlobalArgs {
   readonly yes: boolean;
   readonly concurrency: number;
   readonly 'allow-privileged': boolean;
+  readonly adopt: boolean;
 }
 
 /** The pure core of bind, loaded when the command runs. */
@@ -30,16 +31,20 @@ interface BindCore {
   readonly configSync: typeof import('../../bind/config-sync.js');
   readonly render: typeof import('../../bind/render.js');
   readonly inventory: typeof import('../../bind/inventory.js');
+  readonly base: typeof import('../../bind/base-binding.js');
+  readonly warnings: typeof import('../../bind/warnings.js');
 }
 
 async function loadBindCore(): Promise<BindCore> {
-  const [refs, configSync, render, inventory] = await Promise.all([
+  const [refs, configSync, render, inventory, base, warnings] = await Promise.all([
     import('../../bind/role-refs.js'),
     import('../../bind/config-sync.js'),
     import('../../bind/render.js'),
     import('../../bind/inventory.js'),
+    import('../../bind/base-binding.js'),
+    import('../../bind/warnings.js'),
   ]);
-  return { refs, configSync, render, inventory };
+  return { refs, configSync, render, inventory, base, warnings };
 }
 
 /** The target named by exactly one of --root-sync and --service-account. */
@@ -110,54 +115,24 @@ function findRootSync(snapshot: ClusterSnapshot, target: BindTarget, input: Inpu
   });
 }
 
+/**
+ * The base role: any ClusterRole for a ServiceAccount; for a RootSync only Config Sync's base role, which bind
+ * binds through Config Sync's shared base binding (another role there would be a binding Config Sync deletes).
+ */
 function resolveBaseRole(value: string | undefined, target: BindTarget, rb: BindCore): string | undefined {
-  if (value === undefined || value !== '') return value;
-  if (target.kind === 'RootSync') return rb.configSync.ROOT_RECONCILER_BASE_ROLE;
+  if (value === undefined) return undefined;
+  const base = rb.configSync.ROOT_RECONCILER_BASE_ROLE;
+  if (target.kind === 'RootSync') {
+    if (value === '' || value === base) return base;
+    throw new UsageError(
+      `--base-role with --root-sync binds Config Sync's base role ${base} (through its shared ClusterRoleBinding ${rb.configSync.ROOT_RECONCILER_BASE_BINDING}), not "${value}"`,
+      { hint: `give --base-role without a value, and other roles with --role-ref ClusterRole/${value}` },
+    );
+  }
+  if (value !== '') return value;
   throw new UsageError('--base-role needs a ClusterRole name with --service-account', {
     hint: 'e.g. --base-role crossplane-view',
   });
-}
-
-/**
- * Warnings about the bindings as they are: cluster-admin still bound (not by a binding this run deletes), roles
- * that do not exist.
- */
-function warnings(
-  target: BindTarget,
-  desired: readonly Binding[],
-  plan: Plan,
-  input: Input,
-  rb: BindCore,
-): string[] {
-  const sa = target.serviceAccount;
-  const refKey = (r: { kind: string; name: string; namespace?: string | undefined }): string =>
-    `${r.kind}/${r.namespace ?? ''}/${r.name}`;
-  const deleted = new Set(plan.entries.filter((e) => e.action === 'delete').map(refKey));
-  const stillBound = rb.render
-    .findClusterAdminBindings(sa, input.snapshot)
-    .filter((ref) => !deleted.has(refKey(ref)));
-  const out = stillBound.map((ref) => {
-    const id =
-      ref.namespace !== undefined ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
-    return `ServiceAccount ${sa.namespace}/${sa.name} is still bound to cluster-admin by ${id}: least privilege is moot until that binding is gone`;
-  });
-  const clusterRoles = new Set(input.snapshot.clusterRoles.map((r) => r.metadata.name));
-  const roles = new Set(
-    input.snapshot.others
-      .filter((o) => o.kind === 'Role')
-      .map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`),
-  );
-  const missing = new Set<string>();
-  for (const b of desired) {
-    if (b.roleRef.kind === 'ClusterRole' && !clusterRoles.has(b.roleRef.name)) {
-      missing.add(`ClusterRole ${b.roleRef.name}`);
-    } else if (b.roleRef.kind === 'Role' && input.cluster === undefined) {
-      const ns = b.metadata.namespace ?? '';
-      if (!roles.has(`${ns}/${b.roleRef.name}`)) missing.add(`Role ${ns}/${b.roleRef.name}`);
-    }
-  }
-  for (const m of missing) out.push(`${m} does not exist: its binding grants nothing until it does`);
-  return out;
 }
 
 export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
@@ -184,7 +159,8 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         })
         .option('base-role', {
           type: 'string',
-          describe: `Also bind this ClusterRole (bare, for a RootSync: configsync.gke.io:root-reconciler)`,
+          describe:
+            "Also bind this ClusterRole (for a RootSync, bare: Config Sync's base role, through its shared configsync.gke.io:root-reconciler-base binding)",
         })
         .option('prune', {
           type: 'boolean',
@@ -198,6 +174,10 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           describe:
             'Also bind privileged roles (cluster-admin, * on *, escalate, bind, impersonate, token or certificate minting)',
         })
+        .option(
+          'adopt',
+          adoptOption('existing bindings that nobody owns (no managed-by label, no controller)'),
+        )
         .option('from', fromOption)
         .option('yes', yesOption)
         .option('concurrency', concurrencyOption)
@@ -230,6 +210,9 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
       const parts = ['clusterRoles', 'clusterRoleBindings', 'roleBindings'] as const;
       const input = await readInput(args, deps, target.kind === 'RootSync' ? [...parts, 'rootSyncs'] : parts);
       const rootSync = findRootSync(input.snapshot, target, input);
+      if (rootSync !== undefined) {
+        for (const w of rb.configSync.rootSyncWarnings(rootSync)) deps.io.stderr.write(`warning: ${w}\n`);
+      }
       const refs =
         argRefs.length > 0 || rootSync === undefined ? argRefs : rb.configSync.roleRefsOfRootSync(rootSync);
       if (refs.length === 0) {
@@ -240,33 +223,53 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           { hint: 'give --role-ref or --role-refs-file; the plugin never binds cluster-admin by default' },
         );
       }
-      const desired = rb.render.renderBindings(target, refs, baseRole !== undefined ? { baseRole } : {});
-      await checkPrivileged(desired, input, args['allow-privileged'], deps);
       const [{ planChanges }, { replanOne }] = await Promise.all([
         import('../../plan/plan.js'),
         import('../../plan/replan.js'),
       ]);
-      // Bind's ownership rule: its own bindings of this target (inventory labels, no controller); prune only those.
+      // Bind's ownership rule: its own bindings of this target (inventory labels, no controller), Config Sync's of
+      // the RootSync and its shared base binding; prune only its own (and the shared one's last subject, ours).
       const ownership = rb.inventory.bindOwnership(target);
       const live = {
         clusterRoles: [],
         clusterRoleBindings: input.snapshot.clusterRoleBindings,
         roleBindings: input.snapshot.roleBindings,
       };
-      const plan = planChanges(desired, live, { prune: args.prune, ownership });
-      for (const w of warnings(target, desired, plan, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
-      if (!args.prune) {
-        const kept = planChanges(desired, live, { prune: true, ownership }).entries.filter(
-          (e) => e.action === 'delete',
+      const sa = target.serviceAccount;
+      const planWith = (prune: boolean): { desired: Binding[]; plan: Plan } => {
+        const opts = { ...(baseRole !== undefined ? { baseRole } : {}), cleanup: prune };
+        const desired = rb.render.desiredBindings(target, refs, live, opts);
+        return { desired, plan: planChanges(desired, live, { prune, ownership, adopt: args.adopt }) };
+      };
+      let { desired, plan } = planWith(args.prune);
+      // A refused binding leaves one role unbound: pruning now could leave the account with none of its roles.
+      const skipPrune = args.prune && plan.counts.refused > 0;
+      if (skipPrune) ({ desired, plan } = planWith(false));
+      // Bindings that grant the account a role (not the shared base binding's clean-up, which takes one away).
+      const granting = desired.filter((b) => !rb.base.isSharedBaseBinding(b) || rb.base.hasSubject(b, sa));
+      await checkPrivileged(granting, input, args['allow-privileged'], deps);
+      if (skipPrune) {
+        const n = plan.counts.refused;
+        deps.io.stderr.write(
+          `warning: ${n} binding${n === 1 ? ' is' : 's are'} refused (listed below): pruning is skipped in this run, so that ServiceAccount ${sa.namespace}/${sa.name} keeps the bindings it has\n`,
+        );
+      }
+      const fromFiles = input.cluster === undefined;
+      for (const w of rb.warnings.bindWarnings(sa, granting, plan, input.snapshot, fromFiles)) {
+        deps.io.stderr.write(`warning: ${w}\n`);
+      }
+      if (!args.prune || skipPrune) {
+        const why = skipPrune ? 'pruning skipped' : '--no-prune';
+        const kept = planWith(true).plan.entries.filter(
+          (e) => e.action === 'delete' || rb.base.takesOff(e, sa),
         );
         for (const e of kept) {
           deps.io.stderr.write(
-            `kept (--no-prune): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}\n`,
+            `kept (${why}): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}\n`,
           );
         }
       }
       await preflightBind(input, dryRun, [...written(plan, 'create'), ...written(plan, 'update')], deps);
-      const sa = target.serviceAccount;
       await presentAndApply(deps, input, plan, {
         output: args.output,
         dryRun,
@@ -275,7 +278,14 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         concurrency: args.concurrency,
         color: args.color,
         what: `bind roles to ServiceAccount ${sa.namespace}/${sa.name}`,
-        replan: (liveObj, want) => replanOne(want, liveObj, false, ownership),
+        replan: (liveObj, want) => {
+          // The shared base binding is planned again from its fresh subjects: another reconciler may have joined.
+          if (!rb.base.isSharedBaseBinding(want) || !rb.base.isSharedBaseBinding(liveObj)) {
+            return replanOne(want, liveObj, args.adopt, ownership);
+          }
+          const again = rb.base.renderSharedBaseBinding(sa, liveObj, rb.base.hasSubject(want, sa));
+          return again === undefined ? { action: 'none' } : replanOne(again, liveObj, args.adopt, ownership);
+        },
         mayDelete: (liveObj) => isBindingObject(liveObj) && ownership.prunes(liveObj),
       });
     },

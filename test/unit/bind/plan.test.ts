@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { roleRefsOfRootSync, rootSyncTarget } from '../../../src/bind/config-sync.js';
 import { bindOwnership } from '../../../src/bind/inventory.js';
-import { renderBindings } from '../../../src/bind/render.js';
+import { desiredBindings, renderBindings } from '../../../src/bind/render.js';
 import type { RoleRefSpec } from '../../../src/bind/role-refs.js';
 import type { Binding, BindTarget } from '../../../src/bind/target.js';
 import { planChanges, type Plan, type PlanAction, type PlanEntry } from '../../../src/plan/plan.js';
@@ -20,13 +20,17 @@ const syncASubject = {
   name: 'root-reconciler-sync-a',
   namespace: 'config-management-system',
 };
+// Config Sync's ManagedObjectLabelMap (GoogleContainerTools/kpt-config-sync
+// pkg/reconcilermanager/controllers/reconciler_base.go@bd5fadf7ec196a27a637179d0c5f757e3ee49db6) plus the plugin's
+// managed-by.
 const syncALabels = {
   'configsync.gke.io/sync-kind': 'RootSync',
   'configsync.gke.io/sync-name': 'sync-a',
   'configsync.gke.io/sync-namespace': 'config-management-system',
-  'configsync.gke.io/managed-by': 'kubectl-crossplane-rbac',
+  'configsync.gke.io/managed-by': 'reconciler-manager',
   'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
 };
+const { 'app.kubernetes.io/managed-by': _ours, ...configSyncLabels } = syncALabels;
 
 /** What the API server would return for a created object. */
 function asLive<T extends Binding>(b: T, uid: string): T {
@@ -127,10 +131,7 @@ describe('bind plans with the one planner', () => {
     const theirs = asLive(
       {
         ...four[0]!,
-        metadata: {
-          name: 'root-reconciler-sync-a-m4q9z',
-          labels: { ...syncALabels, 'configsync.gke.io/managed-by': 'reconciler-manager' },
-        },
+        metadata: { name: 'root-reconciler-sync-a-m4q9z', labels: configSyncLabels },
       },
       'cs',
     );
@@ -205,7 +206,8 @@ describe('bind plans with the one planner', () => {
     const [b] = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }]);
     const labels = { ...syncALabels, extra: 'kept' } as Record<string, string>;
     delete labels['app.kubernetes.io/managed-by'];
-    // Still ours by the Config Sync labels? No: our inventory includes app.kubernetes.io/managed-by, so it is refused.
+    // Ours by the Config Sync labels? No: our inventory includes app.kubernetes.io/managed-by. Config Sync's then?
+    // Only where bind writes it as Config Sync's (desiredBindings); the plugin's binding never takes it over.
     const live = asLive({ ...b!, metadata: { ...b!.metadata, labels } } as ClusterRoleBinding, 'l');
     expect(only(planBindings([b!], [live], { prune: true, target: syncA }), 'refused')).toHaveLength(1);
     const liveOurs = asLive(
@@ -313,9 +315,10 @@ describe('the plan bind hands to the write flow', () => {
     expect(refused.entries[0]?.action).toBe('refused');
     expect(refused.entries[0]?.reason).toBe(
       'a ClusterRoleBinding with this name exists but lacks the labels of RootSync config-management-system/root-sync ' +
-        '(app.kubernetes.io/managed-by=kubectl-crossplane-rbac,configsync.gke.io/managed-by=kubectl-crossplane-rbac,' +
+        '(app.kubernetes.io/managed-by=kubectl-crossplane-rbac,configsync.gke.io/managed-by=reconciler-manager,' +
         'configsync.gke.io/sync-kind=RootSync,configsync.gke.io/sync-name=root-sync,' +
-        'configsync.gke.io/sync-namespace=config-management-system); it is not ours, so it is left alone',
+        'configsync.gke.io/sync-namespace=config-management-system); it is not ours, so it is left alone ' +
+        '(--adopt takes it over)',
     );
   });
 
@@ -332,19 +335,28 @@ describe('the plan bind hands to the write flow', () => {
 });
 
 describe('reconciler-manager bindings in the fixture', () => {
+  const docs = parseAllDocuments(readFileSync(fixturePath('real', 'configsync.yaml'), 'utf8')).map(
+    (d) => d.toJS() as KubeObject | null,
+  );
+  const bindings = docs.filter(
+    (d) => d?.kind === 'ClusterRoleBinding' || d?.kind === 'RoleBinding',
+  ) as unknown as Binding[];
+  const refs = roleRefsOfRootSync(docs.find((d) => d?.metadata.name === 'sync-a')!);
+
   it('NoneOfThemIsOurs', () => {
-    const docs = parseAllDocuments(readFileSync(fixturePath('real', 'configsync.yaml'), 'utf8')).map(
-      (d) => d.toJS() as KubeObject | null,
-    );
-    const bindings = docs.filter(
-      (d) => d?.kind === 'ClusterRoleBinding' || d?.kind === 'RoleBinding',
-    ) as unknown as Binding[];
-    // None of reconciler-manager's bindings is ours: a plan for sync-a never deletes or refuses them.
-    const plan = planBindings(
-      renderBindings(syncA, roleRefsOfRootSync(docs.find((d) => d?.metadata.name === 'sync-a')!)),
-      bindings,
-      { prune: true, target: syncA },
-    );
+    // The plugin's own bindings (renderBindings) never take over, refuse or delete reconciler-manager's: its
+    // roleRef bindings have other names, and the shared base binding is deleted only as its last subject's clean-up.
+    const plan = planBindings(renderBindings(syncA, refs), bindings, { prune: false, target: syncA });
     expect(plan.counts).toStrictEqual({ create: 4, update: 0, unchanged: 0, delete: 0, refused: 0 });
+  });
+
+  it('WhatReconcilerManagerMadeIsUsedNotDuplicated', () => {
+    // bind's plan for a RootSync whose roleRefs Config Sync already bound: those bindings, nothing new.
+    const desired = desiredBindings(syncA, refs, split(bindings), {
+      baseRole: 'configsync.gke.io:root-reconciler',
+      cleanup: true,
+    });
+    const plan = planBindings(desired, bindings, { prune: true, target: syncA });
+    expect(plan.counts).toStrictEqual({ create: 0, update: 0, unchanged: 5, delete: 0, refused: 0 });
   });
 });

@@ -1,8 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { roleRefsOfRootSync, rootSyncServiceAccount, rootSyncTarget } from '../../../src/bind/config-sync.js';
-import { fnv1a32, inventorySelector, isOurBinding, labelValue } from '../../../src/bind/inventory.js';
+import {
+  roleRefsOfRootSync,
+  rootSyncServiceAccount,
+  rootSyncTarget,
+  rootSyncWarnings,
+} from '../../../src/bind/config-sync.js';
+import {
+  fnv1a32,
+  inventorySelector,
+  isConfigSyncBinding,
+  isOurBinding,
+  labelValue,
+} from '../../../src/bind/inventory.js';
 import { findClusterAdminBindings, renderBindings } from '../../../src/bind/render.js';
 import {
   BindInputError,
@@ -18,6 +29,8 @@ import { fixturePath } from '../../support/fixtures.js';
 
 const configSyncFixture = fixturePath('real', 'configsync.yaml');
 
+const CITE_ENUM =
+  'GoogleContainerTools/kpt-config-sync pkg/api/configsync/v1beta1/resource_override.go@bd5fadf7ec196a27a637179d0c5f757e3ee49db6';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
@@ -31,11 +44,14 @@ const syncASubject = {
   name: 'root-reconciler-sync-a',
   namespace: 'config-management-system',
 };
+// Config Sync's ManagedObjectLabelMap (GoogleContainerTools/kpt-config-sync
+// pkg/reconcilermanager/controllers/reconciler_base.go@bd5fadf7ec196a27a637179d0c5f757e3ee49db6) plus the plugin's
+// managed-by.
 const syncALabels = {
   'configsync.gke.io/sync-kind': 'RootSync',
   'configsync.gke.io/sync-name': 'sync-a',
   'configsync.gke.io/sync-namespace': 'config-management-system',
-  'configsync.gke.io/managed-by': 'kubectl-crossplane-rbac',
+  'configsync.gke.io/managed-by': 'reconciler-manager',
   'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
 };
 
@@ -75,16 +91,6 @@ describe('parseRoleRefFlag', () => {
       in: 'Role/deployer@team-a',
       want: { kind: 'Role', name: 'deployer', namespace: 'team-a' },
     },
-    KindAnyCase: {
-      reason: 'the kind is case-insensitive',
-      in: 'clusterrole/view',
-      want: { kind: 'ClusterRole', name: 'view' },
-    },
-    RoleLowerCase: {
-      reason: 'the kind is case-insensitive for Role too',
-      in: 'ROLE/x@ns',
-      want: { kind: 'Role', name: 'x', namespace: 'ns' },
-    },
     ColonInName: {
       reason: 'role names may contain colons, as Crossplane and Config Sync roles do',
       in: 'ClusterRole/configsync.gke.io:root-reconciler',
@@ -103,6 +109,11 @@ describe('parseRoleRefFlag', () => {
     BadNamespace: { reason: 'namespaces are DNS labels', in: 'ClusterRole/edit@Team_A' },
     EmptyNamespace: { reason: '@ with nothing after it is a typo', in: 'ClusterRole/edit@' },
     TwoSlashes: { reason: 'role names cannot contain a slash', in: 'ClusterRole/a/b' },
+    KindLowerCase: {
+      reason: `the kind is case-sensitive, as the RootSync CRD's enum (Enum=Role;ClusterRole in ${CITE_ENUM})`,
+      in: 'clusterrole/view',
+    },
+    RoleUpperCase: { reason: 'the kind is case-sensitive for Role too', in: 'ROLE/x@ns' },
   };
   it.each(Object.entries(bad))('%s', (_name, tc) => {
     const err = thrown(() => parseRoleRefFlag(tc.in));
@@ -110,6 +121,13 @@ describe('parseRoleRefFlag', () => {
     expect((err as Error).message, 'the error shows the accepted forms').toContain(
       'ClusterRole/NAME, ClusterRole/NAME@NAMESPACE or Role/NAME@NAMESPACE',
     );
+  });
+
+  it('AWrongCaseKindNamesTheRightSpelling', () => {
+    expect((thrown(() => parseRoleRefFlag('clusterrole/view')) as Error).message).toMatch(
+      /kind "clusterrole" must be spelt ClusterRole \(kinds are case-sensitive/,
+    );
+    expect((thrown(() => parseRoleRefFlag('role/x@ns')) as Error).message).toMatch(/must be spelt Role/);
   });
 });
 
@@ -164,6 +182,11 @@ describe('parseRoleRefsDocument', () => {
       doc: [{ kind: 'ClusterRole' }],
       want: /entry 0: name must be a string/,
     },
+    LowerCaseKind: {
+      reason: `kind is an enum of exactly Role and ClusterRole (${CITE_ENUM})`,
+      doc: [{ kind: 'clusterrole', name: 'a' }],
+      want: /entry 0: kind "clusterrole" must be spelt ClusterRole/,
+    },
     UnknownField: {
       reason: 'a misspelt field is reported, not ignored',
       doc: [{ kind: 'Role', name: 'a', namespaces: 'x' }],
@@ -194,12 +217,34 @@ describe('roleRefsOfRootSync', () => {
       roleRefsOfRootSync(rootSync({ override: { roleRefs: [{ kind: 'ClusterRole', name: 'x' }] } })),
     ).toStrictEqual([{ kind: 'ClusterRole', name: 'x' }]);
   });
-  it('ReadsTheSeedSpellingOverrides', () => {
-    expect(
-      roleRefsOfRootSync(
-        rootSync({ overrides: { roleRefs: [{ kind: 'Role', name: 'y', namespace: 'n' }] } }),
-      ),
-    ).toStrictEqual([{ kind: 'Role', name: 'y', namespace: 'n' }]);
+  // Config Sync reads only spec.override (RootSyncSpec.Override, `json:"override,omitempty"` in
+  // GoogleContainerTools/kpt-config-sync pkg/api/configsync/v1beta1/rootsync_types.go@bd5fadf7ec196a27a637179d0c5f757e3ee49db6):
+  // spec.overrides is no field, the API server prunes it, and Config Sync then binds cluster-admin.
+  it('SpecOverridesIsIgnoredWithAWarningNamingTheRightField', () => {
+    const wrong = rootSync({ overrides: { roleRefs: [{ kind: 'Role', name: 'y', namespace: 'n' }] } });
+    expect(roleRefsOfRootSync(wrong)).toStrictEqual([]);
+    const warnings = rootSyncWarnings(wrong);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/spec\.overrides is not a RootSync field and is ignored/);
+    expect(warnings[0]).toContain('spec.override.roleRefs');
+    const both = rootSync({
+      override: { roleRefs: [{ kind: 'ClusterRole', name: 'x' }] },
+      overrides: { roleRefs: [{ kind: 'ClusterRole', name: 'y' }] },
+    });
+    expect(roleRefsOfRootSync(both), 'only spec.override counts').toStrictEqual([
+      { kind: 'ClusterRole', name: 'x' },
+    ]);
+    expect(rootSyncWarnings(both)).toHaveLength(1);
+    expect(rootSyncWarnings(rootSync({ override: {} }))).toStrictEqual([]);
+  });
+  it('KindIsCaseSensitive', () => {
+    const err = thrown(() =>
+      roleRefsOfRootSync(rootSync({ override: { roleRefs: [{ kind: 'clusterrole', name: 'x' }] } })),
+    );
+    expect(err, 'the CRD enum is Role;ClusterRole, exactly').toBeInstanceOf(BindInputError);
+    expect((err as Error).message).toContain(
+      'spec.override.roleRefs[0]: kind "clusterrole" must be spelt ClusterRole',
+    );
   });
   it('EmptyWithoutRoleRefs', () => {
     expect(
@@ -232,8 +277,9 @@ describe('roleRefsOfRootSync', () => {
     ]);
     expect(
       roleRefsOfRootSync(byName.get('my-root-sync')!),
-      'the design doc spells it overrides',
-    ).toHaveLength(3);
+      "the design doc's spec.overrides is no field: nothing is read from it",
+    ).toStrictEqual([]);
+    expect(rootSyncWarnings(byName.get('my-root-sync')!)).toHaveLength(1);
     expect(
       roleRefsOfRootSync(byName.get('root-sync')!),
       'no roleRefs: Config Sync would bind cluster-admin',
@@ -358,12 +404,6 @@ describe('renderBindings', () => {
     expect(new Set(bs.map((b) => b.metadata.name)).size).toBe(2);
   });
 
-  it('NeverLabelledReconcilerManager', () => {
-    for (const b of renderBindings(syncA, [{ kind: 'ClusterRole', name: 'x' }])) {
-      expect(Object.values(b.metadata.labels ?? {})).not.toContain('reconciler-manager');
-    }
-  });
-
   it('PlainServiceAccountLabels', () => {
     const [b] = renderBindings(saTarget, [{ kind: 'ClusterRole', name: 'view' }]);
     expect(b?.metadata.labels).toStrictEqual({
@@ -377,17 +417,18 @@ describe('renderBindings', () => {
   });
 
   it('BaseRoleAddsAClusterRoleBinding', () => {
-    const bs = renderBindings(syncA, [{ kind: 'Role', name: 'r', namespace: 'n' }], {
-      baseRole: 'configsync.gke.io:root-reconciler',
+    // For a ServiceAccount; a RootSync's base role goes through Config Sync's shared binding (config-sync-side-by-side).
+    const bs = renderBindings(saTarget, [{ kind: 'Role', name: 'r', namespace: 'n' }], {
+      baseRole: 'crossplane-view',
     });
     expect(bs.map((b) => [b.kind, b.roleRef.name])).toStrictEqual([
-      ['ClusterRoleBinding', 'configsync.gke.io:root-reconciler'],
+      ['ClusterRoleBinding', 'crossplane-view'],
       ['RoleBinding', 'r'],
     ]);
   });
 
   it('BaseRoleAlsoListedIsBoundOnce', () => {
-    const bs = renderBindings(syncA, [{ kind: 'ClusterRole', name: 'base' }], { baseRole: 'base' });
+    const bs = renderBindings(saTarget, [{ kind: 'ClusterRole', name: 'base' }], { baseRole: 'base' });
     expect(bs).toHaveLength(1);
   });
 
@@ -485,7 +526,7 @@ describe('fnv1a32 and labelValue', () => {
 describe('inventorySelector and isOurBinding', () => {
   it('RootSyncSelector', () => {
     expect(inventorySelector(syncA)).toBe(
-      'app.kubernetes.io/managed-by=kubectl-crossplane-rbac,configsync.gke.io/managed-by=kubectl-crossplane-rbac,' +
+      'app.kubernetes.io/managed-by=kubectl-crossplane-rbac,configsync.gke.io/managed-by=reconciler-manager,' +
         'configsync.gke.io/sync-kind=RootSync,configsync.gke.io/sync-name=sync-a,configsync.gke.io/sync-namespace=config-management-system',
     );
   });
@@ -496,14 +537,19 @@ describe('inventorySelector and isOurBinding', () => {
     );
   });
   it('ConfigSyncsOwnBindingsAreNotOurs', () => {
-    const theirs = {
-      metadata: {
-        labels: { ...syncALabels, 'configsync.gke.io/managed-by': 'reconciler-manager' },
-      },
-    };
-    expect(isOurBinding(theirs, syncA)).toBe(false);
+    const { 'app.kubernetes.io/managed-by': _ours, ...configSyncs } = syncALabels;
+    const theirs = { metadata: { labels: configSyncs } };
+    expect(isOurBinding(theirs, syncA), 'without our managed-by it is reconciler-managers').toBe(false);
+    expect(isConfigSyncBinding(theirs, syncA)).toBe(true);
+    expect(isConfigSyncBinding(theirs, rootSyncTarget('sync-b')), "another RootSync's").toBe(false);
     expect(isOurBinding({ metadata: { labels: syncALabels } }, syncA)).toBe(true);
+    expect(isConfigSyncBinding({ metadata: { labels: syncALabels } }, syncA)).toBe(false);
     expect(isOurBinding({ metadata: { labels: syncALabels } }, rootSyncTarget('sync-b'))).toBe(false);
+  });
+  it('BindingsOfEarlierVersionsAreOurs', () => {
+    const legacy = { ...syncALabels, 'configsync.gke.io/managed-by': 'kubectl-crossplane-rbac' };
+    expect(isOurBinding({ metadata: { labels: legacy } }, syncA), 'relabelled on the next update').toBe(true);
+    expect(isConfigSyncBinding({ metadata: { labels: legacy } }, syncA)).toBe(false);
   });
 });
 

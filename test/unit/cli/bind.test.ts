@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { Kinds } from '../../../src/cluster/cluster.js';
 import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/input/read-manifests.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 import { exampleCluster, FakeCluster, runWithFakes, tempFile } from './bind-fakes.js';
@@ -36,7 +37,48 @@ describe('bind: bad input', () => {
       UnknownRoleRefKind: {
         reason: 'only roles can be bound',
         argv: () => ['--root-sync', 'root-sync', '--role-ref', 'Group/admins'],
-        want: /unknown kind "Group".*accepted forms/,
+        want: /kind must be ClusterRole or Role, got "Group".*accepted forms/,
+      },
+      RoleRefKindInLowerCase: {
+        reason:
+          "kinds are case-sensitive, as the RootSync CRD's enum (GoogleContainerTools/kpt-config-sync " +
+          'pkg/api/configsync/v1beta1/resource_override.go@bd5fadf7ec196a27a637179d0c5f757e3ee49db6: Enum=Role;ClusterRole)',
+        argv: () => ['--root-sync', 'root-sync', '--role-ref', 'clusterrole/view'],
+        want: /invalid --role-ref "clusterrole\/view": kind "clusterrole" must be spelt ClusterRole/,
+      },
+      RoleRefsFileKindInLowerCase: {
+        reason: 'the same enum holds in a roleRefs file',
+        argv: () => [
+          '--service-account',
+          'a/b',
+          '--role-refs-file',
+          tempFile('lower.yaml', '- kind: role\n  name: deployer\n  namespace: team-b\n'),
+        ],
+        want: /lower\.yaml: entry 0: kind "role" must be spelt Role/,
+      },
+      RootSyncKindInLowerCase: {
+        reason: 'and in the RootSync itself (the API server would have refused it)',
+        argv: () => ['--root-sync', 'lower'],
+        extra: [rootSync('lower', { roleRefs: [{ kind: 'clusterrole', name: 'view' }] })],
+        want: /spec\.override\.roleRefs\[0\]: kind "clusterrole" must be spelt ClusterRole/,
+      },
+      RootSyncWithOnlySpecOverrides: {
+        reason: 'spec.overrides is no field: nothing to bind (and a warning names the right field)',
+        argv: () => ['--root-sync', 'misspelt'],
+        extra: [
+          {
+            apiVersion: 'configsync.gke.io/v1beta1',
+            kind: 'RootSync',
+            metadata: { name: 'misspelt', namespace: 'config-management-system' },
+            spec: { overrides: { roleRefs: [{ kind: 'ClusterRole', name: 'view' }] } },
+          },
+        ],
+        want: /RootSync misspelt declares no spec\.override\.roleRefs/,
+      },
+      BaseRoleOtherThanConfigSyncsForRootSync: {
+        reason: "a RootSync's base role is Config Sync's, bound through its shared binding",
+        argv: () => ['--root-sync', 'root-sync', '--base-role', 'crossplane-view'],
+        want: /--base-role with --root-sync binds Config Sync's base role configsync\.gke\.io:root-reconciler/,
       },
       RoleRefRoleWithoutNamespace: {
         reason: 'a Role flag needs @NAMESPACE',
@@ -299,6 +341,88 @@ describe('bind: against a fake cluster', () => {
     expect(cluster.writes.slice(before).map((w) => w.verb)).toStrictEqual(['delete', 'delete', 'delete']);
   });
 
+  it('SpecOverridesIsWarnedAboutAndNamesTheRightField', async () => {
+    const misspelt: KubeObject = {
+      apiVersion: 'configsync.gke.io/v1beta1',
+      kind: 'RootSync',
+      metadata: { name: 'misspelt', namespace: 'config-management-system' },
+      spec: { overrides: { roleRefs: [{ kind: 'ClusterRole', name: 'view' }] } },
+    };
+    const cluster = new FakeCluster([...examples, misspelt]);
+    const r = await runWithFakes(
+      ['bind', '--root-sync', 'misspelt', '--role-ref', 'ClusterRole/crossplane-view', '--yes'],
+      cluster,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^warning: RootSync config-management-system\/misspelt: spec\.overrides is not a RootSync field and is ignored .*roleRefs go in spec\.override\.roleRefs$/m,
+    );
+  });
+
+  it('AdoptTakesOverABindingNobodyOwns', async () => {
+    const argv = ['bind', '--service-account', 'ci/deployer', '--role-ref', 'ClusterRole/view'];
+    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json']);
+    const item = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items[0]!;
+    const unowned = { ...item, metadata: { name: item.metadata.name, labels: { team: 'ci' } } } as KubeObject;
+    const cluster = new FakeCluster([...examples, unowned]);
+    const refused = await runWithFakes([...argv, '--yes'], cluster);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/^refused ClusterRoleBinding\/\S+: .*\(--adopt takes it over\)$/m);
+    expect(cluster.writes).toStrictEqual([]);
+
+    const adopted = await runWithFakes([...argv, '--adopt', '--yes'], cluster);
+    expect(adopted.exitCode, adopted.stderr).toBe(0);
+    expect(adopted.stderr).toMatch(new RegExp(`^adopting ClusterRoleBinding/${item.metadata.name}$`, 'm'));
+    expect(cluster.writes.map((w) => `${w.verb} ${w.name}`)).toStrictEqual([`update ${item.metadata.name}`]);
+    const now = cluster.all('ClusterRoleBinding').find((b) => b.metadata.name === item.metadata.name);
+    expect(now?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('kubectl-crossplane-rbac');
+  });
+
+  it('AdoptNeverTakesABindingSomeoneManages', async () => {
+    const argv = ['bind', '--service-account', 'ci/deployer', '--role-ref', 'ClusterRole/view'];
+    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json']);
+    const item = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items[0]!;
+    const helms = {
+      ...item,
+      metadata: { name: item.metadata.name, labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
+    } as KubeObject;
+    const cluster = new FakeCluster([...examples, helms]);
+    const r = await runWithFakes([...argv, '--adopt', '--yes'], cluster);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^refused ClusterRoleBinding\//m);
+    expect(r.stderr).not.toMatch(/--adopt takes it over/);
+    expect(cluster.writes).toStrictEqual([]);
+  });
+
+  it('ARefusedRoleRefStopsPruningSoTheAccountKeepsItsRoles', async () => {
+    const cluster = new FakeCluster(examples);
+    const first = await runWithFakes(
+      ['bind', '--root-sync', 'root-sync', '--allow-privileged', '--yes'],
+      cluster,
+    );
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(cluster.writes).toHaveLength(4);
+    // Someone else's binding holds the name of the one roleRef the next run declares.
+    const argv = ['bind', '--root-sync', 'root-sync', '--role-ref', 'ClusterRole/crossplane-view'];
+    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json']);
+    const item = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items[0]!;
+    const foreign = {
+      ...item,
+      metadata: { name: item.metadata.name, labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
+    } as KubeObject;
+    await cluster.create(Kinds.clusterRoleBinding, foreign);
+    const writesBefore = cluster.writes.length;
+
+    const r = await runWithFakes([...argv, '--yes'], cluster);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^refused ClusterRoleBinding\//m);
+    expect(r.stderr).toMatch(
+      /^warning: 1 binding is refused \(listed below\): pruning is skipped in this run, so that ServiceAccount config-management-system\/root-reconciler keeps the bindings it has$/m,
+    );
+    expect(r.stderr.match(/^kept \(pruning skipped\): /gm)).toHaveLength(4);
+    expect(cluster.writes.slice(writesBefore), 'none of its four bindings deleted').toStrictEqual([]);
+  });
+
   it('DryRunClientWritesNothing', async () => {
     const cluster = new FakeCluster(examples);
     const r = await runWithFakes(
@@ -347,7 +471,15 @@ describe('bind: output from -f', () => {
       expect(i.subjects).toStrictEqual([
         { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
       ]);
-      expect(i.metadata.labels['configsync.gke.io/managed-by']).toBe('kubectl-crossplane-rbac');
+      // Config Sync's own labels (ManagedObjectLabelMap, GoogleContainerTools/kpt-config-sync
+      // pkg/reconcilermanager/controllers/reconciler_base.go@bd5fadf7ec196a27a637179d0c5f757e3ee49db6) and ours.
+      expect(i.metadata.labels).toStrictEqual({
+        'configsync.gke.io/managed-by': 'reconciler-manager',
+        'configsync.gke.io/sync-namespace': 'config-management-system',
+        'configsync.gke.io/sync-name': 'root-sync',
+        'configsync.gke.io/sync-kind': 'RootSync',
+        'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+      });
     }
   });
 
@@ -405,11 +537,22 @@ describe('bind: output from -f', () => {
       '-o',
       'json',
     ]);
-    const names = (JSON.parse(r.stdout) as { items: { roleRef: { name: string } }[] }).items.map(
-      (i) => i.roleRef.name,
-    );
-    expect(names).toContain('configsync.gke.io:root-reconciler');
-    expect(names).toHaveLength(5);
+    type Item = { metadata: { name: string; labels: unknown }; roleRef: { name: string }; subjects: unknown };
+    const items = (JSON.parse(r.stdout) as { items: Item[] }).items;
+    expect(items).toHaveLength(5);
+    // Config Sync's shared base binding (build_names.go RootSyncBaseClusterRoleBindingName, reconciler_base.go
+    // upsertSharedClusterRoleBinding: ManagedObjectLabelMap without sync-name; GoogleContainerTools/kpt-config-sync
+    // pkg/reconcilermanager/controllers@bd5fadf7ec196a27a637179d0c5f757e3ee49db6).
+    const base = items.find((i) => i.roleRef.name === 'configsync.gke.io:root-reconciler');
+    expect(base?.metadata.name).toBe('configsync.gke.io:root-reconciler-base');
+    expect(base?.metadata.labels).toStrictEqual({
+      'configsync.gke.io/managed-by': 'reconciler-manager',
+      'configsync.gke.io/sync-namespace': 'config-management-system',
+      'configsync.gke.io/sync-kind': 'RootSync',
+    });
+    expect(base?.subjects).toStrictEqual([
+      { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
+    ]);
   });
 
   it('FlagsOverrideTheRootSyncRoleRefs', async () => {
@@ -420,7 +563,7 @@ describe('bind: output from -f', () => {
       'root-sync',
       '--allow-privileged',
       '--role-ref',
-      'clusterrole/view',
+      'ClusterRole/view',
       '--role-refs-file',
       file,
       '-f',
