@@ -2,6 +2,7 @@ import type { ClusterRole, ClusterRoleBinding, KubeObject, PolicyRule } from '..
 import {
   AGGREGATED_ROLE,
   CHART_ADMIN_GROUP,
+  CHART_APP_VALUE,
   CHART_BASE_ROLE_ADMIN,
   CHART_BASE_ROLE_BROWSE,
   CHART_BASE_ROLE_EDIT,
@@ -16,6 +17,7 @@ import {
   LABEL_AGGREGATE_TO_CROSSPLANE,
   LABEL_AGGREGATE_TO_EDIT,
   LABEL_AGGREGATE_TO_VIEW,
+  LABEL_CHART_APP,
   LABEL_MANAGED_BY,
   LABEL_VALUE_TRUE,
   MANAGED_BY_VALUE,
@@ -83,6 +85,15 @@ export function chartBaseRules(
 
 const OWNED = { [LABEL_MANAGED_BY]: MANAGED_BY_VALUE };
 
+/**
+ * The labels of the objects the plugin renders in place of the chart's rbac-manager-managed-clusterroles.yaml: the
+ * plugin's own managed-by, and the chart's `app: crossplane`, so that `-l app=crossplane` finds them as it finds the
+ * chart's. Not the rest of the chart's labels (its "crossplane.labels": helm.sh/chart, app.kubernetes.io/managed-by:
+ * Helm, instance, version, ...): they describe a Helm release these objects are not part of, and the chart's
+ * managed-by would claim them for Helm.
+ */
+const CHART_OWNED = { ...OWNED, [LABEL_CHART_APP]: CHART_APP_VALUE };
+
 /** True when the object carries the plugin's managed-by label. */
 export function isPluginOwned(
   o: KubeObject | { readonly metadata: { readonly labels?: Record<string, string> } },
@@ -132,22 +143,23 @@ export function findAllowedProviderPermissionsRole(
   return findAggregatingRole(clusterRoles, LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS);
 }
 
-function aggregating(name: string, label: string): ClusterRole {
+function aggregating(name: string, label: string, labels: Record<string, string> = OWNED): ClusterRole {
   return buildClusterRole({
     name,
-    labels: OWNED,
+    labels,
     aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [label]: LABEL_VALUE_TRUE } }] },
   });
 }
 
 function base(name: string, label: string, rules: readonly PolicyRule[]): ClusterRole {
-  return buildClusterRole({ name, labels: { ...OWNED, [label]: LABEL_VALUE_TRUE }, rules });
+  return buildClusterRole({ name, labels: { ...CHART_OWNED, [label]: LABEL_VALUE_TRUE }, rules });
 }
 
 /**
  * The user-facing roles the chart makes when the RBAC manager is deployed (its template
  * rbac-manager-managed-clusterroles.yaml): crossplane-admin/edit/view/browse, their base roles, and the
- * crossplane-admin binding to the crossplane:masters group. All plugin-owned.
+ * crossplane-admin binding to the crossplane:masters group. All plugin-owned, and labelled `app: crossplane` as the
+ * chart labels them.
  */
 export function renderBaseRoles(
   opts: {
@@ -158,10 +170,10 @@ export function renderBaseRoles(
 ): (ClusterRole | ClusterRoleBinding)[] {
   const v = opts.crossplaneVersion ?? 'v2';
   return [
-    aggregating(CHART_ROLE_ADMIN, LABEL_AGGREGATE_TO_ADMIN),
-    aggregating(CHART_ROLE_EDIT, LABEL_AGGREGATE_TO_EDIT),
-    aggregating(CHART_ROLE_VIEW, LABEL_AGGREGATE_TO_VIEW),
-    aggregating(CHART_ROLE_BROWSE, LABEL_AGGREGATE_TO_BROWSE),
+    aggregating(CHART_ROLE_ADMIN, LABEL_AGGREGATE_TO_ADMIN, CHART_OWNED),
+    aggregating(CHART_ROLE_EDIT, LABEL_AGGREGATE_TO_EDIT, CHART_OWNED),
+    aggregating(CHART_ROLE_VIEW, LABEL_AGGREGATE_TO_VIEW, CHART_OWNED),
+    aggregating(CHART_ROLE_BROWSE, LABEL_AGGREGATE_TO_BROWSE, CHART_OWNED),
     ...(opts.skipAggregatedClusterRoles === true
       ? []
       : [
@@ -172,7 +184,7 @@ export function renderBaseRoles(
         ]),
     buildClusterRoleBinding({
       name: CHART_ROLE_ADMIN,
-      labels: OWNED,
+      labels: CHART_OWNED,
       roleName: CHART_ROLE_ADMIN,
       subjects: [{ apiGroup: RBAC_API_GROUP, kind: 'Group', name: CHART_ADMIN_GROUP }],
     }),

@@ -84,6 +84,12 @@ export const CHART_BASE_ROLE_BROWSE = 'crossplane:aggregate-to-browse';
  */
 export const LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS =
   'rbac.crossplane.io/aggregate-to-allowed-provider-permissions';
+/**
+ * rbac-manager-managed-clusterroles.yaml labels each of its objects `app: {{ template "crossplane.name" . }}`, which
+ * is `crossplane` unless nameOverride is set.
+ */
+export const LABEL_CHART_APP = 'app';
+export const CHART_APP_VALUE = 'crossplane';
 /** rbac-manager-managed-clusterroles.yaml: the crossplane-admin ClusterRoleBinding subject. */
 export const CHART_ADMIN_GROUP = 'crossplane:masters';
 export const DEFAULT_CROSSPLANE_NAMESPACE = 'crossplane-system';

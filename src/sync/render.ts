@@ -32,10 +32,7 @@ import {
   renderNamespaceRoles,
   renderXrdNamespaceRoles,
 } from '../crossplane/namespace/roles.js';
-import {
-  renderProviderClusterRoleBinding,
-  renderProviderRoleBindings,
-} from '../crossplane/provider/bindings.js';
+import { renderProviderBindings } from '../crossplane/provider/bindings.js';
 import { renderRevisionClusterRoles, type ProviderRolePolicy } from '../crossplane/provider/roles.js';
 import { renderXrdRoles, validateXrd } from '../crossplane/definition/roles.js';
 import { SyncInputError } from '../crossplane/input-error.js';
@@ -311,9 +308,9 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
         objects.push(system);
       }
       // Crossplane's binding reconciler binds every revision, whether or not it has roles (yet).
-      if (settings.providerBindingScope === 'namespace')
-        objects.push(...renderProviderRoleBindings(r, snapshot.deployments));
-      else objects.push(renderProviderClusterRoleBinding(r, snapshot.deployments));
+      const binding = renderProviderBindings(r, snapshot.deployments, settings.providerBindingScope);
+      objects.push(...binding.objects);
+      if (binding.warning !== undefined) warnings.push(binding.warning);
     }
   }
 

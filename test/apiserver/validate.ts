@@ -69,10 +69,12 @@ function validateLabels(labels: unknown): StatusCause[] {
       out.push(invalidValue('metadata.labels', key, NAME_PART_MSG));
     if (typeof value !== 'string') {
       out.push(invalidValue('metadata.labels', String(value), 'must be a string'));
-    } else if (value.length > 63) {
-      out.push(invalidValue('metadata.labels', value, 'must be no more than 63 characters'));
-    } else if (!new RegExp(`^${LABEL_VALUE}$`).test(value)) {
-      out.push(invalidValue('metadata.labels', value, VALUE_MSG));
+    } else {
+      // IsLabelValue: the length and the pattern are checked independently, so a value can fail both.
+      if (value.length > 63)
+        out.push(invalidValue('metadata.labels', value, 'must be no more than 63 characters'));
+      if (!new RegExp(`^${LABEL_VALUE}$`).test(value))
+        out.push(invalidValue('metadata.labels', value, VALUE_MSG));
     }
   }
   return out;

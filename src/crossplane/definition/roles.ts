@@ -27,6 +27,41 @@ export const VERBS_ALL: readonly string[] = ['*'];
 export const VERBS_VIEW: readonly string[] = ['get', 'list', 'watch'];
 const VERBS_UPDATE: readonly string[] = ['update'];
 
+const MAX_LABEL_VALUE = 63;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/**
+ * 64-bit FNV-1a over the UTF-8 bytes of `s`, as 16 lower-case hex digits. Pure and stable across platforms; used
+ * only to shorten names, not for security.
+ */
+export function fnv1a64Hex(s: string): string {
+  const bytes = new TextEncoder().encode(s);
+  let h = 0xcbf29ce484222325n;
+  const prime = 0x100000001b3n;
+  const mask = 0xffffffffffffffffn;
+  for (const b of bytes) {
+    h ^= BigInt(b);
+    h = (h * prime) & mask;
+  }
+  return h.toString(16).padStart(16, '0');
+}
+
+/**
+ * The `rbac.crossplane.io/xrd` label value for an XRD: its name when that is a valid label value, else a shortened
+ * prefix of it plus "-" and the FNV-1a 64 hash of the full name (always ≤ 63 characters and valid). The XRD's roles
+ * (v1) and the namespace roles' selectors use this one value, so the selectors find the roles.
+ */
+export function xrdLabelValue(xrdName: string): string {
+  if (xrdName.length <= MAX_LABEL_VALUE && LABEL_VALUE.test(xrdName)) return xrdName;
+  const hash = fnv1a64Hex(xrdName);
+  const prefix = xrdName
+    .slice(0, MAX_LABEL_VALUE - hash.length - 1)
+    .replace(/[^-A-Za-z0-9_.]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/[^A-Za-z0-9]+$/, '');
+  return prefix === '' ? hash : `${prefix}-${hash}`;
+}
+
 /** The XRD fields the renderers need, checked. Throws SyncInputError naming the missing field. */
 export function validateXrd(xrd: Xrd): { group: string; plural: string; claimPlural: string | undefined } {
   const name = xrd.metadata?.name;
@@ -58,7 +93,8 @@ function xrdRule(group: string, resources: readonly string[], verbs: readonly st
 /**
  * Renders the four ClusterRoles Crossplane's RBAC manager makes for an XRD, in its order: aggregate-to-crossplane,
  * aggregate-to-edit, aggregate-to-view, aggregate-to-browse. `v1` adds the `rbac.crossplane.io/xrd` label that
- * Crossplane v1.x put on the edit, view and browse roles.
+ * Crossplane v1.x put on the edit, view and browse roles, valued xrdLabelValue(name): Crossplane v1 writes the full
+ * name, which the API server refuses above 63 characters.
  */
 export function renderXrdRoles(
   xrd: Xrd,
@@ -67,7 +103,8 @@ export function renderXrdRoles(
   const { group, plural, claimPlural } = validateXrd(xrd);
   const name = xrd.metadata.name;
   const owner = [controllerRef(XRD_API_VERSION, XRD_KIND, name, xrd.metadata.uid)];
-  const xrdLabel: Record<string, string> = opts.crossplaneVersion === 'v1' ? { [LABEL_XRD]: name } : {};
+  const xrdLabel: Record<string, string> =
+    opts.crossplaneVersion === 'v1' ? { [LABEL_XRD]: xrdLabelValue(name) } : {};
   const xr = [plural, `${plural}/status`];
   const claim = claimPlural !== undefined ? [claimPlural, `${claimPlural}/status`] : undefined;
 

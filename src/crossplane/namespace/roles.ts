@@ -25,11 +25,10 @@ import {
   XRD_ROLE_SUFFIX_NS_VIEW,
 } from '../names.js';
 import { buildClusterRole, controllerRef } from '../object-builders.js';
-import { VERBS_ALL, VERBS_VIEW, validateXrd } from '../definition/roles.js';
+import { VERBS_ALL, VERBS_VIEW, validateXrd, xrdLabelValue } from '../definition/roles.js';
 import { compareStrings } from '../../kube/order.js';
 
 const MAX_NAME_PART = 63;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
 /** The XRD names a namespace enables: `rbac.crossplane.io/<xrd>: xrd-claim-accepted|xrd-enabled` and the list form. */
@@ -108,37 +107,6 @@ export function planAnnotationPatch(
   const sorted: Record<string, string | null> = {};
   for (const k of keys) sorted[k] = changes[k] ?? null;
   return { patch: { metadata: { annotations: sorted } }, alreadyInState };
-}
-
-/**
- * 64-bit FNV-1a over the UTF-8 bytes of `s`, as 16 lower-case hex digits. Pure and stable across platforms; used
- * only to shorten names, not for security.
- */
-export function fnv1a64Hex(s: string): string {
-  const bytes = new TextEncoder().encode(s);
-  let h = 0xcbf29ce484222325n;
-  const prime = 0x100000001b3n;
-  const mask = 0xffffffffffffffffn;
-  for (const b of bytes) {
-    h ^= BigInt(b);
-    h = (h * prime) & mask;
-  }
-  return h.toString(16).padStart(16, '0');
-}
-
-/**
- * The `rbac.crossplane.io/xrd` label value for an XRD: its name when that is a valid label value, else a shortened
- * prefix of it plus "-" and the FNV-1a 64 hash of the full name (always ≤ 63 characters and valid).
- */
-export function xrdLabelValue(xrdName: string): string {
-  if (xrdName.length <= MAX_NAME_PART && LABEL_VALUE.test(xrdName)) return xrdName;
-  const hash = fnv1a64Hex(xrdName);
-  const prefix = xrdName
-    .slice(0, MAX_NAME_PART - hash.length - 1)
-    .replace(/[^-A-Za-z0-9_.]/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .replace(/[^A-Za-z0-9]+$/, '');
-  return prefix === '' ? hash : `${prefix}-${hash}`;
 }
 
 export type Namespaceability =

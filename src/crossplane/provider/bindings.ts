@@ -42,16 +42,22 @@ function ownedDeployments(rev: ProviderRevision, deployments: readonly Deploymen
     .filter((d) => (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
 }
 
-/** One ServiceAccount subject per owner reference with the revision's UID, as crossplane's binding reconciler. */
-export function providerSubjects(rev: ProviderRevision, deployments: readonly Deployment[]): Subject[] {
+/** How sync binds a revision's system ClusterRole: one ClusterRoleBinding, or RoleBindings where it runs. */
+export type ProviderBindingScope = 'cluster' | 'namespace';
+
+/**
+ * One ServiceAccount subject per owner reference with the revision's UID, as crossplane's binding reconciler
+ * (internal/controller/rbac/provider/binding/reconciler.go Reconcile) makes them: the name is the Deployment's
+ * spec.template.spec.serviceAccountName as it is, empty when unset.
+ */
+function providerSubjects(rev: ProviderRevision, deployments: readonly Deployment[]): Subject[] {
   const out: Subject[] = [];
   for (const d of ownedDeployments(rev, deployments)) {
     for (const r of d.metadata.ownerReferences ?? []) {
       if (r.uid !== rev.metadata.uid) continue;
-      const sa = d.spec?.template?.spec?.serviceAccountName;
       out.push({
         kind: 'ServiceAccount',
-        name: sa !== undefined && sa !== '' ? sa : 'default',
+        name: d.spec?.template?.spec?.serviceAccountName ?? '',
         namespace: d.metadata.namespace ?? 'default',
       });
     }
@@ -60,30 +66,19 @@ export function providerSubjects(rev: ProviderRevision, deployments: readonly De
 }
 
 /** The ClusterRoleBinding of the system role (made for inactive revisions too, then without subjects). */
-export function renderProviderClusterRoleBinding(
-  rev: ProviderRevision,
-  deployments: readonly Deployment[],
-): ClusterRoleBinding {
+function renderProviderClusterRoleBinding(rev: ProviderRevision, subjects: Subject[]): ClusterRoleBinding {
   const name = providerSystemRoleName(rev.metadata.name);
-  return buildClusterRoleBinding({
-    name,
-    ownerReferences: revisionOwner(rev),
-    roleName: name,
-    subjects: providerSubjects(rev, deployments),
-  });
+  return buildClusterRoleBinding({ name, ownerReferences: revisionOwner(rev), roleName: name, subjects });
 }
 
 /**
  * `providerBindingScope: namespace`: one RoleBinding per namespace that runs the revision's Deployments, binding
  * the system ClusterRole there only. Plugin-owned (labelled), owned by the revision.
  */
-export function renderProviderRoleBindings(
-  rev: ProviderRevision,
-  deployments: readonly Deployment[],
-): RoleBinding[] {
+function renderProviderRoleBindings(rev: ProviderRevision, subjects: Subject[]): RoleBinding[] {
   const name = providerSystemRoleName(rev.metadata.name);
   const byNs = new Map<string, Subject[]>();
-  for (const s of providerSubjects(rev, deployments)) {
+  for (const s of subjects) {
     const ns = s.namespace ?? 'default';
     const list = byNs.get(ns) ?? [];
     list.push(s);
@@ -99,4 +94,40 @@ export function renderProviderRoleBindings(
       subjects: byNs.get(ns) ?? [],
     }),
   );
+}
+
+export interface ProviderBindings {
+  readonly objects: (ClusterRoleBinding | RoleBinding)[];
+  /** Set when the revision gets no binding: says which of its Deployments names no service account. */
+  readonly warning?: string;
+}
+
+/**
+ * The binding of a revision's system ClusterRole, as crossplane's binding reconciler makes it for every revision
+ * (inactive ones too, then without subjects). None when a Deployment of the revision sets no serviceAccountName:
+ * Crossplane's binding then names the ServiceAccount "" and the API server refuses it, so the revision has no
+ * binding; binding "default" instead would give the provider's permissions to every pod of that namespace that
+ * runs as "default". The warning names the revision and the Deployments.
+ */
+export function renderProviderBindings(
+  rev: ProviderRevision,
+  deployments: readonly Deployment[],
+  scope: ProviderBindingScope = 'cluster',
+): ProviderBindings {
+  const subjects = providerSubjects(rev, deployments);
+  const unnamed = ownedDeployments(rev, deployments)
+    .filter((d) => (d.spec?.template?.spec?.serviceAccountName ?? '') === '')
+    .map((d) => `${d.metadata.namespace ?? 'default'}/${d.metadata.name}`);
+  if (unnamed.length > 0) {
+    const which = unnamed.length === 1 ? `Deployment ${unnamed[0]}` : `Deployments ${unnamed.join(', ')}`;
+    return {
+      objects: [],
+      warning:
+        `ProviderRevision "${rev.metadata.name}": ${which} set${unnamed.length === 1 ? 's' : ''} no ` +
+        `serviceAccountName, so its system ClusterRole is bound to nothing (binding the "default" ServiceAccount ` +
+        `would grant it to every pod that runs as "default")`,
+    };
+  }
+  if (scope === 'namespace') return { objects: renderProviderRoleBindings(rev, subjects) };
+  return { objects: [renderProviderClusterRoleBinding(rev, subjects)] };
 }

@@ -32,9 +32,9 @@ import {
 } from './permission-requests.js';
 import {
   providerSystemRoleName,
-  renderProviderClusterRoleBinding,
-  renderProviderRoleBindings,
+  renderProviderBindings,
   revisionOwner,
+  type ProviderBindingScope,
 } from './bindings.js';
 import { VERBS_ALL, VERBS_VIEW, type CrossplaneVersion } from '../definition/roles.js';
 import { CRD_GROUP, CRD_KIND } from '../../kube/api-names.js';
@@ -46,7 +46,7 @@ export interface ApiResource {
   readonly plural: string;
 }
 
-export type ProviderBindingScope = 'cluster' | 'namespace';
+export type { ProviderBindingScope };
 
 /** How the RBAC manager of a Crossplane version renders a revision's ClusterRoles. */
 export interface ProviderRolePolicy {
@@ -337,8 +337,9 @@ export function renderRevisionClusterRoles(
 
 /**
  * Everything sync makes for one revision: edit, view and system ClusterRoles, when it defines resources and v1
- * rejects none of its permission requests, and always the system binding (a ClusterRoleBinding, or RoleBindings
- * with `bindingScope: 'namespace'`): crossplane's binding reconciler binds every revision, whatever it defines.
+ * rejects none of its permission requests, and the system binding (a ClusterRoleBinding, or RoleBindings with
+ * `bindingScope: 'namespace'`): crossplane's binding reconciler binds every revision, whatever it defines, unless
+ * a Deployment of it names no service account (see renderProviderBindings).
  */
 export function renderProviderRoles(
   rev: ProviderRevision,
@@ -347,6 +348,5 @@ export function renderProviderRoles(
   opts: ProviderRolePolicy & { readonly bindingScope?: ProviderBindingScope } = {},
 ): (ClusterRole | ClusterRoleBinding | RoleBinding)[] {
   const { roles } = renderRevisionClusterRoles(rev, all, opts);
-  if (opts.bindingScope === 'namespace') return [...roles, ...renderProviderRoleBindings(rev, deployments)];
-  return [...roles, renderProviderClusterRoleBinding(rev, deployments)];
+  return [...roles, ...renderProviderBindings(rev, deployments, opts.bindingScope).objects];
 }

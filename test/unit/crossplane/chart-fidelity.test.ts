@@ -194,3 +194,39 @@ describe('nameOverride: the chart detected by what its roles are, not by name', 
     expect(hasChartUserRoles([impostor])).toBe(false);
   });
 });
+
+describe("the base roles' labels, as rbac-manager-managed-clusterroles.yaml sets them", () => {
+  // crossplane-chart-rbac.yaml is that template's text with {{ }} filled (test/fixtures/README.md). Each of its nine
+  // objects is labelled `app: {{ template "crossplane.name" . }}` (crossplane), its aggregate-to-* label where it
+  // has one, and `{{- include "crossplane.labels" . }}`: crossplane/crossplane
+  // cluster/charts/crossplane/templates/_helpers.tpl @2d040d2daf4e001799c4154a4a09b9e1f40d7fde defines those as
+  // helm.sh/chart and app.kubernetes.io/{managed-by,component,part-of,name,instance,version} (and customLabels).
+  // The plugin carries the rest, and its own managed-by instead of Helm's.
+  const isHelmLabel = (key: string): boolean =>
+    key.startsWith('helm.sh/') || key.startsWith('app.kubernetes.io/');
+  const chart = new Map(
+    loadFixture('crossplane-chart-rbac.yaml').map((o) => [
+      objectKey(o as ClusterRole),
+      o.metadata.labels ?? {},
+    ]),
+  );
+  const ours = renderBaseRoles();
+
+  it.each(ours.map((o) => [objectKey(o), o] as const))('%s', (key, o) => {
+    const want = chart.get(key);
+    expect(want, `${key} is one of the chart's objects`).toBeDefined();
+    const chartLabels = Object.fromEntries(Object.entries(want!).filter(([k]) => !isHelmLabel(k)));
+    expect(chartLabels).toHaveProperty('app', 'crossplane');
+    expect(o.metadata.labels).toStrictEqual({
+      ...chartLabels,
+      'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+    });
+  });
+
+  it('-l app=crossplane finds all nine, as it finds the chart ones', () => {
+    expect(ours).toHaveLength(9);
+    expect(ours.filter((o) => o.metadata.labels?.app === 'crossplane').map(objectKey)).toEqual(
+      ours.map(objectKey),
+    );
+  });
+});

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   enabledXrdsOf,
-  fnv1a64Hex,
   isXrdNamespaceable,
   planAnnotationPatch,
   renderNamespaceRoles,
   renderXrdNamespaceRoles,
-  xrdLabelValue,
 } from '../../../src/crossplane/namespace/roles.js';
+import { fnv1a64Hex, xrdLabelValue } from '../../../src/crossplane/definition/roles.js';
 import {
   chartBaseRules,
   crossplaneAggregatesXrs,
