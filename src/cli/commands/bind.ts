@@ -6,6 +6,7 @@ import type { Plan, PlanAction } from '../../plan/plan.js';
 import type { ClusterSnapshot, KubeObject, Role } from '../../kube/types.js';
 import { isBindingObject, isRoleObject } from '../../kube/rbac-guards.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { writeLine } from '../output/terminal.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
 import { checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
@@ -254,14 +255,15 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         roleBindings: input.snapshot.roleBindings,
       };
       const plan = planChanges(desired, live, { prune: args.prune, ownership });
-      for (const w of warnings(target, desired, plan, input, rb)) deps.io.stderr.write(`warning: ${w}\n`);
+      for (const w of warnings(target, desired, plan, input, rb)) writeLine(deps.io.stderr, `warning: ${w}`);
       if (!args.prune) {
         const kept = planChanges(desired, live, { prune: true, ownership }).entries.filter(
           (e) => e.action === 'delete',
         );
         for (const e of kept) {
-          deps.io.stderr.write(
-            `kept (--no-prune): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}\n`,
+          writeLine(
+            deps.io.stderr,
+            `kept (--no-prune): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}`,
           );
         }
       }
@@ -307,7 +309,7 @@ async function checkPrivileged(
   if (found.length === 0) return;
   if (allowed) {
     for (const line of found)
-      deps.io.stderr.write(`warning: binding a privileged role (--allow-privileged): ${line}\n`);
+      writeLine(deps.io.stderr, `warning: binding a privileged role (--allow-privileged): ${line}`);
     return;
   }
   const what = found.length === 1 ? 'a privileged role' : `${found.length} privileged roles`;
@@ -353,8 +355,9 @@ async function readBoundRoles(
         role = await cluster.get(Kinds.role, b.roleRef.name, ns);
       } catch (err) {
         if (err instanceof ApiError && err.code === 403) {
-          deps.io.stderr.write(
-            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules\n`,
+          writeLine(
+            deps.io.stderr,
+            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules`,
           );
           return;
         }
@@ -383,7 +386,7 @@ async function preflightBind(
   ]);
   const denials = await checkBindPermissions(input.cluster, writes, input.snapshot.clusterRoles);
   if (denials.length === 0) return;
-  for (const line of formatBindDenials(denials)) deps.io.stderr.write(`forbidden: ${line}\n`);
+  for (const line of formatBindDenials(denials)) writeLine(deps.io.stderr, `forbidden: ${line}`);
   throw new UserError(
     `not allowed to bind ${denials.length} of ${writes.length} roles, nothing was written: ${denials.map((d) => d.role).join(', ')}`,
     {
