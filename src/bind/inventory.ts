@@ -1,12 +1,13 @@
 /**
  * How `bind` finds its bindings again: the inventory labels naming the target, the selector that lists them, and
  * the ownership rule the planner applies to them (`bindOwnership`): a binding is ours when it carries the
- * target's inventory labels and no controller owner reference.
+ * target's inventory labels, no controller owner reference, and was not installed by Helm.
  */
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../crossplane/names.js';
 import type { Labels } from '../kube/types.js';
 import { compareStrings } from '../kube/order.js';
 import type { OwnershipRule } from '../plan/plan.js';
+import { refusingHelm } from '../plan/ownership.js';
 import {
   LABEL_CONFIGSYNC_MANAGED_BY,
   LABEL_SYNC_KIND,
@@ -90,9 +91,10 @@ export function isOurBinding(
 /**
  * Bind's ownership rule for the planner: a live binding with a wanted name is ours to change only if
  * `isOurBinding`; anything else is refused. Pruning deletes only our bindings of this target (bind never adopts).
+ * A binding Helm installed is refused and kept whatever its labels (`refusingHelm`).
  */
 export function bindOwnership(target: BindTarget): OwnershipRule {
-  return {
+  return refusingHelm({
     owns: (_desired, live) =>
       isOurBinding(live, target)
         ? { ours: true, adopt: false }
@@ -101,5 +103,5 @@ export function bindOwnership(target: BindTarget): OwnershipRule {
             reason: `a ${live.kind} with this name exists but lacks the labels of ${describeTarget(target)} (${inventorySelector(target)}); it is not ours, so it is left alone`,
           },
     prunes: (live) => isBinding(live) && isOurBinding(live, target),
-  };
+  });
 }
