@@ -3,10 +3,26 @@
  * are Go's strconv.Quote ones (golang/go src/strconv/quote.go@1bfcc11beb5d91ea391237644a39119a45615b7a): ESC \x1b,
  * BEL \a, U+202E \u202e.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { inquirerPrompter } from '../../../src/cli/output/prompt.js';
 import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/input/read-manifests.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 import { exampleCluster, FakeCluster, runWithFakes } from './bind-fakes.js';
+
+// The prompts' packages, replaced to see what they are asked to show.
+const shown = vi.hoisted(() => [] as unknown[]);
+vi.mock('@inquirer/confirm', () => ({
+  default: (opts: unknown) => {
+    shown.push(opts);
+    return Promise.resolve(true);
+  },
+}));
+vi.mock('@inquirer/checkbox', () => ({
+  default: (opts: { choices: { value: string }[] }) => {
+    shown.push(opts);
+    return Promise.resolve(opts.choices.map((c) => c.value));
+  },
+}));
 
 let examples: KubeObject[];
 beforeAll(async () => {
@@ -52,5 +68,23 @@ describe('terminal escaping of stderr lines', () => {
     expect(json.exitCode, json.stderr).toBe(0);
     const list = JSON.parse(json.stdout) as { items: { roleRef: { name: string } }[] };
     expect(list.items.map((b) => b.roleRef.name)).toContain(ROLE);
+  });
+
+  it('PromptsShowEscapedTextAndReturnExactValues', async () => {
+    shown.length = 0;
+    await inquirerPrompter.confirm('apply: 3 writes on https://evil\u001b]0;x\u0007:6443. Continue?');
+    const picked = await inquirerPrompter.checkbox('Namespaces', [
+      { name: `team-a (enables ${ROLE})`, value: ROLE },
+    ]);
+    expect(shown).toStrictEqual([
+      { message: 'apply: 3 writes on https://evil\\x1b]0;x\\a:6443. Continue?', default: false },
+      {
+        message: 'Namespaces',
+        choices: [{ name: 'team-a (enables ghost\\x1b]0;owned\\a\\u202e)', value: ROLE }],
+        required: true,
+        pageSize: 15,
+      },
+    ]);
+    expect(picked).toStrictEqual([ROLE]);
   });
 });
