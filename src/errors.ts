@@ -1,3 +1,5 @@
+import { escapeLines, escapeTerminal } from './cli/output/escape.js';
+
 /** Exit codes of every command: 0 success, 1 drift found (`sync --check`), 2 any error. */
 export const ExitCode = {
   ok: 0,
@@ -47,19 +49,22 @@ export class ExitSignal extends Error {
   }
 }
 
-/** Turns any thrown value into the lines to print and the exit code. */
+/**
+ * Turns any thrown value into the lines to print and the exit code. Messages carry names from the cluster, files and
+ * flags, so every line is escaped for the terminal (`escapeTerminal`): no escape sequence or line of its own.
+ */
 export function describeError(err: unknown, stackTraces: boolean): { lines: string[]; exitCode: ExitCode } {
   if (err instanceof ExitSignal) return { lines: [], exitCode: err.exitCode };
   if (err instanceof UserError) {
-    const lines = [`error: ${oneLine(err.message)}`];
-    if (err.hint !== undefined) lines.push(`hint: ${oneLine(err.hint)}`);
+    const lines = [`error: ${escapeTerminal(oneLine(err.message))}`];
+    if (err.hint !== undefined) lines.push(`hint: ${escapeTerminal(oneLine(err.hint))}`);
     if (stackTraces && err.cause instanceof Error && err.cause.stack !== undefined)
-      lines.push(err.cause.stack);
+      lines.push(escapeLines(err.cause.stack));
     return { lines, exitCode: err.exitCode };
   }
   const message = err instanceof Error ? err.message : String(err);
-  const lines = [`error: ${oneLine(message)}`];
-  if (stackTraces && err instanceof Error && err.stack !== undefined) lines.push(err.stack);
+  const lines = [`error: ${escapeTerminal(oneLine(message))}`];
+  if (stackTraces && err instanceof Error && err.stack !== undefined) lines.push(escapeLines(err.stack));
   else lines.push('hint: this is a bug in kubectl-crossplane-rbac; re-run with --stack-traces and report it');
   return { lines, exitCode: ExitCode.error };
 }

@@ -1,13 +1,14 @@
 /**
  * How `bind` finds its bindings again: the inventory labels naming the target (for a RootSync, Config Sync's own),
  * the selector that lists them, and the ownership rule the planner applies to them (`bindOwnership`): a binding is
- * ours when it carries the target's inventory labels and no controller owner reference.
+ * ours when it carries the target's inventory labels, no controller owner reference, and was not installed by Helm.
  */
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../crossplane/names.js';
 import type { Labels } from '../kube/types.js';
 import { compareStrings } from '../kube/order.js';
 import type { OwnershipRule } from '../plan/plan.js';
 import { isSharedBaseBinding, prunesSharedBase, sharedBaseOwnership } from './base-binding.js';
+import { refusingHelm } from '../plan/ownership.js';
 import {
   CONFIGSYNC_MANAGER_VALUE,
   LABEL_CONFIGSYNC_MANAGED_BY,
@@ -146,10 +147,11 @@ function isUnowned(binding: Labelled): boolean {
  * (`isOurBinding`); when reconciler-manager made it for this RootSync and bind writes it as Config Sync would
  * (`isConfigSyncBinding`, wanted with Config Sync's labels only); when it is Config Sync's shared base binding
  * (`sharedBaseOwnership`); or, with --adopt, when nobody owns it. Anything else is refused. Pruning deletes only our
- * bindings of this target, and the shared base binding only when the target's reconciler is its last subject.
+ * bindings of this target, and the shared base binding only when the target's reconciler is its last subject. A
+ * binding Helm installed is refused and kept whatever its labels (`refusingHelm`).
  */
 export function bindOwnership(target: BindTarget): OwnershipRule {
-  return {
+  return refusingHelm({
     owns: (desired, live, adopt) => {
       if (target.kind === 'RootSync' && isSharedBaseBinding(live)) return sharedBaseOwnership(live, adopt);
       if (isOurBinding(live, target)) return { ours: true, adopt: false };
@@ -167,5 +169,5 @@ export function bindOwnership(target: BindTarget): OwnershipRule {
       isBinding(live) &&
       (isOurBinding(live, target) ||
         (target.kind === 'RootSync' && prunesSharedBase(live, target.serviceAccount))),
-  };
+  });
 }

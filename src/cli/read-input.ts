@@ -4,6 +4,7 @@ import type { SnapshotPart } from '../cluster/read-snapshot.js';
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import type { InvalidObject } from '../crossplane/validate-input.js';
 import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
+import { writeLine } from './output/terminal.js';
 
 export interface Input {
   readonly snapshot: ClusterSnapshot;
@@ -143,8 +144,9 @@ export function parseSize(flag: string, value: unknown): number {
 /** For commands that only read: one warning per invalid XRD or ProviderRevision left out of the answer. */
 export function warnInvalidOwners(deps: Deps, input: Input): void {
   for (const i of input.invalidOwners) {
-    deps.io.stderr.write(
-      `warning: ignoring ${i.origin}: ${i.object.kind} "${i.object.metadata.name}": ${i.problem}\n`,
+    writeLine(
+      deps.io.stderr,
+      `warning: ignoring ${i.origin}: ${i.object.kind} "${i.object.metadata.name}": ${i.problem}`,
     );
   }
 }

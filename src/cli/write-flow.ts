@@ -7,7 +7,7 @@ import type { Deps } from './context.js';
 import type { Input } from './read-input.js';
 import { confirmWrite } from './output/prompt.js';
 import { startProgress } from './output/spinner.js';
-import { useColor } from './output/terminal.js';
+import { useColor, writeLine } from './output/terminal.js';
 
 export type DryRun = 'none' | 'client' | 'server';
 export const DRY_RUN_CHOICES: readonly DryRun[] = ['none', 'client', 'server'];
@@ -103,9 +103,9 @@ export async function presentAndApply(
   };
   const refused = plan.entries.filter((e) => e.action === 'refused');
   const held = opts.held ?? [];
-  for (const h of held) deps.io.stderr.write(`held ${h}\n`);
-  for (const e of refused) deps.io.stderr.write(`refused ${e.key}: ${e.reason ?? ''}\n`);
-  for (const e of plan.entries) if (e.adopt === true) deps.io.stderr.write(`adopting ${e.key}\n`);
+  for (const h of held) writeLine(deps.io.stderr, `held ${h}`);
+  for (const e of refused) writeLine(deps.io.stderr, `refused ${e.key}: ${e.reason ?? ''}`);
+  for (const e of plan.entries) if (e.adopt === true) writeLine(deps.io.stderr, `adopting ${e.key}`);
   // Everything else is done first; then the run fails, so that CI notices what was left alone.
   const failIfRefused = (): void => {
     if (held.length > 0) {
@@ -124,7 +124,10 @@ export async function presentAndApply(
   if (!willWrite) {
     await print(new Set(), true);
     if (cluster === undefined) {
-      deps.io.stderr.write(`read from ${input.source}: nothing was written (-f never writes to a cluster)\n`);
+      writeLine(
+        deps.io.stderr,
+        `read from ${input.source}: nothing was written (-f never writes to a cluster)`,
+      );
     }
     failIfRefused();
     if (opts.check && hasChanges) throw new ExitSignal(ExitCode.drift);
@@ -176,7 +179,7 @@ export async function presentAndApply(
   if (deps.interrupt?.requested === true) {
     const written = results.filter((r) => r.error === undefined && r.notAttempted !== true).length;
     const notStarted = results.filter((r) => r.notAttempted === true).length;
-    for (const f of failed) if (f.error !== undefined) deps.io.stderr.write(`error: ${f.error}\n`);
+    for (const f of failed) if (f.error !== undefined) writeLine(deps.io.stderr, `error: ${f.error}`);
     throw new UserError(
       `interrupted: ${String(written)} of ${String(results.length)} writes were done, ${String(notStarted)} were not started`,
       { hint: 're-run the command to finish: it converges', exitCode: ExitCode.interrupted },
@@ -186,7 +189,7 @@ export async function presentAndApply(
   if (gone !== undefined) {
     // One line for the whole run, not one per write that could not be sent.
     for (const f of failed) {
-      if (f.error !== undefined && f.serverGone !== true) deps.io.stderr.write(`error: ${f.error}\n`);
+      if (f.error !== undefined && f.serverGone !== true) writeLine(deps.io.stderr, `error: ${f.error}`);
     }
     const written = results.filter((r) => r.error === undefined && r.notAttempted !== true).length;
     throw new UserError(
@@ -196,7 +199,7 @@ export async function presentAndApply(
   }
   if (failed.length === 0) failIfRefused();
   if (failed.length > 0) {
-    for (const f of failed) deps.io.stderr.write(`error: ${f.error ?? ''}\n`);
+    for (const f of failed) writeLine(deps.io.stderr, `error: ${f.error ?? ''}`);
     throw new UserError(`${failed.length} of ${results.length} writes failed; everything else was written`, {
       hint: 're-run the command to finish: it converges',
     });

@@ -15,6 +15,53 @@ export interface OwnershipRule {
   readonly prunes: (live: RbacObject) => boolean;
 }
 
+// ---- Helm (helm/helm pkg/action/validate.go@0a0eaff3da1ac671894fdc39c616834836bfd38b, Helm 3) ----
+// setMetadataVisitor writes the managed-by label and both release annotations on every object a release installs;
+// charts add `helm.sh/chart` themselves (Crossplane's: cluster/charts/crossplane/templates/_helpers.tpl
+// crossplane.labels). The annotations and the chart label survive a managed-by label rewritten to the plugin's.
+const HELM_RELEASE_NAME_ANNOTATION = 'meta.helm.sh/release-name';
+const HELM_RELEASE_NAMESPACE_ANNOTATION = 'meta.helm.sh/release-namespace';
+const HELM_CHART_LABEL = 'helm.sh/chart';
+const HELM_MANAGED_BY_VALUE = 'Helm';
+
+/**
+ * How O shows that a Helm release installed it (its release annotations, the `helm.sh/chart` label or
+ * `app.kubernetes.io/managed-by: Helm`), or undefined when nothing does. Such an object is never the plugin's,
+ * whatever other labels it carries: Helm would put it back, and pruning it would delete a chart's object.
+ */
+export function helmInstalled(o: KubeObject): string | undefined {
+  const annotations = o.metadata.annotations ?? {};
+  const labels = o.metadata.labels ?? {};
+  const release = annotations[HELM_RELEASE_NAME_ANNOTATION];
+  const releaseNs = annotations[HELM_RELEASE_NAMESPACE_ANNOTATION];
+  if (release !== undefined || releaseNs !== undefined) {
+    return `release "${release ?? ''}" in namespace "${releaseNs ?? ''}"`;
+  }
+  const chart = labels[HELM_CHART_LABEL];
+  if (chart !== undefined) return `chart "${chart}"`;
+  if (labels[LABEL_MANAGED_BY] === HELM_MANAGED_BY_VALUE)
+    return `${LABEL_MANAGED_BY}=${HELM_MANAGED_BY_VALUE}`;
+  return undefined;
+}
+
+function helmRefusal(by: string): Ownership {
+  return {
+    ours: false,
+    reason: `installed by Helm (${by}); the plugin never changes or prunes what Helm installed, whatever its labels, and --adopt does not take it over`,
+  };
+}
+
+/** RULE, except that an object Helm installed is never the caller's to change or prune (see `helmInstalled`). */
+export function refusingHelm(rule: OwnershipRule): OwnershipRule {
+  return {
+    owns: (desired, live, adopt) => {
+      const by = helmInstalled(live);
+      return by !== undefined ? helmRefusal(by) : rule.owns(desired, live, adopt);
+    },
+    prunes: (live) => helmInstalled(live) === undefined && rule.prunes(live),
+  };
+}
+
 export function isOwned(o: KubeObject): boolean {
   return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
@@ -50,9 +97,12 @@ function describeOwner(r: OwnerReference): string {
 /**
  * Whether the live object is the plugin's to change: its controller owner reference is exactly the one the plugin
  * would set (same kind, name and uid), or it has no controller and carries the plugin's managed-by label. An object
- * nobody owns (no label, no controller) is taken over only with --adopt. Anything else is refused, untouched.
+ * nobody owns (no label, no controller) is taken over only with --adopt. Anything else is refused, untouched, and so
+ * is anything Helm installed, even with the plugin's label or --adopt.
  */
 export function ownership(desired: RbacObject, live: RbacObject, adopt: boolean): Ownership {
+  const helm = helmInstalled(live);
+  if (helm !== undefined) return helmRefusal(helm);
   const liveCtrl = controllerOf(live);
   const wantCtrl = controllerOf(desired);
   if (liveCtrl !== undefined) {
@@ -75,9 +125,12 @@ export function ownership(desired: RbacObject, live: RbacObject, adopt: boolean)
   };
 }
 
-/** True when pruning may delete this live object: labelled by the plugin, and no controller but one the plugin sets. */
+/**
+ * True when pruning may delete this live object: labelled by the plugin, no controller but one the plugin sets, and
+ * not installed by Helm (a chart's object with a forged or copied label stays).
+ */
 export function isPrunable(live: KubeObject): boolean {
-  if (!isOwned(live)) return false;
+  if (!isOwned(live) || helmInstalled(live) !== undefined) return false;
   const ctrl = controllerOf(live);
   return ctrl === undefined || PLUGIN_CONTROLLER_KINDS.has(`${groupOf(ctrl.apiVersion)}/${ctrl.kind}`);
 }

@@ -2,7 +2,9 @@
 // wants; random labels; random owner references with and without a controller), `sync --yes --prune` changes and
 // deletes none of them, and refuses exactly those in its way. With --adopt, the ones nobody owns (neither the
 // plugin's label nor a controller) that sit where sync wants an object may change, and only those (a binding with
-// another roleRef is replaced, as that field cannot change), but are never deleted. Which objects are foreign is
+// another roleRef is replaced, as that field cannot change), but are never deleted. What Helm installed (its release
+// annotations, helm.sh/chart or managed-by: Helm) is foreign even with the plugin's label, and never adopted (issue
+// #22). Which objects are foreign is
 // decided here, from the ownership rule the README states, never by the plugin's code; the server's store says what
 // changed. Replay a failure with PROPERTY_SEED=<seed>.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,18 +58,24 @@ interface Generated {
   readonly controlled: boolean;
   /** It carries app.kubernetes.io/managed-by: kubectl-crossplane-rbac. */
   readonly labelled: boolean;
+  /**
+   * A Helm release installed it: Helm 3's release annotations or managed-by label (helm/helm
+   * pkg/action/validate.go@0a0eaff3da1ac671894fdc39c616834836bfd38b setMetadataVisitor), or a chart's helm.sh/chart.
+   */
+  readonly helm: boolean;
 }
 
 /**
  * The ownership rule, as the README states it: the plugin changes or prunes only what carries its label (and no
- * controller), or exactly the controller it would set; --adopt takes over what has neither label nor controller.
+ * controller), or exactly the controller it would set, and never what Helm installed; --adopt takes over what has
+ * neither label nor controller, unless Helm installed it.
  */
 function isForeign(g: Generated): boolean {
-  return g.controlled || !g.labelled;
+  return g.controlled || !g.labelled || g.helm;
 }
 
 function isAdoptable(g: Generated): boolean {
-  return g.wanted && !g.controlled && !g.labelled;
+  return g.wanted && !g.controlled && !g.labelled && !g.helm;
 }
 
 function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>): Generated[] {
@@ -106,6 +114,12 @@ function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>
     if (prng.chance(0.3)) labels['rbac.crossplane.io/aggregate-to-edit'] = 'true';
     if (prng.chance(0.2)) labels[`example.com/${word(prng)}`] = word(prng);
     if (prng.chance(0.15)) labels['crossplane.io/scope'] = prng.pick(['namespace', 'cluster']);
+    if (prng.chance(0.1)) labels['helm.sh/chart'] = `${word(prng)}-1.2.3`;
+    const annotations: Record<string, string> = {};
+    if (prng.chance(0.1)) {
+      annotations['meta.helm.sh/release-name'] = word(prng);
+      annotations['meta.helm.sh/release-namespace'] = prng.pick(NAMESPACES);
+    }
 
     const owners: Obj[] = [];
     let controlled = false;
@@ -130,6 +144,7 @@ function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>
       owners.push(ref);
     }
     if (Object.keys(labels).length > 0) object.metadata.labels = labels;
+    if (Object.keys(annotations).length > 0) object.metadata.annotations = annotations;
     if (owners.length > 0) object.metadata.ownerReferences = owners;
     if (kind === 'ClusterRole') {
       if (prng.chance(0.15)) {
@@ -155,6 +170,10 @@ function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>
       wanted: wantedKeys.has(key) && !(kind === 'ClusterRole' && YIELDING.has(name) && !isLabelled),
       controlled,
       labelled: isLabelled,
+      helm:
+        labels[MANAGED_BY_LABEL] === 'Helm' ||
+        labels['helm.sh/chart'] !== undefined ||
+        Object.keys(annotations).length > 0,
     });
   }
   return out;

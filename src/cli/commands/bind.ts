@@ -6,6 +6,7 @@ import type { Plan, PlanAction } from '../../plan/plan.js';
 import type { ClusterSnapshot, KubeObject, Role } from '../../kube/types.js';
 import { isBindingObject, isRoleObject } from '../../kube/rbac-guards.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { writeLine } from '../output/terminal.js';
 import { fromOption, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, presentAndApply, WRITE_OUTPUTS } from '../write-flow.js';
 import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
@@ -211,7 +212,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
       const input = await readInput(args, deps, target.kind === 'RootSync' ? [...parts, 'rootSyncs'] : parts);
       const rootSync = findRootSync(input.snapshot, target, input);
       if (rootSync !== undefined) {
-        for (const w of rb.configSync.rootSyncWarnings(rootSync)) deps.io.stderr.write(`warning: ${w}\n`);
+        for (const w of rb.configSync.rootSyncWarnings(rootSync)) writeLine(deps.io.stderr, `warning: ${w}`);
       }
       const refs =
         argRefs.length > 0 || rootSync === undefined ? argRefs : rb.configSync.roleRefsOfRootSync(rootSync);
@@ -250,13 +251,14 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
       await checkPrivileged(granting, input, args['allow-privileged'], deps);
       if (skipPrune) {
         const n = plan.counts.refused;
-        deps.io.stderr.write(
-          `warning: ${n} binding${n === 1 ? ' is' : 's are'} refused (listed below): pruning is skipped in this run, so that ServiceAccount ${sa.namespace}/${sa.name} keeps the bindings it has\n`,
+        writeLine(
+          deps.io.stderr,
+          `warning: ${n} binding${n === 1 ? ' is' : 's are'} refused (listed below): pruning is skipped in this run, so that ServiceAccount ${sa.namespace}/${sa.name} keeps the bindings it has`,
         );
       }
       const fromFiles = input.cluster === undefined;
       for (const w of rb.warnings.bindWarnings(sa, granting, plan, input.snapshot, fromFiles)) {
-        deps.io.stderr.write(`warning: ${w}\n`);
+        writeLine(deps.io.stderr, `warning: ${w}`);
       }
       if (!args.prune || skipPrune) {
         const why = skipPrune ? 'pruning skipped' : '--no-prune';
@@ -264,8 +266,9 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           (e) => e.action === 'delete' || rb.base.takesOff(e, sa),
         );
         for (const e of kept) {
-          deps.io.stderr.write(
-            `kept (${why}): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}\n`,
+          writeLine(
+            deps.io.stderr,
+            `kept (${why}): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}`,
           );
         }
       }
@@ -317,7 +320,7 @@ async function checkPrivileged(
   if (found.length === 0) return;
   if (allowed) {
     for (const line of found)
-      deps.io.stderr.write(`warning: binding a privileged role (--allow-privileged): ${line}\n`);
+      writeLine(deps.io.stderr, `warning: binding a privileged role (--allow-privileged): ${line}`);
     return;
   }
   const what = found.length === 1 ? 'a privileged role' : `${found.length} privileged roles`;
@@ -363,8 +366,9 @@ async function readBoundRoles(
         role = await cluster.get(Kinds.role, b.roleRef.name, ns);
       } catch (err) {
         if (err instanceof ApiError && err.code === 403) {
-          deps.io.stderr.write(
-            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules\n`,
+          writeLine(
+            deps.io.stderr,
+            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules`,
           );
           return;
         }
@@ -393,7 +397,7 @@ async function preflightBind(
   ]);
   const denials = await checkBindPermissions(input.cluster, writes, input.snapshot.clusterRoles);
   if (denials.length === 0) return;
-  for (const line of formatBindDenials(denials)) deps.io.stderr.write(`forbidden: ${line}\n`);
+  for (const line of formatBindDenials(denials)) writeLine(deps.io.stderr, `forbidden: ${line}`);
   throw new UserError(
     `not allowed to bind ${denials.length} of ${writes.length} roles, nothing was written: ${denials.map((d) => d.role).join(', ')}`,
     {

@@ -7,6 +7,7 @@ import type { EnableXrdPlan } from '../../enable-xrd/plan.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
 import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
+import { writeLine } from '../output/terminal.js';
 import { fromOption, holdInvalidOwners, readInput, type FromPaths, type Input } from '../read-input.js';
 import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
 import {
@@ -212,7 +213,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
   const verb = args.disable ? 'disabled' : 'enabled';
   for (const c of nsPlan.changes) {
     for (const x of c.alreadyInState) {
-      deps.io.stderr.write(`namespace/${c.namespace.metadata.name}: ${x} is already ${verb}\n`);
+      writeLine(deps.io.stderr, `namespace/${c.namespace.metadata.name}: ${x} is already ${verb}`);
     }
   }
 
@@ -232,10 +233,11 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
       allowPrivileged: args['allow-privileged'],
     });
     held = desired.held.map(describeHeld);
-    for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
+    for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
     if (desired.settings.manage !== 'all') {
-      deps.io.stderr.write(
-        `warning: management level is "${desired.settings.manage}": namespace roles are not synced\n`,
+      writeLine(
+        deps.io.stderr,
+        `warning: management level is "${desired.settings.manage}": namespace roles are not synced`,
       );
     }
     plan = planChanges(desired.objects, input.snapshot, {

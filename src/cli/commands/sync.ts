@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
+import { writeLine } from '../output/terminal.js';
 import { fromOption, holdInvalidOwners, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
 import {
@@ -164,8 +165,8 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         hold: holdInvalidOwners(input),
         allowPrivileged: args['allow-privileged'],
       });
-      for (const w of desired.warnings) deps.io.stderr.write(`warning: ${w}\n`);
-      for (const s of desired.skipped) deps.io.stderr.write(`skipped ${s.kind} ${s.name}: ${s.reason}\n`);
+      for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
+      for (const s of desired.skipped) writeLine(deps.io.stderr, `skipped ${s.kind} ${s.name}: ${s.reason}`);
       const live = input.snapshot;
       const plan = planChanges(desired.objects, live, {
         prune: args.prune,

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { fromOption, readInput, warnInvalidOwners, type FromPaths } from '../read-input.js';
-import { useColor } from '../output/terminal.js';
+import { useColor, writeLine } from '../output/terminal.js';
 import { resolveInput, rolesOf } from '../resource-catalogue.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
@@ -94,7 +94,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         yaml: () => data.formatYaml(result),
       }[output as (typeof OUTPUTS)[number]]();
       deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      for (const line of fmt.whoCanWarnings(result)) deps.io.stderr.write(`warning: ${line}\n`);
+      for (const line of fmt.whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
     },
   };
 }

@@ -1,11 +1,15 @@
 import type { Ref, SubjectExplanation } from '../../explain/explain-subject.js';
+import { escapeTerminal } from './escape.js';
 import { formatRule } from './format-who-can.js';
 
 function ref(r: Ref): string {
   return `${r.kind}/${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name}`;
 }
 
-/** The subject's bindings and their rules, then the answer to --for/--verb with its reasons. */
+/**
+ * The subject's bindings and their rules, then the answer to --for/--verb with its reasons. Each line holds names
+ * from the cluster and from the flags, so each is escaped for the terminal: a name cannot start a line of its own.
+ */
 export function formatSubjectText(e: SubjectExplanation, wide: boolean): string {
   const s = e.subject;
   const lines: string[] = [];
@@ -53,5 +57,5 @@ export function formatSubjectText(e: SubjectExplanation, wide: boolean): string 
       if (r.fix !== undefined) lines.push(`    fix: ${r.fix}`);
     }
   }
-  return lines.join('\n');
+  return lines.map(escapeTerminal).join('\n');
 }

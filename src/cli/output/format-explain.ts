@@ -1,6 +1,10 @@
-/** Pure text renderings of an Explanation: tree (default), table/wide, Graphviz dot and Mermaid. */
+/**
+ * Pure text renderings of an Explanation: tree (default), table/wide, Graphviz dot and Mermaid. Names, selectors and
+ * rules come from the cluster: each is escaped for the terminal (`escapeTerminal`) before colour is added.
+ */
 import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
 import type { PolicyRule } from '../../kube/types.js';
+import { escapeTerminal } from './escape.js';
 import { formatTable } from './table.js';
 import type { Palette } from './terminal.js';
 
@@ -23,24 +27,25 @@ export function formatRuleShort(rule: PolicyRule): string {
   if ((rule.resourceNames ?? []).length > 0) parts.push(`names=${(rule.resourceNames ?? []).join(',')}`);
   if (urls.length > 0) parts.push(`urls=${urls.join(',')}`);
   parts.push(verbs);
-  return parts.join(' ');
+  return escapeTerminal(parts.join(' '));
 }
 
 /** `source →[0] mid →[1] explained`: each arrow carries the selector index that matched. */
 export function formatChain(p: RuleProvenance, target: string): string {
-  if (p.chain.length === 0) return p.source === null ? '(unknown)' : `${target} (own rule)`;
+  if (p.chain.length === 0) return p.source === null ? '(unknown)' : escapeTerminal(`${target} (own rule)`);
   const parts = [p.source === null ? `↻ ${p.chain[0]?.role ?? ''}` : (p.chain[0]?.role ?? '')];
   p.chain.forEach((hop, i) => {
     const next = p.chain[i + 1]?.role ?? target;
     parts.push(`→[${hop.selector}] ${next}`);
   });
-  return parts.join(' ');
+  return escapeTerminal(parts.join(' '));
 }
 
 function nodeLabel(node: AggregationTreeNode, pal: Palette): string {
   const sel = node.selector === null ? '' : pal.dim(`[${node.selector}] `);
   const kind = node.aggregated ? 'aggregated, ' : '';
-  let text = `${sel}${node.selector === null ? pal.bold(node.role) : node.role} ${pal.dim(`(${kind}${plural(node.ruleCount, 'rule')})`)}`;
+  const role = escapeTerminal(node.role);
+  let text = `${sel}${node.selector === null ? pal.bold(role) : role} ${pal.dim(`(${kind}${plural(node.ruleCount, 'rule')})`)}`;
   if (node.cycle) text += ` ${pal.yellow('↻ cycle')}`;
   if (node.repeated) text += ` ${pal.dim('(expanded above)')}`;
   if (node.truncated) text += ` ${pal.dim('(deeper levels not shown)')}`;
@@ -74,7 +79,7 @@ export function formatExplainTree(expl: Explanation, pal: Palette = plain): stri
   if (expl.role.aggregated) {
     out.push('', 'selectors:');
     for (const s of expl.selectors) {
-      const what = s.selector === '' ? '{} (every ClusterRole)' : s.selector;
+      const what = s.selector === '' ? '{} (every ClusterRole)' : escapeTerminal(s.selector);
       const matched =
         s.matched.length === 0 ? pal.yellow('matches nothing') : plural(s.matched.length, 'role');
       out.push(`  [${s.index}] ${what} → ${matched}`);
@@ -84,7 +89,7 @@ export function formatExplainTree(expl: Explanation, pal: Palette = plain): stri
   }
   if (expl.cycles.length > 0) {
     out.push('', pal.yellow('cycles (legal; rules that enter a cycle can stay after their source is gone):'));
-    for (const c of expl.cycles) out.push(`  ${c.join(' ⇄ ')}`);
+    for (const c of expl.cycles) out.push(escapeTerminal(`  ${c.join(' ⇄ ')}`));
     if (!expl.converged)
       out.push(`  ${pal.red('a cycle does not settle: the stored rules depend on sync order')}`);
   }
@@ -111,8 +116,9 @@ export function formatExplainTree(expl: Explanation, pal: Palette = plain): stri
   if (expl.feedsInto.length > 0) {
     out.push('', 'feeds into:');
     for (const f of expl.feedsInto) {
-      const via = f.path.length > 2 ? pal.dim(` (via ${f.path.slice(1, -1).join(' → ')})`) : '';
-      out.push(`  ${f.role}${via}`);
+      const via =
+        f.path.length > 2 ? pal.dim(escapeTerminal(` (via ${f.path.slice(1, -1).join(' → ')})`)) : '';
+      out.push(`  ${escapeTerminal(f.role)}${via}`);
     }
   }
   if (expl.boundBy.length > 0) {
@@ -122,20 +128,25 @@ export function formatExplainTree(expl: Explanation, pal: Palette = plain): stri
       const subjects = b.subjects.map(
         (s) => `${s.kind}:${s.namespace !== undefined ? `${s.namespace}/` : ''}${s.name}`,
       );
-      out.push(`  ${b.kind} ${where}${b.name}${subjects.length > 0 ? ` → ${subjects.join(', ')}` : ''}`);
+      out.push(
+        escapeTerminal(
+          `  ${b.kind} ${where}${b.name}${subjects.length > 0 ? ` → ${subjects.join(', ')}` : ''}`,
+        ),
+      );
     }
   }
   if (expl.access !== null) out.push('', ...accessLines(expl, pal));
   return `${out.join('\n')}\n`;
 }
 
+/** The request asked about (flags' values), escaped for the terminal. */
 function describeRequest(expl: Explanation): string {
   const r = expl.access?.request;
   if (r === undefined) return '';
-  if (r.path !== undefined) return `${r.verb} ${r.path}`;
+  if (r.path !== undefined) return escapeTerminal(`${r.verb} ${r.path}`);
   const group = r.apiGroup === undefined || r.apiGroup === '' ? 'core' : r.apiGroup;
   const res = r.subresource !== undefined ? `${r.resource ?? ''}/${r.subresource}` : (r.resource ?? '');
-  return `${r.verb} ${group}/${res}${r.name !== undefined ? ` ${r.name}` : ''}`;
+  return escapeTerminal(`${r.verb} ${group}/${res}${r.name !== undefined ? ` ${r.name}` : ''}`);
 }
 
 function accessLines(expl: Explanation, pal: Palette): string[] {
@@ -143,7 +154,7 @@ function accessLines(expl: Explanation, pal: Palette): string[] {
   if (a === null) return [];
   const head = a.allowed
     ? pal.green(`${describeRequest(expl)}: allowed by ${plural(a.matchingRules.length, 'rule')}`)
-    : pal.red(`${describeRequest(expl)}: not allowed by ${expl.role.name}`);
+    : pal.red(`${describeRequest(expl)}: not allowed by ${escapeTerminal(expl.role.name)}`);
   return [
     head,
     ...a.provenance.map(
@@ -181,10 +192,9 @@ export function formatExplainTable(expl: Explanation, wide: boolean): string {
     .split('\n')
     .filter((l) => l !== '');
   if (rows.length === 0) {
+    const name = escapeTerminal(expl.role.name);
     lines.push(
-      expl.access !== null
-        ? `no rule of ${expl.role.name} grants ${describeRequest(expl)}`
-        : `${expl.role.name} has no rules`,
+      expl.access !== null ? `no rule of ${name} grants ${describeRequest(expl)}` : `${name} has no rules`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -218,21 +228,23 @@ function graphOf(expl: Explanation): { nodes: Map<string, AggregationTreeNode>; 
 
 const dotQuote = (s: string): string =>
   `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+/** A role's name in a graph: escaped for the terminal the graph may be printed on (graphviz then shows `\x1b`). */
+const graphName = escapeTerminal;
 
 /** A Graphviz digraph: edges point from a selected role to the role that aggregates it. */
 export function formatExplainDot(expl: Explanation): string {
   const { nodes, edges } = graphOf(expl);
   const lines = ['digraph aggregation {', '  rankdir=BT;', '  node [shape=box];'];
   for (const [name, node] of nodes) {
-    const attrs = [`label=${dotQuote(`${name}\n${plural(node.ruleCount, 'rule')}`)}`];
+    const attrs = [`label=${dotQuote(`${graphName(name)}\n${plural(node.ruleCount, 'rule')}`)}`];
     if (node.aggregated) attrs.push('style=rounded');
     if (name === expl.role.name) attrs.push('penwidth=2');
-    lines.push(`  ${dotQuote(name)} [${attrs.join(', ')}];`);
+    lines.push(`  ${dotQuote(graphName(name))} [${attrs.join(', ')}];`);
   }
   for (const e of edges) {
     const attrs = [`label=${dotQuote(`[${e.selector}]`)}`];
     if (e.cycle) attrs.push('style=dashed', 'color=orange');
-    lines.push(`  ${dotQuote(e.from)} -> ${dotQuote(e.to)} [${attrs.join(', ')}];`);
+    lines.push(`  ${dotQuote(graphName(e.from))} -> ${dotQuote(graphName(e.to))} [${attrs.join(', ')}];`);
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
@@ -247,7 +259,7 @@ export function formatExplainMermaid(expl: Explanation): string {
   [...nodes.keys()].forEach((name, i) => ids.set(name, `n${i}`));
   const lines = ['flowchart BT'];
   for (const [name, node] of nodes) {
-    const label = mermaidText(`${name}<br/>${plural(node.ruleCount, 'rule')}`);
+    const label = mermaidText(`${graphName(name)}<br/>${plural(node.ruleCount, 'rule')}`);
     const nodeId = ids.get(name) ?? '';
     lines.push(node.aggregated ? `  ${nodeId}("${label}")` : `  ${nodeId}["${label}"]`);
   }

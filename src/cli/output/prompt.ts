@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { escapeTerminal } from './escape.js';
 import type { Io } from './terminal.js';
 
 export interface Prompter {
@@ -12,15 +13,22 @@ export interface Prompter {
 /**
  * The real prompts (inquirer), loaded only when a prompt is really shown. Each prompt is its own package:
  * `@inquirer/prompts` would also bundle its editor prompt and, through it, iconv-lite's encoding tables.
+ * The message and the choices' names (cluster names, the server's address) are escaped for the terminal; the
+ * values returned are the exact ones.
  */
 export const inquirerPrompter: Prompter = {
   async confirm(message) {
     const { default: confirm } = await import('@inquirer/confirm');
-    return confirm({ message, default: false });
+    return confirm({ message: escapeTerminal(message), default: false });
   },
   async checkbox(message, choices) {
     const { default: checkbox } = await import('@inquirer/checkbox');
-    return checkbox({ message, choices: choices.map((c) => ({ ...c })), required: true, pageSize: 15 });
+    return checkbox({
+      message: escapeTerminal(message),
+      choices: choices.map((c) => ({ ...c, name: escapeTerminal(c.name) })),
+      required: true,
+      pageSize: 15,
+    });
   },
 };
 

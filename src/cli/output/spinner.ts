@@ -1,3 +1,4 @@
+import { escapeTerminal } from './escape.js';
 import type { Io } from './terminal.js';
 
 export interface Progress {
@@ -7,7 +8,8 @@ export interface Progress {
 
 /**
  * A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr.
- * ora (and its colour and terminal libraries) is loaded only when a spinner is really shown.
+ * ora (and its colour and terminal libraries) is loaded only when a spinner is really shown. Its text is escaped
+ * for the terminal.
  */
 export async function startProgress(io: Io, text: string, enabled = true): Promise<Progress> {
   const ci = io.env.CI;
@@ -17,14 +19,18 @@ export async function startProgress(io: Io, text: string, enabled = true): Promi
     return { update: () => undefined, stop: () => undefined };
   }
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true }).start();
+  const spinner = ora({
+    text: escapeTerminal(text),
+    stream: io.stderr as NodeJS.WritableStream,
+    isEnabled: true,
+  }).start();
   return {
     update: (t: string) => {
-      spinner.text = t;
+      spinner.text = escapeTerminal(t);
     },
     stop: (finalText?: string) => {
       if (finalText === undefined) spinner.stop();
-      else spinner.succeed(finalText);
+      else spinner.succeed(escapeTerminal(finalText));
     },
   };
 }

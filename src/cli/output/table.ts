@@ -1,8 +1,11 @@
 import Table from 'cli-table3';
+import { escapeTerminal } from './escape.js';
 
 /**
  * Renders a table. cli-table3 colours headers and borders even when piped and ignores NO_COLOR, so the style is
  * always set explicitly: colour only when the caller decided it may. Columns are `gap` spaces apart; no borders.
+ * Every cell is escaped for the terminal (its text comes from the cluster): a control character, a line break or a
+ * bidi control in a name prints as its Go escape and can neither move the cursor nor split or reorder a row.
  */
 export function formatTable(
   head: readonly string[],
@@ -11,7 +14,7 @@ export function formatTable(
   gap = 2,
 ): string {
   const table = new Table({
-    head: [...head],
+    head: head.map(escapeTerminal),
     style: {
       head: color ? ['cyan'] : [],
       border: color ? ['grey'] : [],
@@ -37,7 +40,7 @@ export function formatTable(
       middle: '',
     },
   });
-  for (const row of rows) table.push([...row]);
+  for (const row of rows) table.push(row.map(escapeTerminal));
   return table
     .toString()
     .split('\n')

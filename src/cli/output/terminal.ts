@@ -1,3 +1,5 @@
+import { escapeTerminal } from './escape.js';
+
 /** The streams and terminal facts a command may use; main.ts passes the real ones, tests pass fakes. */
 export interface Io {
   readonly stdout: TextSink;
@@ -52,4 +54,12 @@ export function palette(enabled: boolean): Palette {
     yellow: sgr(33, 39),
     cyan: sgr(36, 39),
   };
+}
+
+/**
+ * Writes one line of human output (a warning, a refusal, a per-object error) to SINK, escaped for the terminal: the
+ * names and messages in it come from the cluster, files or flags (see escape.ts).
+ */
+export function writeLine(sink: TextSink, line: string): void {
+  sink.write(`${escapeTerminal(line)}\n`);
 }
