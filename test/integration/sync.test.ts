@@ -161,8 +161,20 @@ describe('sync against the test API server', () => {
   });
 
   it('lists every failed write, writes the rest, and a re-run converges', async () => {
-    const xrd = server.get('compositeresourcedefinitions', 'xnopresources.nop.example.org') as Obj;
-    server.seed([{ ...xrd, spec: { ...xrd.spec, group: 'nop2.example.org' } }]);
+    // A label someone added to each of the XRD's four roles: four updates, one of which fails.
+    const roles = ['crossplane', 'edit', 'view', 'browse'].map(
+      (s) =>
+        server.get(
+          'clusterroles',
+          `crossplane:composite:xnopresources.nop.example.org:aggregate-to-${s}`,
+        ) as Obj,
+    );
+    server.seed(
+      roles.map((r) => ({
+        ...r,
+        metadata: { ...r.metadata, labels: { ...r.metadata?.labels, extra: 'x' } },
+      })),
+    );
     server.faults.failNext = { count: 1, code: 422, verbs: ['update'] };
     const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--yes']);
     server.faults.failNext = undefined;
