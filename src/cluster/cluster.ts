@@ -91,6 +91,11 @@ export interface ListOptions {
   readonly fieldSelector?: string;
   /** A missing resource type (CRD not installed) lists as empty instead of failing. */
   readonly optional?: boolean;
+  /**
+   * Only the objects' metadata (`as=PartialObjectMetadataList`): for reads that need names, uids and owners, not
+   * specs (a provider family's CRDs hold megabytes of schemas).
+   */
+  readonly metadataOnly?: boolean;
 }
 
 export interface AccessCheck {

@@ -139,12 +139,14 @@ class ClientCluster implements Cluster {
       throw new Error(`listing core resource ${kind.plural} is not supported`);
     }
     const res = { group: kind.group, version: kind.version, plural: kind.plural, ...page };
+    // The transport keeps an Accept header with `as=`; every other request asks for plain JSON.
+    const call = opts.metadataOnly === true ? setHeaderOptions('Accept', METADATA_LIST_ACCEPT) : undefined;
     if (kind.namespaced && opts.namespace !== undefined) {
-      return this.custom.listNamespacedCustomObject({ ...res, namespace: opts.namespace });
+      return this.custom.listNamespacedCustomObject({ ...res, namespace: opts.namespace }, call);
     }
     return kind.namespaced
-      ? this.custom.listCustomObjectForAllNamespaces(res)
-      : this.custom.listClusterCustomObject(res);
+      ? this.custom.listCustomObjectForAllNamespaces(res, call)
+      : this.custom.listClusterCustomObject(res, call);
   }
 
   async get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {
@@ -377,7 +379,13 @@ function plain(obj: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
 }
 
+/** The Accept header of a metadata-only list, as client-go's metadata client sends it. */
+export const METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1,application/json';
+
+/** A metadata-only item (`PartialObjectMetadata`) gets the listed kind; everything else keeps its own. */
 function withKind(kind: ResourceKind, obj: Record<string, unknown>): KubeObject {
+  if (obj.kind === 'PartialObjectMetadata') return withKind(kind, { metadata: obj.metadata });
   const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
   return {
     ...obj,

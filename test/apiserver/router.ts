@@ -132,12 +132,24 @@ export class Router {
     }
     const accept = req.headers.accept ?? '';
     const asTable = /as=Table/.test(accept);
+    // `as=PartialObjectMetadataList` (and `as=PartialObjectMetadata` for a get): metadata only, as the API server
+    // serves it to metadata-only clients (apimachinery meta/v1 PartialObjectMetadata, PartialObjectMetadataList).
+    const asMetadata = /as=PartialObjectMetadata(List)?(;|,|$)/.test(accept);
+    const metadataOnly = (o: Obj): Obj => ({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: o.metadata ?? {},
+    });
     switch (ri.verb) {
       case 'get': {
         const obj = this.state.store.get(storeKeyOf(info), namespace, ri.name);
         if (obj === undefined) throw notFound(gr, ri.name);
         const out = present(info, obj);
-        sendJson(res, 200, asTable ? table(this.state.store, info, [out], query) : out);
+        sendJson(
+          res,
+          200,
+          asTable ? table(this.state.store, info, [out], query) : asMetadata ? metadataOnly(out) : out,
+        );
         return;
       }
       case 'list': {
@@ -145,7 +157,16 @@ export class Router {
         sendJson(
           res,
           200,
-          asTable ? table(this.state.store, info, list.items as Obj[], query, list.metadata as Obj) : list,
+          asTable
+            ? table(this.state.store, info, list.items as Obj[], query, list.metadata as Obj)
+            : asMetadata
+              ? {
+                  kind: 'PartialObjectMetadataList',
+                  apiVersion: 'meta.k8s.io/v1',
+                  metadata: list.metadata ?? {},
+                  items: (list.items as Obj[]).map(metadataOnly),
+                }
+              : list,
         );
         return;
       }

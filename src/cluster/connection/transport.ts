@@ -169,7 +169,10 @@ export class Transport implements PromiseHttpLibrary {
   ): Record<string, string | string[]> {
     const headers: Record<string, string | string[]> = { ...fromClient };
     headers['User-Agent'] = this.deps.userAgent;
-    headers.Accept = 'application/json, */*';
+    // A metadata-only read (`as=PartialObjectMetadataList`) keeps its Accept; anything else asks for JSON.
+    const accept = fromClient.Accept ?? fromClient.accept;
+    headers.Accept =
+      accept?.includes(';as=PartialObjectMetadata') === true ? accept : 'application/json, */*';
     if (!this.config.disableCompression) headers['Accept-Encoding'] = 'gzip';
     if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
     const imp = this.config.impersonate;
