@@ -4,7 +4,14 @@ import type { Deps, GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { fromOption, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
-import { adoptOption, checkConcurrency, concurrencyOption, dryRunOption, yesOption } from '../flags.js';
+import {
+  adoptOption,
+  checkConcurrency,
+  checkNamespaceFlag,
+  concurrencyOption,
+  dryRunOption,
+  yesOption,
+} from '../flags.js';
 
 interface SyncArgs extends GlobalArgs {
   readonly from: FromPaths | undefined;
@@ -113,6 +120,11 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           'Create a role for the account that runs sync',
         ),
     handler: async (args) => {
+      // Every flag is checked before anything is read or printed.
+      const dryRun = parseDryRun(args['dry-run']);
+      const only = parseOnly(args.only);
+      checkConcurrency(args.concurrency);
+      checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
       if (args['print-required-role']) {
         const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
           import('../../authz/required-permissions.js'),
@@ -122,9 +134,6 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         deps.io.stdout.write(args.output === 'json' ? formatJson(role) : formatYaml(role));
         return;
       }
-      const dryRun = parseDryRun(args['dry-run']);
-      const only = parseOnly(args.only);
-      checkConcurrency(args.concurrency);
       const input = await readInput(args, deps, [
         'xrds',
         'providerRevisions',
