@@ -15,7 +15,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError, UserError } from '../../errors.js';
 import { parseExecConfig } from './exec-credential.js';
-import { decodeStdBase64, keyPairProblem } from './tls-material.js';
+import { checkClientKeyPair, decodeDataField } from './tls-material.js';
 import {
   parseRequestTimeout,
   type ConnectionFlags,
@@ -247,17 +247,15 @@ function tlsConfig(
       hint: 'set both client-certificate and client-key (or --client-certificate and --client-key)',
     });
   }
-  // client-go checks the pair when it builds the transport (tls.X509KeyPair), before any request: so does the
-  // plugin, for files too, so that a pair it cannot use is one error line rather than a failed TLS handshake.
-  const problem = cert === undefined || key === undefined ? undefined : keyPairProblem(cert, key);
-  if (problem !== undefined) {
-    const from =
-      certFlag !== undefined || keyFlag !== undefined
-        ? 'given by --client-certificate and --client-key'
-        : `of user "${userName}"`;
-    throw new UserError(`cannot use the client certificate and key ${from}: ${problem}`, {
-      hint: 'the certificate must be PEM ("-----BEGIN CERTIFICATE-----") and the key its PEM private key',
-    });
+  // client-go checks the pair when it builds the transport (tls.X509KeyPair), before any request; so does the plugin,
+  // files included, so that a pair it cannot use is one error line rather than a failed TLS handshake.
+  if (cert !== undefined && key !== undefined) {
+    const fromFlags = certFlag !== undefined || keyFlag !== undefined;
+    checkClientKeyPair(
+      cert,
+      key,
+      fromFlags ? 'given by --client-certificate and --client-key' : `of user "${userName}"`,
+    );
   }
   return {
     ca,
@@ -271,15 +269,7 @@ function tlsConfig(
 /** FIELD-data (base64, decoded as kubectl decodes it when it loads the file), else the file FIELD names. */
 function dataOrFile(body: Raw, field: string, owner: string): Buffer | undefined {
   const data = nonEmpty(asString(body[`${field}-data`]));
-  if (data !== undefined) {
-    try {
-      return decodeStdBase64(data);
-    } catch (err) {
-      throw new UserError(`invalid ${field}-data of ${owner} in the kubeconfig: ${errorMessage(err)}`, {
-        hint: `${field}-data holds base64 (e.g. the output of: base64 -w0 FILE)`,
-      });
-    }
-  }
+  if (data !== undefined) return decodeDataField(data, field, owner);
   const file = nonEmpty(asString(body[field]));
   return file === undefined ? undefined : readPem(file, field, owner);
 }

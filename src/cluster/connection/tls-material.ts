@@ -4,6 +4,7 @@
  * certificate/key pair (crypto/tls's X509KeyPair, which client-go runs when it builds the transport).
  */
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { UserError } from '../../errors.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -45,6 +46,17 @@ export function decodeStdBase64(text: string): Buffer {
     }
   }
   return Buffer.from(text.replace(/[\r\n]/g, ''), 'base64');
+}
+
+/** The kubeconfig's FIELD-data value of OWNER, decoded as kubectl decodes it, or the UserError naming the field. */
+export function decodeDataField(data: string, field: string, owner: string): Buffer {
+  try {
+    return decodeStdBase64(data);
+  } catch (err) {
+    throw new UserError(`invalid ${field}-data of ${owner} in the kubeconfig: ${(err as Error).message}`, {
+      hint: `${field}-data holds base64 (e.g. the output of: base64 -w0 FILE)`,
+    });
+  }
 }
 
 interface PemBlock {
@@ -137,4 +149,14 @@ export function keyPairProblem(cert: Buffer | string, key: Buffer | string): str
     return 'tls: private key type does not match public key type';
   }
   return x509.checkPrivateKey(privateKey) ? undefined : 'tls: private key does not match public key';
+}
+
+/** Throws the UserError of a client certificate and key that cannot be used; FROM says where they came from. */
+export function checkClientKeyPair(cert: Buffer, key: Buffer, from: string): void {
+  const problem = keyPairProblem(cert, key);
+  if (problem !== undefined) {
+    throw new UserError(`cannot use the client certificate and key ${from}: ${problem}`, {
+      hint: 'the certificate must be PEM ("-----BEGIN CERTIFICATE-----") and the key its PEM private key',
+    });
+  }
 }
