@@ -8,7 +8,8 @@ import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
 import { whoCanCommand } from './commands/who-can.js';
 import type { Cluster } from '../cluster/cluster.js';
-import type { Deps, GlobalArgs } from './context.js';
+import { parseVerbosity, requestTimeoutOf, type Deps, type GlobalArgs } from './context.js';
+import { parseRequestTimeout } from '../cluster/connection/rest-config.js';
 import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './read-input.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
@@ -48,6 +49,11 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
     .middleware((args) => {
       rejectNaNNumbers(args, argv);
     }, true)
+    // kubectl's own flags are checked before any command runs, also when it reads -f and never connects.
+    .middleware((args) => {
+      parseVerbosity(args.v);
+      parseRequestTimeout(requestTimeoutOf(args));
+    })
     .command(commands(deps) as CommandModule<GlobalArgs, GlobalArgs>[])
     .demandCommand(1, 'a command is required')
     .strict()

@@ -62,18 +62,29 @@ export function connectionFlags(args: GlobalArgs): ConnectionFlags {
     as: args.as,
     asGroup: args['as-group'],
     asUid: args['as-uid'],
-    requestTimeout: args['request-timeout'],
+    requestTimeout: requestTimeoutOf(args),
     verbosity: parseVerbosity(args.v),
   };
 }
 
-/** kubectl's -v / --v: a log level from 0 to 10. */
-export function parseVerbosity(value: string | undefined): number {
-  if (value === undefined) return 0;
-  if (!/^\d+$/.test(value) || Number(value) > 10) {
-    throw new UsageError(`invalid -v "${value}": expected a log level from 0 to 10`, {
+/**
+ * kubectl's -v / --v: klog's Level, any whole number that fits in 32 bits (strconv.ParseInt(value, 10, 32) in
+ * kubernetes/klog's Level.Set). Levels below 6 log no requests; above 10 log as 10. Given twice, the last one wins.
+ */
+export function parseVerbosity(value: string | readonly string[] | undefined): number {
+  const text = typeof value === 'string' || value === undefined ? value : value[value.length - 1];
+  if (text === undefined) return 0;
+  const level = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(level) || level < -(2 ** 31) || level > 2 ** 31 - 1) {
+    throw new UsageError(`invalid -v "${text}": expected a whole number (the log level)`, {
       hint: 'e.g. -v=6 logs every request; --stack-traces prints stack traces with errors',
     });
   }
-  return Number(value);
+  return level;
+}
+
+/** The --request-timeout text as given; given twice, the last one wins, as in kubectl. */
+export function requestTimeoutOf(args: GlobalArgs): string | undefined {
+  const raw = args['request-timeout'] as string | readonly string[] | undefined;
+  return typeof raw === 'string' || raw === undefined ? raw : raw[raw.length - 1];
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { dnsLabelProblem } from '../kube/name-rules.js';
 import { DRY_RUN_CHOICES } from './write-flow.js';
 
 // The flags the writing commands share, defined once. Each command adds them in the order its --help lists them.
@@ -40,4 +41,18 @@ export function checkConcurrency(n: number): number {
     throw new UsageError(`invalid --concurrency ${String(n)}`, { hint: 'use a whole number ≥ 1' });
   }
   return n;
+}
+
+/**
+ * Throws a UsageError unless `value` can name a namespace: a DNS-1123 label, as the API server validates namespace
+ * names (apimachinery's ValidateNamespaceName = NameIsDNSLabel).
+ */
+export function checkNamespaceFlag(flag: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const problem = dnsLabelProblem(value);
+  if (problem !== undefined) {
+    throw new UsageError(`invalid ${flag} ${JSON.stringify(value)}: not a namespace name: ${problem}`, {
+      hint: `e.g. ${flag} crossplane-system`,
+    });
+  }
 }

@@ -15,7 +15,9 @@ export const fields = (f: Readonly<Record<string, Shape>>, required: readonly st
   required,
 });
 
+/** What a value is, for "found ..." in messages: "a string", "a list", "null", and "nothing" when it is absent. */
 export function describeValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';

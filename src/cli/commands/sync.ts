@@ -9,6 +9,7 @@ import {
   adoptOption,
   allowPrivilegedRolesOption,
   checkConcurrency,
+  checkNamespaceFlag,
   concurrencyOption,
   dryRunOption,
   yesOption,
@@ -123,6 +124,11 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           'Create a role for the account that runs sync',
         ),
     handler: async (args) => {
+      // Every flag is checked before anything is read or printed.
+      const dryRun = parseDryRun(args['dry-run']);
+      const only = parseOnly(args.only);
+      checkConcurrency(args.concurrency);
+      checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
       if (args['print-required-role']) {
         const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
           import('../../authz/required-permissions.js'),
@@ -132,9 +138,6 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         deps.io.stdout.write(args.output === 'json' ? formatJson(role) : formatYaml(role));
         return;
       }
-      const dryRun = parseDryRun(args['dry-run']);
-      const only = parseOnly(args.only);
-      checkConcurrency(args.concurrency);
       const input = await readInput(args, deps, [
         'xrds',
         'providerRevisions',

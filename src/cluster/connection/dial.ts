@@ -87,13 +87,27 @@ function connectTcp(host: string, port: number, timeoutMs: number): Promise<net.
   });
 }
 
-/** Starts TLS on SOCKET, failing with ETLSTIMEDOUT when the handshake does not finish in time. */
+/**
+ * Starts TLS on SOCKET, failing with ETLSTIMEDOUT when the handshake does not finish in time. On any failure SOCKET
+ * is destroyed: a connected socket left open would keep the process alive after the error is reported.
+ */
 export function startTls(socket: Duplex, options: tls.ConnectionOptions): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
-    const secure = tls.connect({ ...options, socket });
+    const fail = (err: Error): void => {
+      socket.destroy();
+      reject(err);
+    };
+    let secure: tls.TLSSocket;
+    try {
+      // Throws at once when Node cannot build the secure context (a certificate, key or cipher it cannot use).
+      secure = tls.connect({ ...options, socket });
+    } catch (err) {
+      fail(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
     const timer = setTimeout(() => {
       secure.destroy();
-      reject(
+      fail(
         new DialError(
           `TLS handshake timeout after ${String(TLS_HANDSHAKE_TIMEOUT_MS / 1000)}s`,
           'ETLSTIMEDOUT',
@@ -107,7 +121,8 @@ export function startTls(socket: Duplex, options: tls.ConnectionOptions): Promis
     });
     secure.once('error', (err: Error) => {
       clearTimeout(timer);
-      reject(err);
+      secure.destroy();
+      fail(err);
     });
   });
 }

@@ -2,10 +2,10 @@
  * Decoding of what an exec credential plugin prints, checked as client-go checks it: the ExecCredential's
  * apiVersion and kind, its status, the RFC 3339 expiration and the client certificate and key.
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import type { UserError } from '../../errors.js';
 import type { ExecCredential } from './exec-credential.js';
+import { keyPairProblem } from './tls-material.js';
 
 export const EXEC_API_VERSIONS: readonly string[] = [
   'client.authentication.k8s.io/v1',
@@ -132,21 +132,15 @@ export function parseRfc3339(s: string): number | undefined {
   return date.getTime() - offset * 60_000;
 }
 
-/** tls.X509KeyPair's checks: PEM blocks present, both parse, and the key belongs to the certificate. */
+/** client-go's check of the pair the plugin returned: tls.X509KeyPair, its message wrapped as client-go wraps it. */
 function checkKeyPair(cert: string, key: string, fail: Fail): void {
-  const prefix = 'failed parsing client key/certificate: tls:';
-  const hint = 'status.clientCertificateData and status.clientKeyData must be PEM';
-  if (!cert.includes('-----BEGIN CERTIFICATE-----'))
-    throw fail(`${prefix} failed to find any PEM data in certificate input`, hint);
-  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key))
-    throw fail(`${prefix} failed to find any PEM data in key input`, hint);
-  let matches: boolean;
-  try {
-    matches = new X509Certificate(cert).checkPrivateKey(createPrivateKey(key));
-  } catch (err) {
-    throw fail(`${prefix} ${err instanceof Error ? err.message : String(err)}`, hint);
+  const problem = keyPairProblem(cert, key);
+  if (problem !== undefined) {
+    throw fail(
+      `failed parsing client key/certificate: ${problem}`,
+      'status.clientCertificateData and status.clientKeyData must be PEM',
+    );
   }
-  if (!matches) throw fail(`${prefix} private key does not match public key`, hint);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

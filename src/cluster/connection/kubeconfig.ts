@@ -15,6 +15,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError, UserError } from '../../errors.js';
 import { parseExecConfig } from './exec-credential.js';
+import { checkClientKeyPair, decodeDataField } from './tls-material.js';
 import {
   parseRequestTimeout,
   type ConnectionFlags,
@@ -94,7 +95,7 @@ export function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv = 
   }
   const user = asRecord(userEntry?.user);
 
-  const tls = tlsConfig(cluster, user, flags, clusterName);
+  const tls = tlsConfig(cluster, user, flags, clusterName, userName);
   const server = serverUrl(nonEmpty(flags.server) ?? asString(cluster.server), clusterName, tls);
   const proxyUrl = nonEmpty(asString(cluster['proxy-url']));
   if (proxyUrl !== undefined) checkProxyUrl(proxyUrl, clusterName);
@@ -209,7 +210,13 @@ function mergeFirstWins(into: RawKubeconfig, from: RawKubeconfig): void {
   }
 }
 
-function tlsConfig(cluster: Raw, user: Raw, flags: ConnectionFlags, clusterName: string): TlsConfig {
+function tlsConfig(
+  cluster: Raw,
+  user: Raw,
+  flags: ConnectionFlags,
+  clusterName: string,
+  userName: string,
+): TlsConfig {
   const insecure = flags.insecureSkipTlsVerify ?? cluster['insecure-skip-tls-verify'] === true;
   const caFlag = nonEmpty(flags.certificateAuthority);
   // As in kubectl: --insecure-skip-tls-verify on the command line, with no CA given there, drops the file's CA.
@@ -217,8 +224,8 @@ function tlsConfig(cluster: Raw, user: Raw, flags: ConnectionFlags, clusterName:
   const ca = dropFileCa
     ? undefined
     : caFlag !== undefined
-      ? readPem(caFlag, 'certificate-authority', clusterName)
-      : dataOrFile(cluster, 'certificate-authority', clusterName);
+      ? readPem(caFlag, 'certificate-authority', `cluster "${clusterName}"`)
+      : dataOrFile(cluster, 'certificate-authority', `cluster "${clusterName}"`);
   if (insecure && ca !== undefined) {
     throw new UserError(
       `cluster "${clusterName}" sets both a certificate authority and insecure-skip-tls-verify`,
@@ -229,16 +236,26 @@ function tlsConfig(cluster: Raw, user: Raw, flags: ConnectionFlags, clusterName:
   const keyFlag = nonEmpty(flags.clientKey);
   const cert =
     certFlag !== undefined
-      ? readPem(certFlag, 'client-certificate', clusterName)
-      : dataOrFile(user, 'client-certificate', clusterName);
+      ? readPem(certFlag, 'client-certificate', `cluster "${clusterName}"`)
+      : dataOrFile(user, 'client-certificate', `user "${userName}"`);
   const key =
     keyFlag !== undefined
-      ? readPem(keyFlag, 'client-key', clusterName)
-      : dataOrFile(user, 'client-key', clusterName);
+      ? readPem(keyFlag, 'client-key', `cluster "${clusterName}"`)
+      : dataOrFile(user, 'client-key', `user "${userName}"`);
   if ((cert === undefined) !== (key === undefined)) {
     throw new UserError(`a client certificate needs its key, and a key its certificate`, {
       hint: 'set both client-certificate and client-key (or --client-certificate and --client-key)',
     });
+  }
+  // client-go checks the pair when it builds the transport (tls.X509KeyPair), before any request; so does the plugin,
+  // files included, so that a pair it cannot use is one error line rather than a failed TLS handshake.
+  if (cert !== undefined && key !== undefined) {
+    const fromFlags = certFlag !== undefined || keyFlag !== undefined;
+    checkClientKeyPair(
+      cert,
+      key,
+      fromFlags ? 'given by --client-certificate and --client-key' : `of user "${userName}"`,
+    );
   }
   return {
     ca,
@@ -249,18 +266,19 @@ function tlsConfig(cluster: Raw, user: Raw, flags: ConnectionFlags, clusterName:
   };
 }
 
-function dataOrFile(body: Raw, field: string, clusterName: string): Buffer | undefined {
+/** FIELD-data (base64, decoded as kubectl decodes it when it loads the file), else the file FIELD names. */
+function dataOrFile(body: Raw, field: string, owner: string): Buffer | undefined {
   const data = nonEmpty(asString(body[`${field}-data`]));
-  if (data !== undefined) return Buffer.from(data, 'base64');
+  if (data !== undefined) return decodeDataField(data, field, owner);
   const file = nonEmpty(asString(body[field]));
-  return file === undefined ? undefined : readPem(file, field, clusterName);
+  return file === undefined ? undefined : readPem(file, field, owner);
 }
 
-function readPem(file: string, field: string, clusterName: string): Buffer {
+function readPem(file: string, field: string, owner: string): Buffer {
   try {
     return readFileSync(file);
   } catch (err) {
-    throw new UserError(`cannot read ${field} ${file} for "${clusterName}": ${errorMessage(err)}`, {
+    throw new UserError(`cannot read ${field} ${file} for ${owner}: ${errorMessage(err)}`, {
       hint: KUBECONFIG_HINT,
       cause: err,
     });

@@ -74,33 +74,61 @@ export interface RestConfig {
   readonly execClusterConfig: unknown;
 }
 
+/** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * Parses kubectl's --request-timeout: a bare number of seconds, or a Go duration such as 500ms, 30s, 1m30s, 1h;
- * 0 = none (undefined).
+ * Parses kubectl's --request-timeout as client-go's clientcmd.ParseTimeout does: a whole number of seconds (Go's
+ * strconv.ParseInt, not negative), else a Go duration (time.ParseDuration: 500ms, 30s, 1m30s, 1.5h, signed). Returns
+ * milliseconds, or undefined for no limit: 0, and a negative duration, which client-go's HTTP client treats as none.
+ * Any other text is a usage error.
  */
 export function parseRequestTimeout(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-  else if (/^((\d+(\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/.test(text)) {
-    const factor: Readonly<Record<string, number>> = {
-      ns: 1e-6,
-      us: 1e-3,
-      µs: 1e-3,
-      ms: 1,
-      s: 1000,
-      m: 60_000,
-      h: 3_600_000,
-    };
-    ms = 0;
-    for (const part of text.matchAll(/(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
-      ms += Number(part[1]) * (factor[part[2] ?? 's'] ?? 1000);
-    }
-  } else {
+  const seconds = /^\+?\d+$/.test(value) && BigInt(value) <= MAX_NS ? Number(value) : undefined;
+  const ms = seconds !== undefined ? seconds * 1000 : goDurationMs(value);
+  if (ms === undefined) {
     throw new UsageError(`invalid --request-timeout "${value}"`, {
-      hint: 'use a number of seconds or a duration such as 500ms, 30s, 1m30s (0 = no limit)',
+      hint: 'use a whole number of seconds or a duration such as 1s, 2m, 3h, 1m30s (0 = no limit), as kubectl',
     });
   }
-  return ms === 0 ? undefined : ms;
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : undefined;
+}
+
+/** Nanoseconds in each unit Go's time.ParseDuration knows (µ as U+00B5 and U+03BC). */
+const UNIT_NS: Readonly<Record<string, bigint>> = {
+  ns: 1n,
+  us: 1_000n,
+  '\u00b5s': 1_000n,
+  '\u03bcs': 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+const MAX_NS = 2n ** 63n - 1n;
+
+/**
+ * Go's time.ParseDuration (golang/go src/time/format.go): an optional sign, then one or more decimal numbers each
+ * with a unit ("300ms", "-1.5h", "2h45m"), or "0". Returns milliseconds, or undefined where Go fails, including a
+ * duration that does not fit in Go's int64 nanoseconds.
+ */
+export function goDurationMs(text: string): number | undefined {
+  const negative = text.startsWith('-');
+  let rest = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
+  if (rest === '0') return 0;
+  if (rest === '') return undefined;
+  let ns = 0n;
+  while (rest !== '') {
+    const m = /^(\d*)(?:\.(\d*))?([^\d.]*)/.exec(rest);
+    const [whole = '', int = '', frac, unit = ''] = m ?? [];
+    if (int === '' && (frac ?? '') === '') return undefined;
+    const per = UNIT_NS[unit];
+    if (per === undefined) return undefined;
+    ns += BigInt(int === '' ? '0' : int) * per;
+    if (frac !== undefined && frac !== '') ns += BigInt(Math.floor(Number(`0.${frac}`) * Number(per)));
+    if (ns > MAX_NS + (negative ? 1n : 0n)) return undefined;
+    rest = rest.slice(whole.length);
+  }
+  return ((negative ? -1 : 1) * Number(ns)) / 1e6;
 }

@@ -140,6 +140,29 @@ describe('loadKubeconfig', () => {
       message: /^cluster "nope" of context "one" does not exist/,
       reason: '--cluster must name a cluster of the kubeconfig',
     },
+    CaDataNotBase64: {
+      flags: {},
+      env: {
+        KUBECONFIG: write(
+          dir,
+          'bad-ca-data',
+          kubeconfig({
+            clusters: [['c', 'https://c']],
+            users: ['u'],
+            contexts: [['x', 'c', 'u']],
+            current: 'x',
+          }).replace(
+            '    server: https://c\n',
+            '    server: https://c\n    certificate-authority-data: "@@@"\n',
+          ),
+        ),
+        HOME: dir,
+      },
+      message:
+        /^invalid certificate-authority-data of cluster "c" in the kubeconfig: illegal base64 data at input byte 0$/,
+      reason:
+        'kubectl refuses such a file when it loads it: "error loading config file ...: illegal base64 data at input byte 0"',
+    },
   };
   it.each(Object.entries(failures))('%s', (_name, tc) => {
     let caught: unknown;

@@ -79,6 +79,19 @@ describe('parseManifests', () => {
     expect(ns).toStrictEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } });
   });
 
+  it.each([
+    [
+      'kind: ClusterRole\nmetadata:\n  name: a\n',
+      'x.yaml: apiVersion must be a non-empty string, found nothing',
+    ],
+    ['apiVersion: v1\nmetadata:\n  name: a\n', 'x.yaml: kind must be a non-empty string, found nothing'],
+    ['apiVersion: 1\nkind: Namespace\n', 'x.yaml: apiVersion must be a non-empty string, found a number'],
+  ])('AMissingFieldIsFoundNothing %#', (text, message) => {
+    // kubectl's own check of the same documents says "apiVersion not set" / "kind not set": a missing field is
+    // named as missing, never as a value of type "undefined".
+    expect(() => parseManifests(text, 'x.yaml')).toThrow(new UserError(message));
+  });
+
   it('TimestampsStayStrings', () => {
     const [ns] = parseManifests(
       'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  creationTimestamp: 2025-01-01T00:00:00Z\n',
