@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { CROSSPLANE_VERSION, crossplaneChart } from './examples/chart.js';
 import { clusterNamespaces, configSync, crossplaneCrds } from './examples/cluster.js';
 import { readByPackage } from './examples/inventories.js';
+import { definedCrds } from './examples/defined-crds.js';
 import { DEFAULT_INVENTORIES, largeNamespaces, largePackages, largeXrds } from './examples/large.js';
 import { write } from './examples/output.js';
 import {
@@ -156,6 +157,14 @@ function main(): void {
   written.push(
     write(
       opts.out,
+      c('45-defined-crds.yaml'),
+      definedCrds([...packageDocs(packages), ...clusterXrds()]),
+      "The CustomResourceDefinitions Crossplane created for the XRDs and provider packages above, with its owner references (an XRD controls its XR's and claim's; a package's active revision controls its CRDs, the others own them).",
+    ),
+  );
+  written.push(
+    write(
+      opts.out,
       c('50-config-sync.yaml'),
       configSyncObjects,
       'Config Sync: RootSync root-sync with spec.override.roleRefs; its reconciler is still bound to cluster-admin.',
@@ -179,6 +188,7 @@ function main(): void {
         chart.deployment,
         ...packageDocs(largeP),
         ...largeX,
+        ...definedCrds([...packageDocs(largeP), ...largeX]),
       ],
       'Large generated cluster for benchmarks: every AWS v1.23.0 package, a second AWS family from another organisation, 200+ XRDs, 600 namespaces.',
     ),

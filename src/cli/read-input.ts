@@ -155,3 +155,9 @@ export function warnInvalidOwners(deps: Deps, input: Input): void {
 export function holdInvalidOwners(input: Input): { object: KubeObject; reason: string; origin: string }[] {
   return input.invalidOwners.map((i) => ({ object: i.object, reason: i.problem, origin: i.origin }));
 }
+
+/** The live CRDs (read with the `crdOwners` part) for sync's CRD ownership check; nothing for -f input. */
+export function liveCrdsOf(input: Input): { liveCrds?: readonly KubeObject[] } {
+  if (input.cluster === undefined) return {};
+  return { liveCrds: input.snapshot.others.filter((o) => o.kind === 'CustomResourceDefinition') };
+}

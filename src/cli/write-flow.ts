@@ -110,7 +110,7 @@ export async function presentAndApply(
   const failIfRefused = (): void => {
     if (held.length > 0) {
       throw new UserError(
-        `${String(held.length)} owner${held.length === 1 ? ' is' : 's are'} held: ${held.length === 1 ? 'its' : 'their'} roles were left untouched (listed above); everything else was ${willWrite ? 'written' : 'planned'}`,
+        `${String(held.length)} owner${held.length === 1 ? ' is' : 's are'} held: ${held.length === 1 ? 'its' : 'their'} roles were left untouched (listed above); everything else was ${willWrite && opts.dryRun === 'none' ? 'written' : 'planned'}`,
         { hint: 'fix or remove the objects named above and run sync again' },
       );
     }

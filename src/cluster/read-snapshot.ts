@@ -2,7 +2,8 @@ import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from './cluster.js';
 import { translateError } from './translate-error.js';
 
-export type SnapshotPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds';
+export type SnapshotPart =
+  keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds' | 'crdOwners';
 
 const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; opts?: ListOptions }>> = {
   xrds: { kind: Kinds.xrd, what: 'listing CompositeResourceDefinitions', opts: { optional: true } },
@@ -24,6 +25,12 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
   rootSyncs: { kind: Kinds.rootSync, what: 'listing RootSyncs', opts: { optional: true } },
   roles: { kind: Kinds.role, what: 'listing Roles' },
   crds: { kind: Kinds.customResourceDefinition, what: 'listing CustomResourceDefinitions' },
+  // Names and owner references only: a provider family's CRDs hold megabytes of schemas sync never reads.
+  crdOwners: {
+    kind: Kinds.customResourceDefinition,
+    what: 'listing CustomResourceDefinitions',
+    opts: { metadataOnly: true },
+  },
 };
 
 /** Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object. */

@@ -13,7 +13,8 @@ import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { CRD_GROUP, CRD_KIND, isKubernetesGroup, RBAC_API_GROUP } from '../kube/api-names.js';
 
 /** The parts of a snapshot a command reads (as read-snapshot's SnapshotPart). */
-export type CheckedPart = keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds';
+export type CheckedPart =
+  keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds' | 'crdOwners';
 
 /** One object refused, and why: the field and what is wrong with it. */
 export interface InvalidObject {
@@ -305,6 +306,7 @@ const PART_KINDS: Readonly<Record<CheckedPart, readonly (keyof ClusterSnapshot)[
   rootSyncs: [],
   roles: [],
   crds: [],
+  crdOwners: [],
 };
 
 function isCheckedOther(o: KubeObject): boolean {

@@ -33,7 +33,12 @@ import {
   renderXrdNamespaceRoles,
 } from '../crossplane/namespace/roles.js';
 import { renderProviderBindings } from '../crossplane/provider/bindings.js';
-import { renderRevisionClusterRoles, type ProviderRolePolicy } from '../crossplane/provider/roles.js';
+import {
+  familyMembers,
+  renderRevisionClusterRoles,
+  type ProviderRolePolicy,
+} from '../crossplane/provider/roles.js';
+import { findForeignDefinitions } from '../crossplane/defined-crds.js';
 import { renderXrdRoles, validateXrd } from '../crossplane/definition/roles.js';
 import { SyncInputError } from '../crossplane/input-error.js';
 import {
@@ -219,6 +224,17 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   for (const h of opts.hold ?? []) {
     if (h.object.kind === XRD_KIND) held.holdXrd(h.object.metadata.name, h.reason, h.origin);
     else holdRevisionFamily(held, h, revisions, policy);
+  }
+  if (opts.liveCrds !== undefined) {
+    const kinOf = (r: ProviderRevision): ProviderRevision[] => {
+      const provider = providerNameOf(r);
+      const sameProvider = revisions.filter((m) => provider !== undefined && providerNameOf(m) === provider);
+      return [...sameProvider, ...familyMembers(r, revisions, policy)];
+    };
+    for (const f of findForeignDefinitions(xrds, revisions, opts.liveCrds, kinOf)) {
+      if (f.object.kind === XRD_KIND) held.holdXrd(f.object.metadata.name, f.reason);
+      else holdRevisionFamily(held, f, revisions, policy);
+    }
   }
   /** Why roles rendered from an XRD or provider must not be written without --allow-privileged, or undefined. */
   const privileged = (roles: readonly ClusterRole[]): string | undefined => {

@@ -16,6 +16,7 @@ import { compareStrings } from '../kube/order.js';
 
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from './choices.js';
 import type { HoldRequest } from './held.js';
+import type { KubeObject } from '../kube/types.js';
 
 /** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap in the Crossplane namespace. */
 export interface SyncConfig {
@@ -47,6 +48,11 @@ export interface SyncOptions extends SyncConfig {
   readonly providerClusterRole?: string;
   /** Owners to hold (invalid, or their CRD is not theirs): their roles are neither rendered nor pruned. */
   readonly hold?: readonly HoldRequest[];
+  /**
+   * The live cluster's CustomResourceDefinitions (metadata is enough): an XRD or revision whose CRDs are not its own
+   * is held. Undefined for -f input, where nothing is checked against a cluster.
+   */
+  readonly liveCrds?: readonly KubeObject[];
   /** Write roles with privileged rules (escalate, bind, impersonate, …) from XRDs and providers; else hold them. */
   readonly allowPrivileged?: boolean;
 }

@@ -137,6 +137,26 @@ describe('an XRD or provider in Kubernetes’ own API groups', () => {
     expect(made.stderr).toMatch(/forbidden/);
   });
 
+  it("an XRD named after a provider's CRD is held: that CRD is the provider revision's, not the XRD's", async () => {
+    const squatter = {
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      kind: 'CompositeResourceDefinition',
+      metadata: { name: 'buckets.s3.aws.upbound.io' },
+      spec: {
+        group: 's3.aws.upbound.io',
+        names: { kind: 'Bucket', plural: 'buckets' },
+        versions: [{ name: 'v1', served: true, referenceable: true }],
+      },
+    };
+    const made = await run(['create', '-f', '-', '--as', USER], JSON.stringify(squatter));
+    expect(made.code, made.stderr).toBe(0);
+    const r = await run(['crossplane-rbac', 'sync', '--dry-run=server']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^held .*CompositeResourceDefinition "buckets\.s3\.aws\.upbound\.io": its CustomResourceDefinition "buckets\.s3\.aws\.upbound\.io" is controlled by ProviderRevision "upbound-provider-aws-s3-e7585f0184b8", not by this XRD/m,
+    );
+  });
+
   it('--check reports the held owners and exits 2', async () => {
     const r = await run(['crossplane-rbac', 'sync', '--check']);
     expect(r.code).toBe(2);

@@ -8,7 +8,14 @@ import { parseLabelSelector } from '../../kube/parse-selector.js';
 import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../kube/types.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { writeLine } from '../output/terminal.js';
-import { fromOption, holdInvalidOwners, readInput, type FromPaths, type Input } from '../read-input.js';
+import {
+  fromOption,
+  holdInvalidOwners,
+  liveCrdsOf,
+  readInput,
+  type FromPaths,
+  type Input,
+} from '../read-input.js';
 import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
 import {
   adoptOption,
@@ -110,6 +117,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         'deployments',
         'clusterRoles',
         'configMaps',
+        'crdOwners',
       ]);
       for (const i of input.invalidOwners) {
         if (opts.xrds.includes(i.object.metadata.name)) {
@@ -230,6 +238,7 @@ async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: Enable
       only: ['namespaces'],
       namespaces: nsPlan.namespaces,
       hold: holdInvalidOwners(input),
+      ...liveCrdsOf(input),
       allowPrivileged: args['allow-privileged'],
     });
     held = desired.held.map(describeHeld);

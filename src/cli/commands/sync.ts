@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import type { Deps, GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { writeLine } from '../output/terminal.js';
-import { fromOption, holdInvalidOwners, readInput, type FromPaths } from '../read-input.js';
+import { fromOption, holdInvalidOwners, liveCrdsOf, readInput, type FromPaths } from '../read-input.js';
 import { parseDryRun, presentAndApply } from '../write-flow.js';
 import {
   adoptOption,
@@ -147,6 +147,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         'clusterRoleBindings',
         'roleBindings',
         'configMaps',
+        'crdOwners',
       ]);
       const [{ renderSync }, { planChanges, wouldPrune }, { describeHeld }] = await Promise.all([
         import('../../sync/render.js'),
@@ -166,6 +167,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           ? { providerClusterRole: args['provider-clusterrole'] }
           : {}),
         hold: holdInvalidOwners(input),
+        ...liveCrdsOf(input),
         allowPrivileged: args['allow-privileged'],
       });
       for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
