@@ -12,7 +12,22 @@ interface Names {
   readonly kind: string;
 }
 
-function crd(group: string, names: Names, scope: string, owners: readonly OwnerReference[]): KubeObject {
+interface Version {
+  readonly name: string;
+  readonly served?: boolean;
+  readonly referenceable?: boolean;
+}
+
+/** A package CRD's one version: the examples' objectRefs do not say which versions it serves. */
+const PACKAGE_VERSIONS: readonly Version[] = [{ name: 'v1beta1', served: true, referenceable: true }];
+
+function crd(
+  group: string,
+  names: Names,
+  scope: string,
+  owners: readonly OwnerReference[],
+  versions: readonly Version[],
+): KubeObject {
   const name = `${names.plural}.${group}`;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -27,15 +42,13 @@ function crd(group: string, names: Names, scope: string, owners: readonly OwnerR
         listKind: `${names.kind}List`,
       },
       scope,
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          subresources: { status: {} },
-        },
-      ],
+      versions: versions.map((v) => ({
+        name: v.name,
+        served: v.served ?? true,
+        storage: v.referenceable ?? false,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        subresources: { status: {} },
+      })),
     },
   };
 }
@@ -45,6 +58,7 @@ interface XrdSpec {
   readonly names: Names;
   readonly claimNames?: Names;
   readonly scope?: string;
+  readonly versions?: readonly Version[];
 }
 
 interface RevisionView {
@@ -76,9 +90,10 @@ export function definedCrds(docs: readonly KubeObject[]): KubeObject[] {
       blockOwnerDeletion: true,
     };
     const xrScope = spec.scope === 'Namespaced' ? 'Namespaced' : 'Cluster';
-    out.set(`${spec.names.plural}.${spec.group}`, crd(spec.group, spec.names, xrScope, [owner]));
+    const versions = spec.versions ?? PACKAGE_VERSIONS;
+    out.set(`${spec.names.plural}.${spec.group}`, crd(spec.group, spec.names, xrScope, [owner], versions));
     if (spec.claimNames !== undefined) {
-      out.set(`${spec.claimNames.plural}.${spec.group}`, crd(spec.group, spec.claimNames, 'Namespaced', [owner]));
+      out.set(`${spec.claimNames.plural}.${spec.group}`, crd(spec.group, spec.claimNames, 'Namespaced', [owner], versions));
     }
   }
   // Per package CRD, the revisions that reference it: the active one controls it, the others own it.
@@ -111,7 +126,7 @@ export function definedCrds(docs: readonly KubeObject[]): KubeObject[] {
       }),
     );
     const scope = group.includes('.m.') ? 'Namespaced' : 'Cluster';
-    out.set(name, crd(group, { plural, kind }, scope, owners));
+    out.set(name, crd(group, { plural, kind }, scope, owners, PACKAGE_VERSIONS));
   }
   return [...out.values()].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
 }

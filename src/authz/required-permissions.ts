@@ -96,6 +96,8 @@ export function renderSyncRequiredRole(name = 'crossplane-rbac-sync'): ClusterRo
         resources: ['compositeresourcedefinitions'],
       },
       { verbs: read, apiGroups: ['pkg.crossplane.io'], resources: ['providerrevisions'] },
+      // Live, whose CRDs an XRD or revision names (metadata only): sync holds one whose CRDs are not its own.
+      { verbs: read, apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'] },
       { verbs: read, apiGroups: ['apps'], resources: ['deployments'] },
       { verbs: read, apiGroups: [''], resources: ['namespaces', 'configmaps'] },
       {

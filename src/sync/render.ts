@@ -2,7 +2,6 @@ import { isDeleting } from '../kube/meta.js';
 import type {
   ClusterRole,
   ClusterSnapshot,
-  Namespace,
   ObjectMeta,
   ProviderRevision,
   RbacObject,
@@ -25,13 +24,6 @@ import {
   renderBaseRoles,
   renderCrossplaneAggregated,
 } from '../crossplane/base-roles.js';
-import {
-  enabledXrdsOf,
-  isXrdNamespaceable,
-  renderNamespaceBaseRoles,
-  renderNamespaceRoles,
-  renderXrdNamespaceRoles,
-} from '../crossplane/namespace/roles.js';
 import { renderProviderBindings } from '../crossplane/provider/bindings.js';
 import {
   familyMembers,
@@ -54,6 +46,7 @@ import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
 import { objectKey } from '../kube/meta.js';
 import { privilegedReason } from '../authz/privileged-rules.js';
 import { HeldOwners, holdRevisionFamily, type HeldOwner } from './held.js';
+import { renderNamespaceFamily } from './render-namespaces.js';
 
 export interface SkippedOwner {
   readonly kind: string;
@@ -332,12 +325,14 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
 
   // Namespaces (§4), only at --manage all.
   const heldNamespaces: string[] = [];
+  const heldXrdsInNamespaces = new Set<string>();
   if (has('namespaces') && level >= LEVEL_RANK.all && revisionFilter === undefined) {
     groups.push('namespace-roles');
     objects.push(
       ...renderNamespaceFamily(
         { namespaces, xrds: liveXrds, liveRoles, xrdFilter, nsFilter, held, privileged },
         heldNamespaces,
+        heldXrdsInNamespaces,
         warnings,
       ),
     );
@@ -359,94 +354,15 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
         }
       : {}),
   };
-  return { objects, prunable, scope, skipped, held: held.list(), warnings, settings };
-}
-
-interface NamespaceFamilyInput {
-  readonly namespaces: readonly Namespace[];
-  readonly xrds: readonly Xrd[];
-  readonly liveRoles: readonly ClusterRole[];
-  readonly xrdFilter: readonly string[] | undefined;
-  readonly nsFilter: readonly string[] | undefined;
-  readonly held: HeldOwners;
-  readonly privileged: (roles: readonly ClusterRole[]) => string | undefined;
-}
-
-/**
- * The namespace roles: the shared base roles, each enabled XRD's namespace roles, each namespace's edit/view roles.
- * A namespace that enables a held XRD is held too (its roles aggregate the XRD's): its name goes to HELD_NAMESPACES.
- */
-function renderNamespaceFamily(
-  input: NamespaceFamilyInput,
-  heldNamespaces: string[],
-  warnings: string[],
-): RbacObject[] {
-  const { namespaces, xrds, liveRoles, xrdFilter, nsFilter, held, privileged } = input;
-  const byName = new Map(xrds.map((x) => [x.metadata.name, x]));
-  // Each enabled XRD's namespace roles, rendered once; an XRD whose roles are privileged is held.
-  const xrdRoles = new Map<string, ClusterRole[]>();
-  const rolesOf = (xrd: Xrd): ClusterRole[] | undefined => {
-    const name = xrd.metadata.name;
-    if (!xrdRoles.has(name) && !held.hasXrd(name)) {
-      const roles = renderXrdNamespaceRoles(xrd);
-      const why = privileged(roles);
-      if (why !== undefined) held.holdXrd(name, why);
-      else xrdRoles.set(name, roles);
-    }
-    return xrdRoles.get(name);
-  };
-  const enabledAnywhere = new Set<string>();
-  const perNamespace: { ns: Namespace; xrds: string[] }[] = [];
-  for (const ns of namespaces) {
-    if (isDeleting(ns)) continue;
-    const enabled = enabledXrdsOf(ns);
-    const heldXrd = enabled.find((name) => {
-      const xrd = byName.get(name);
-      return held.hasXrd(name) || (xrd !== undefined && rolesOf(xrd) === undefined);
-    });
-    if (heldXrd !== undefined) {
-      heldNamespaces.push(ns.metadata.name);
-      warnings.push(
-        `namespace "${ns.metadata.name}": its roles are left unchanged while CompositeResourceDefinition "${heldXrd}" is held`,
-      );
-      continue;
-    }
-    const usable: string[] = [];
-    for (const name of enabled) {
-      const xrd = byName.get(name);
-      if (xrd === undefined) {
-        warnings.push(
-          `namespace "${ns.metadata.name}" enables unknown CompositeResourceDefinition "${name}"`,
-        );
-        continue;
-      }
-      const n = isXrdNamespaceable(xrd);
-      if (!n.ok) {
-        warnings.push(`namespace "${ns.metadata.name}" enables ${n.reason}`);
-        continue;
-      }
-      usable.push(name);
-      enabledAnywhere.add(name);
-    }
-    if (usable.length > 0) perNamespace.push({ ns, xrds: usable });
-  }
-
-  const out: RbacObject[] = [];
-  if (enabledAnywhere.size > 0 && xrdFilter === undefined) {
-    for (const role of renderNamespaceBaseRoles()) {
-      const live = liveRoles.find((r) => r.metadata.name === role.metadata.name);
-      if (live === undefined || isPluginOwned(live)) out.push(role);
-    }
-  }
-  for (const name of [...enabledAnywhere].sort(compareStrings)) {
-    if (xrdFilter !== undefined && !xrdFilter.includes(name)) continue;
-    out.push(...(xrdRoles.get(name) ?? []));
-  }
-  if (xrdFilter === undefined) {
-    for (const { ns, xrds: enabled } of perNamespace) {
-      if (nsFilter !== undefined && !nsFilter.includes(ns.metadata.name)) continue;
-      out.push(...renderNamespaceRoles(ns, enabled));
-    }
-  }
-  return out;
+  // Reported (and failing the run): the held owners this run would have rendered, not those its filters leave out.
+  const inScope = (h: HeldOwner): boolean =>
+    h.kind === XRD_KIND
+      ? (has('composites') &&
+          revisionFilter === undefined &&
+          (xrdFilter === undefined || xrdFilter.includes(h.name))) ||
+        heldXrdsInNamespaces.has(h.name)
+      : has('providers') &&
+        xrdFilter === undefined &&
+        (revisionFilter === undefined || revisionFilter.includes(h.name));
+  return { objects, prunable, scope, skipped, held: held.list().filter(inScope), warnings, settings };
 }

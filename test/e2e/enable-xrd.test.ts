@@ -45,29 +45,6 @@ async function eventuallyCanI(namespace: string, want: boolean): Promise<boolean
 }
 
 /** The CRD Crossplane creates for the claim: kubectl resolves `sqlinstances.aws.platform.upbound.io` through it. */
-const claimCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: CLAIM },
-  spec: {
-    group: 'aws.platform.upbound.io',
-    scope: 'Namespaced',
-    names: {
-      plural: 'sqlinstances',
-      singular: 'sqlinstance',
-      kind: 'SQLInstance',
-      listKind: 'SQLInstanceList',
-    },
-    versions: [
-      {
-        name: 'v1alpha1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
 
 function devBinding(namespace: string): object {
   return {
@@ -89,7 +66,8 @@ beforeAll(async () => {
     aggregation: true,
     seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]),
   });
-  server.seed([claimCrd, devBinding('production'), devBinding('sandbox')]);
+  // The claim's CRD comes with the examples, made by the XRD as Crossplane makes it.
+  server.seed([devBinding('production'), devBinding('sandbox')]);
   dir = tempDir('xrbac-e2e-enable-xrd-');
   kubeconfig = join(dir, 'kubeconfig');
   server.writeKubeconfig(kubeconfig);

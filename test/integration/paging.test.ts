@@ -133,6 +133,34 @@ describe('lists that need more than one page', () => {
   });
 
   it('enable-xrd finds a namespace that is on the second page', async () => {
+    // The CRDs Crossplane makes for the XRD, controlled by it: live, enable-xrd holds an XRD without them.
+    const xrd = server.get('compositeresourcedefinitions', 'xpages0999.page.example.org') as Obj;
+    const owner = {
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      kind: 'CompositeResourceDefinition',
+      name: 'xpages0999.page.example.org',
+      uid: (xrd.metadata as { uid: string }).uid,
+      controller: true,
+    };
+    const crd = (plural: string, kind: string, scope: string): Obj => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.page.example.org`, ownerReferences: [owner] },
+      spec: {
+        group: 'page.example.org',
+        scope,
+        names: { plural, kind, singular: plural.slice(0, -1), listKind: `${kind}List` },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    });
+    server.seed([crd('xpages0999', 'XPage0999', 'Cluster'), crd('pages0999', 'Page0999', 'Namespaced')]);
     const r = await runPlugin([
       'enable-xrd',
       'xpages0999.page.example.org',

@@ -93,14 +93,49 @@ describe('sync against the test API server', () => {
     expect(r.code).toBe(0);
     expect(server.counters.writes()).toBe(0);
     expect(server.counters.total('get')).toBe(0);
-    expect(server.counters.total('list')).toBe(8);
+    // One per kind sync reads, the CRDs (metadata only) among them.
+    expect(server.counters.total('list')).toBe(9);
     const check = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check']);
     expect(check.code).toBe(0);
   });
 
   it('reports drift with --check (exit 1) and rewrites only the changed XRD roles', async () => {
     const xrd = server.get('compositeresourcedefinitions', 'xnopresources.nop.example.org') as Obj;
-    server.seed([{ ...xrd, spec: { ...xrd.spec, claimNames: { kind: 'NopClaim', plural: 'nopclaims' } } }]);
+    const meta = xrd.metadata as { name: string; uid: string };
+    // Offering a claim: Crossplane creates the claim's CRD, controlled by the XRD.
+    const claimCrd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {
+        name: 'nopclaims.nop.example.org',
+        ownerReferences: [
+          {
+            apiVersion: 'apiextensions.crossplane.io/v1',
+            kind: 'CompositeResourceDefinition',
+            name: meta.name,
+            uid: meta.uid,
+            controller: true,
+          },
+        ],
+      },
+      spec: {
+        group: 'nop.example.org',
+        scope: 'Namespaced',
+        names: { plural: 'nopclaims', singular: 'nopclaim', kind: 'NopClaim', listKind: 'NopClaimList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    server.seed([
+      { ...xrd, spec: { ...xrd.spec, claimNames: { kind: 'NopClaim', plural: 'nopclaims' } } },
+      claimCrd,
+    ]);
     const check = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--check', '-o', 'name']);
     expect(check.code).toBe(1);
     expect(check.stdout.trim().split('\n').sort()).toEqual([

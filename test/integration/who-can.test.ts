@@ -164,7 +164,7 @@ describe('who-can against SubjectAccessReview', () => {
       ['User/alice', 'ServiceAccount/team-b/reader'],
     ],
     ['a resourceNames rule does not grant other names', ['get', 'configmaps', 'other', '-n', 'team-b'], []],
-    ['subresources by kind', ['get', 'Deployment/scale', '-n', 'team-a'], []],
+    ['subresources by kind', ['get', 'Deployment.apps/scale', '-n', 'team-a'], []],
     ['namespaced XRs of a v2 XRD', ['delete', 'xnetworks.aws.platform.upbound.io'], []],
     ['a non-resource URL', ['get', '/healthz'], []],
   ];
