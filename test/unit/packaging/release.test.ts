@@ -82,7 +82,9 @@ describe.skipIf(!haveBundle || !haveBun)('the release', () => {
         ),
       );
     }
-  });
+    // Unpacks every platform's archive (a ~100 MB executable each) in JavaScript: seconds of work on a 2-core
+    // machine, not a bound on anything.
+  }, 60_000);
 
   it('ShaSumsMatch: the manifest, SHA256SUMS and the archives agree', () => {
     const doc = parse(readFileSync(join(out, 'plugin.yaml'), 'utf8')) as {
