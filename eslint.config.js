@@ -42,11 +42,40 @@ function forbidden(folder, level) {
   }));
 }
 
+/**
+ * The same rules for `import()` expressions, which no-restricted-imports does not see: one no-restricted-syntax
+ * selector per forbidden group of modules, on the literal the expression imports.
+ * @param {string} folder @param {number} level
+ */
+function forbiddenDynamic(folder, level) {
+  const above = LAYERS.slice(level + 1).flat();
+  const siblings = level >= 1 && level <= 3 ? LAYERS[level].filter((f) => f !== folder) : [];
+  /** @type {{ selector: string, message: string }[]} */
+  const out = [...above, ...siblings].map((f) => ({
+    selector: `ImportExpression[source.value=/(^|\\/)${f.replace('-', '\\-')}\\//]`,
+    message: `src/${folder} must not import src/${f}, not even with import() (see ARCHITECTURE.md)`,
+  }));
+  if (CORE.includes(folder)) {
+    out.push({
+      selector: `ImportExpression[source.value=/^(node:|(fs|path|http|https|child_process|net|tls|os)$)/]`,
+      message: 'the core is pure: no I/O, not even with import()',
+    });
+  }
+  if (folder !== 'cluster') {
+    out.push({
+      selector: "ImportExpression[source.value='@kubernetes/client-node']",
+      message: 'only src/cluster may import the client library, not even with import()',
+    });
+  }
+  return out;
+}
+
 function layerRules() {
   return LAYERS.flatMap((folders, level) =>
     folders.map((folder) => ({
       files: [`src/${folder}/**/*.ts`],
       rules: {
+        'no-restricted-syntax': ['error', ...forbiddenDynamic(folder, level)],
         'no-restricted-imports': [
           'error',
           {

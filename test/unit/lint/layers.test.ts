@@ -1,0 +1,71 @@
+// The layer rule of eslint.config.js (ARCHITECTURE.md's map) must see every import: static imports, and the
+// `import()` expressions the commands use for lazy loading. Each probe is linted as if it were the named file of
+// src/: a forbidden import must be reported, an allowed one must not.
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+/** The messages of the layer rules for TEXT linted as the file at REL (an existing file of src/). */
+async function layerMessages(rel: string, text: string): Promise<string[]> {
+  const [result] = await eslint.lintText(text, { filePath: join(root, rel) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
+    .map((m) => m.message);
+}
+
+describe('the layer rule sees every import', () => {
+  const cases: Record<string, { file: string; text: string; want: RegExp | undefined; reason: string }> = {
+    StaticUpward: {
+      file: 'src/kube/order.ts',
+      text: "import { runCli } from '../cli/app.js';\nexport const x = runCli;\n",
+      want: /src\/kube must not import src\/cli/,
+      reason: 'a static import from the core into the CLI',
+    },
+    DynamicUpward: {
+      file: 'src/kube/order.ts',
+      text: "export async function f(): Promise<unknown> {\n  return import('../cli/app.js');\n}\n",
+      want: /src\/kube must not import src\/cli, not even with import\(\)/,
+      reason: 'the same through import(): no-restricted-imports alone does not see it',
+    },
+    DynamicSiblingUseCase: {
+      file: 'src/bind/render.ts',
+      text: "export async function f(): Promise<unknown> {\n  return import('../sync/render.js');\n}\n",
+      want: /src\/bind must not import src\/sync, not even with import\(\)/,
+      reason: 'use cases do not import each other',
+    },
+    DynamicNodeInTheCore: {
+      file: 'src/plan/plan.ts',
+      text: "export async function f(): Promise<unknown> {\n  return import('node:fs');\n}\n",
+      want: /the core is pure: no I\/O, not even with import\(\)/,
+      reason: 'the core does no I/O',
+    },
+    DynamicClientOutsideCluster: {
+      file: 'src/cli/app.ts',
+      text: "export async function f(): Promise<unknown> {\n  return import('@kubernetes/client-node');\n}\n",
+      want: /only src\/cluster may import the client library, not even with import\(\)/,
+      reason: 'only the Cluster port talks to the client library',
+    },
+    DynamicDownwardIsFine: {
+      file: 'src/cli/app.ts',
+      text: "export async function f(): Promise<unknown> {\n  return import('../sync/render.js');\n}\n",
+      want: undefined,
+      reason: 'the CLI may load a use case lazily',
+    },
+  };
+  it.each(Object.entries(cases))(
+    '%s',
+    async (_name, tc) => {
+      const messages = await layerMessages(tc.file, tc.text);
+      if (tc.want === undefined) expect(messages, tc.reason).toStrictEqual([]);
+      else
+        expect(
+          messages.some((m) => tc.want?.test(m) === true),
+          `${tc.reason}: ${messages.join('; ')}`,
+        ).toBe(true);
+    },
+    60_000,
+  );
+});
