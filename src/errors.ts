@@ -31,16 +31,6 @@ export class UsageError extends UserError {
   override readonly name = 'UsageError';
 }
 
-/** A command body that this build does not contain. */
-export class NotAvailableError extends UserError {
-  override readonly name = 'NotAvailableError';
-  constructor(command: string) {
-    super(`the "${command}" command is not available in this build`, {
-      hint: 'see the README for the commands this version supports',
-    });
-  }
-}
-
 /** Signals a clean, non-zero exit that has already been reported (e.g. `--check` found drift). */
 export class ExitSignal extends Error {
   override readonly name = 'ExitSignal';

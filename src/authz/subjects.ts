@@ -56,28 +56,6 @@ export function matchingSubjects(binding: ClusterRoleBinding | RoleBinding, user
   return (binding.subjects ?? []).filter((s) => subjectAppliesTo(s, user, ns));
 }
 
-/**
- * The bindings the authorizer consults for a request by the user in `namespace` ('' for a cluster-scoped or
- * all-namespaces request): every ClusterRoleBinding, and the RoleBindings of that namespace only.
- */
-export function bindingsReaching(
-  user: UserInfo,
-  namespace: string,
-  snapshot: {
-    readonly clusterRoleBindings: readonly ClusterRoleBinding[];
-    readonly roleBindings: readonly RoleBinding[];
-  },
-): (ClusterRoleBinding | RoleBinding)[] {
-  const out: (ClusterRoleBinding | RoleBinding)[] = [];
-  for (const b of snapshot.clusterRoleBindings) if (matchingSubjects(b, user).length > 0) out.push(b);
-  if (namespace !== '') {
-    for (const b of snapshot.roleBindings) {
-      if ((b.metadata.namespace ?? '') === namespace && matchingSubjects(b, user).length > 0) out.push(b);
-    }
-  }
-  return out;
-}
-
 /** A subject as a binding names it, normalised: a ServiceAccount always carries its namespace. */
 export function normaliseSubject(subject: Subject, bindingNamespace: string): Subject {
   if (subject.kind !== 'ServiceAccount') return { kind: subject.kind, name: subject.name };

@@ -53,5 +53,3 @@ export function snapshotFromObjects(objects: readonly KubeObject[]): ClusterSnap
   }
   return s;
 }
-
-export const emptySnapshot: ClusterSnapshot = snapshotFromObjects([]);

@@ -20,7 +20,6 @@ import {
 import {
   crossplaneAggregatesXrs,
   hasChartUserRoles,
-  isPluginOwned,
   renderBaseRoles,
   renderCrossplaneAggregated,
 } from '../crossplane/base-roles.js';
@@ -43,7 +42,6 @@ import {
 import type { SyncFamily } from './choices.js';
 import { compareStrings } from '../kube/order.js';
 import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
-import { objectKey } from '../kube/meta.js';
 import { privilegedReason } from '../authz/privileged-rules.js';
 import { HeldOwners, holdRevisionFamily, type HeldOwner } from './held.js';
 import { renderNamespaceFamily } from './render-namespaces.js';
@@ -57,8 +55,6 @@ export interface SkippedOwner {
 export interface DesiredState {
   /** Everything sync wants to exist, in a stable order. */
   readonly objects: readonly RbacObject[];
-  /** objectKey() of the desired objects the plugin owns outright (labelled, prunable). */
-  readonly prunable: readonly string[];
   readonly scope: PruneScope;
   readonly skipped: readonly SkippedOwner[];
   /** Owners whose roles this run leaves untouched (invalid, CRD not theirs, privileged rules), with why. */
@@ -338,7 +334,6 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
     );
   }
 
-  const prunable = objects.filter((o) => isPluginOwned(o)).map(objectKey);
   const scope: PruneScope = {
     groups,
     ...(revisionFilter !== undefined ? { providers: revisionFilter } : {}),
@@ -364,5 +359,5 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
       : has('providers') &&
         xrdFilter === undefined &&
         (revisionFilter === undefined || revisionFilter.includes(h.name));
-  return { objects, prunable, scope, skipped, held: held.list().filter(inScope), warnings, settings };
+  return { objects, scope, skipped, held: held.list().filter(inScope), warnings, settings };
 }

@@ -6,8 +6,6 @@ import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
 import type { TextSink } from './terminal.js';
 
-export type WriteResult = 'failed' | 'done' | 'skipped';
-
 const RESOURCE: Readonly<Record<string, string>> = {
   ClusterRole: 'clusterrole.rbac.authorization.k8s.io',
   Role: 'role.rbac.authorization.k8s.io',
