@@ -1,4 +1,4 @@
-import { escapeLines, escapeTerminal } from './cli/output/escape.js';
+import { escapeLines, escapeTerminal } from './app/escape.js';
 
 /** Exit codes of every command: 0 success, 1 drift found (`sync --check`), 2 any error. */
 export const ExitCode = {

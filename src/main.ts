@@ -2,7 +2,7 @@ import { runCli } from './cli/app.js';
 import type { Deps } from './cli/context.js';
 import { inquirerPrompter } from './cli/output/prompt.js';
 import { ExitCode, describeError } from './errors.js';
-import { Interrupt } from './cli/interrupt.js';
+import { Interrupt } from './app/interrupt.js';
 
 declare const __VERSION__: string | undefined;
 

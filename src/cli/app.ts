@@ -7,10 +7,9 @@ import { explainCommand } from './commands/explain.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
 import { whoCanCommand } from './commands/who-can.js';
-import type { Cluster } from '../cluster/cluster.js';
-import { parseVerbosity, requestTimeoutOf, type Deps, type GlobalArgs } from './context.js';
-import { parseRequestTimeout } from '../cluster/connection/rest-config.js';
-import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './read-input.js';
+import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
+import { checkConnectionFlags } from '../app/read-input.js';
+import { DEFAULT_MAX_INPUT_SIZE_TEXT } from './input-flags.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
 
@@ -51,8 +50,7 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
     }, true)
     // kubectl's own flags are checked before any command runs, also when it reads -f and never connects.
     .middleware((args) => {
-      parseVerbosity(args.v);
-      parseRequestTimeout(requestTimeoutOf(args));
+      checkConnectionFlags(connectionFlags(args));
     })
     .command(commands(deps) as CommandModule<GlobalArgs, GlobalArgs>[])
     .demandCommand(1, 'a command is required')
@@ -185,7 +183,7 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
     return;
   }
   // Every cluster a command connects to is closed when the command ends, however it ends.
-  const opened: Cluster[] = [];
+  const opened: Awaited<ReturnType<Deps['connect']>>[] = [];
   const tracked: Deps = {
     ...deps,
     connect: async (flags) => {

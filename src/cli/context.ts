@@ -1,18 +1,44 @@
-import type { Cluster } from '../cluster/cluster.js';
 import { UsageError } from '../errors.js';
-import type { ConnectionFlags } from '../cluster/connection/rest-config.js';
-import type { Interrupt } from './interrupt.js';
-import type { Prompter } from './output/prompt.js';
-import type { Io } from './output/terminal.js';
+import type { AppDeps } from '../app/deps.js';
+import type { InputSource } from '../app/read-input.js';
+import type { Interrupt } from '../app/interrupt.js';
+import type { Io } from '../app/io.js';
+import { confirmWrite, type Prompter } from './output/prompt.js';
+import { startProgress } from './output/spinner.js';
+import { useColor } from './output/terminal.js';
 
 /** The real dependencies a command runs with; main.ts builds them, tests pass fakes. */
 export interface Deps {
   readonly io: Io;
-  readonly connect: (flags: ConnectionFlags) => Promise<Cluster>;
+  readonly connect: AppDeps['connect'];
   readonly prompter: Prompter;
   readonly version: string;
   /** Ctrl-C handling for writes; absent in tests that never interrupt. */
   readonly interrupt?: Interrupt;
+}
+
+type ConnectionFlags = InputSource['connection'];
+
+/**
+ * What the use cases run with, from the CLI's dependencies: its prompts, its spinner, its streams. COLOR: --color
+ * (the preview before a question is coloured as the plan would be).
+ */
+export function appDeps(deps: Deps, color: boolean): AppDeps {
+  return {
+    io: deps.io,
+    connect: deps.connect,
+    interrupt: deps.interrupt,
+    confirm: async (request) => {
+      if (request.preview !== undefined) {
+        const { formatPlanSummary } = await import('./output/format-plan.js');
+        const colored = useColor(deps.io, deps.io.stdoutIsTTY, !color);
+        deps.io.stderr.write(formatPlanSummary(request.preview, new Set(), { color: colored, dryRun: true }));
+      }
+      return confirmWrite(deps.io, deps.prompter, request);
+    },
+    choose: (message, choices) => deps.prompter.checkbox(message, choices),
+    startProgress: (text) => startProgress(deps.io, text),
+  };
 }
 
 /** kubectl's global flags, parsed. */

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { dnsLabelProblem } from '../kube/name-rules.js';
-import { DRY_RUN_CHOICES } from './write-flow.js';
+import { DRY_RUN_CHOICES, type DryRun, type WriteOptions } from '../app/write.js';
+import type { PresentOptions } from './write-flow.js';
 
 // The flags the writing commands share, defined once. Each command adds them in the order its --help lists them.
 
@@ -55,4 +56,56 @@ export function checkNamespaceFlag(flag: string, value: string | undefined): voi
       hint: `e.g. ${flag} crossplane-system`,
     });
   }
+}
+
+/** `--dry-run` as kubectl spells it: a bare `--dry-run` means client. */
+export function parseDryRun(value: string | boolean | undefined): DryRun {
+  if (value === undefined || value === false || value === 'none') return 'none';
+  if (value === true || value === '' || value === 'client') return 'client';
+  if (value === 'server') return 'server';
+  throw new UsageError(`invalid --dry-run "${value}"`, {
+    hint: 'use --dry-run=none, client or server',
+  });
+}
+
+/** The -o formats of the writing commands. */
+export const WRITE_OUTPUTS = ['table', 'yaml', 'json', 'name', 'diff'] as const;
+export type WriteOutput = (typeof WRITE_OUTPUTS)[number];
+
+export function parseWriteOutput(value: string | undefined): WriteOutput {
+  const out = value ?? 'table';
+  if (!(WRITE_OUTPUTS as readonly string[]).includes(out)) {
+    throw new UsageError(`unknown output format "${out}"`, {
+      hint: `use one of: ${WRITE_OUTPUTS.join(', ')}`,
+    });
+  }
+  return out as WriteOutput;
+}
+
+/** The write flags every writing command has, as they reach its handler. */
+export interface WriteArgs {
+  readonly 'dry-run': string | undefined;
+  readonly yes: boolean;
+  readonly concurrency: number;
+  readonly output: string | undefined;
+  readonly color: boolean;
+}
+
+/**
+ * The write flags, checked (before anything is read) and split into how to write and how to show it. WHAT names
+ * what the command does, for the question and messages.
+ */
+export function writeFlags(
+  args: WriteArgs,
+  what: string,
+  extra: { readonly check?: boolean; readonly preview?: boolean } = {},
+): { write: WriteOptions; present: PresentOptions } {
+  const dryRun = parseDryRun(args['dry-run']);
+  const output = parseWriteOutput(args.output);
+  checkConcurrency(args.concurrency);
+  const check = extra.check ?? false;
+  return {
+    write: { dryRun, check, yes: args.yes, concurrency: args.concurrency, what, preview: extra.preview },
+    present: { output, color: args.color, check, serverDryRun: dryRun === 'server' },
+  };
 }

@@ -19,11 +19,12 @@ import type {
   ResourceKind,
   RulesReview,
   WriteOptions,
-} from './cluster.js';
+} from '../port/cluster.js';
 import { loadKubeconfig } from './connection/kubeconfig.js';
-import type { ConnectionFlags, RestConfig } from './connection/rest-config.js';
+import type { RestConfig } from './connection/rest-config.js';
+import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
-import { ApiError, type StatusBody } from './translate-error.js';
+import { ApiError, type StatusBody } from '../port/translate-error.js';
 
 const PAGE_SIZE = 500;
 

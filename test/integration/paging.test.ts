@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/cluster/connect.js';
-import { Kinds, type ResourceKind } from '../../src/cluster/cluster.js';
+import { Kinds, type ResourceKind } from '../../src/port/cluster.js';
 import type { TestApiServer } from '../apiserver/server.js';
 import { repoRoot, runPlugin, startSeeded } from './harness.js';
 

@@ -1,28 +1,16 @@
-import { isDeleting } from '../../kube/meta.js';
 import type { CommandModule } from 'yargs';
-import { UsageError, UserError } from '../../errors.js';
-import { type PlanEntry } from '../../plan/plan.js';
-import type { Operation } from '../../cluster/apply-operations.js';
-import type { EnableXrdPlan } from '../../enable-xrd/plan.js';
+import { UsageError } from '../../errors.js';
+import type { EnableXrdRunOptions } from '../../app/enable-xrd.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
-import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../../kube/types.js';
-import type { Deps, GlobalArgs } from '../context.js';
-import { writeLine } from '../output/terminal.js';
-import {
-  fromOption,
-  holdInvalidOwners,
-  liveCrdsOf,
-  readInput,
-  type FromPaths,
-  type Input,
-} from '../read-input.js';
-import { parseDryRun, parseWriteOutput, presentAndApply } from '../write-flow.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { presentWrite, type PresentOptions } from '../write-flow.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
-  checkConcurrency,
   concurrencyOption,
   dryRunOption,
+  writeFlags,
   yesOption,
 } from '../flags.js';
 
@@ -110,58 +98,22 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
           'What it would do to a cluster stored in files, without a cluster',
         ),
     handler: async (args) => {
-      const opts = checkFlags(args, deps);
-      const input = await readInput({ ...args, namespace: undefined }, deps, [
-        'xrds',
-        'namespaces',
-        'deployments',
-        'clusterRoles',
-        'configMaps',
-        'crdOwners',
-      ]);
-      for (const i of input.invalidOwners) {
-        if (opts.xrds.includes(i.object.metadata.name)) {
-          throw new UserError(
-            `${i.origin}: CompositeResourceDefinition "${i.object.metadata.name}": ${i.problem}`,
-            {
-              hint: 'fix the XRD first: the plugin never renders roles from an invalid one',
-            },
-          );
-        }
-      }
-      const { planEnableXrd } = await import('../../enable-xrd/plan.js');
-      // As kubectl: with no -n (and no -l), a live cluster's context namespace is the one.
-      const given =
-        opts.namespaces.length === 0 &&
-        opts.selector === undefined &&
-        !args.interactive &&
-        input.cluster !== undefined
-          ? { ...opts, namespaces: [input.cluster.defaultNamespace] }
-          : opts;
-      const chosen = args.interactive ? await choose(deps, input.snapshot, given) : given;
-      const nsPlan = planEnableXrd(input.snapshot, {
-        xrds: chosen.xrds,
-        enable: !args.disable,
-        ...(chosen.selector !== undefined
-          ? { selector: chosen.selector, selectorText: args.selector ?? '' }
-          : { namespaces: chosen.namespaces }),
-      });
-      await run(deps, args, input, nsPlan);
+      const options = enableXrdOptions(args, deps);
+      const { runEnableXrd } = await import('../../app/enable-xrd.js');
+      const outcome = await runEnableXrd(options.run, appDeps(deps, args.color));
+      await presentWrite(deps.io, outcome, options.present);
     },
   };
 }
 
-interface Selection {
-  readonly xrds: string[];
-  readonly namespaces: string[];
-  readonly selector: LabelSelector | undefined;
-}
-
 /** Everything that can be checked from the flags alone, before reading anything. */
-function checkFlags(args: EnableXrdArgs, deps: Deps): Selection {
-  parseDryRun(args['dry-run']);
-  parseWriteOutput(args.output);
-  checkConcurrency(args.concurrency);
+function enableXrdOptions(
+  args: EnableXrdArgs,
+  deps: Deps,
+): { run: EnableXrdRunOptions; present: PresentOptions } {
+  const { write, present } = writeFlags(args, `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`, {
+    preview: args.interactive,
+  });
   const xrds = splitNames(args.xrds);
   const namespaces = splitNames(args.namespace);
   const hasSelector = args.selector !== undefined;
@@ -186,134 +138,18 @@ function checkFlags(args: EnableXrdArgs, deps: Deps): Selection {
       });
     }
   }
-  return { xrds, namespaces, selector: hasSelector ? parseLabelSelector(args.selector ?? '') : undefined };
-}
-
-/** -i: asks for what the flags did not say (TTY only; checkFlags made sure). */
-async function choose(deps: Deps, snapshot: ClusterSnapshot, given: Selection): Promise<Selection> {
-  const { eligibleXrds } = await import('../../enable-xrd/plan.js');
-  const { enabledXrdsOf } = await import('../../crossplane/namespace/roles.js');
-  let xrds = given.xrds;
-  if (xrds.length === 0) {
-    const names = eligibleXrds(snapshot.xrds);
-    if (names.length === 0)
-      throw new UserError('no CompositeResourceDefinition offers claims or namespaced XRs');
-    xrds = await deps.prompter.checkbox(
-      'CompositeResourceDefinitions',
-      names.map((n) => ({ name: n, value: n })),
-    );
-  }
-  if (given.namespaces.length > 0 || given.selector !== undefined) return { ...given, xrds };
-  const choices = snapshot.namespaces
-    .filter((n) => !isDeleting(n))
-    .map((n) => {
-      const on = enabledXrdsOf(n).filter((x) => xrds.includes(x));
-      const note = on.length > 0 ? ` (enables ${on.join(', ')})` : '';
-      return { name: `${n.metadata.name}${note}`, value: n.metadata.name };
-    });
-  if (choices.length === 0) throw new UserError('there are no namespaces');
-  const namespaces = await deps.prompter.checkbox('Namespaces', choices);
-  return { xrds, namespaces, selector: undefined };
-}
-
-async function run(deps: Deps, args: EnableXrdArgs, input: Input, nsPlan: EnableXrdPlan): Promise<void> {
-  const dryRun = parseDryRun(args['dry-run']);
-  const verb = args.disable ? 'disabled' : 'enabled';
-  for (const c of nsPlan.changes) {
-    for (const x of c.alreadyInState) {
-      writeLine(deps.io.stderr, `namespace/${c.namespace.metadata.name}: ${x} is already ${verb}`);
-    }
-  }
-
-  const [{ renderSync }, { planChanges, wouldPrune }, { describeHeld }] = await Promise.all([
-    import('../../sync/render.js'),
-    import('../../plan/plan.js'),
-    import('../../sync/held.js'),
-  ]);
-  let plan = planChanges([], input.snapshot, { prune: false });
-  let mayDelete: ((live: KubeObject) => boolean) | undefined;
-  let held: string[] = [];
-  if (args.sync) {
-    const desired = renderSync(nsPlan.snapshot, {
-      only: ['namespaces'],
-      namespaces: nsPlan.namespaces,
-      hold: holdInvalidOwners(input),
-      ...liveCrdsOf(input),
-      allowPrivileged: args['allow-privileged'],
-    });
-    held = desired.held.map(describeHeld);
-    for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
-    if (desired.settings.manage !== 'all') {
-      writeLine(
-        deps.io.stderr,
-        `warning: management level is "${desired.settings.manage}": namespace roles are not synced`,
-      );
-    }
-    plan = planChanges(desired.objects, input.snapshot, {
-      prune: true,
-      pruneScope: desired.scope,
-      adopt: args.adopt,
-    });
-    mayDelete = (live) => wouldPrune(live, desired.scope);
-  }
-
-  const patches = nsPlan.changes.filter((c) => c.patch !== null);
-  const preWrites: Operation[] = patches.map((c) => ({
-    action: 'patch',
-    object: namespaceRef(c.namespace),
-    patch: c.patch ?? {},
-  }));
-  const nsEntries = nsPlan.changes.map(namespaceEntry);
-
-  const { replanOne } = await import('../../plan/replan.js');
-  await presentAndApply(deps, input, plan, {
-    output: args.output,
-    dryRun,
-    check: false,
-    yes: args.yes,
-    preview: args.interactive,
-    replan: (live, want) => replanOne(want, live, args.adopt),
-    ...(mayDelete !== undefined ? { mayDelete } : {}),
-    concurrency: args.concurrency,
-    color: args.color,
-    what: `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,
-    preWrites,
-    preWritesShown: { entries: nsEntries, objects: patchedNamespaces(nsPlan) },
-    held,
-  });
-}
-
-function namespaceRef(ns: Namespace): KubeObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.metadata.name } };
-}
-
-/** A Namespace shaped like a plan entry, so the plan formatters show it with the roles. */
-function namespaceEntry(c: EnableXrdPlan['changes'][number]): PlanEntry<Namespace> {
-  const name = c.namespace.metadata.name;
-  return {
-    action: c.patch === null ? 'unchanged' : 'update',
-    key: `Namespace/${name}`,
-    kind: 'Namespace',
-    name,
-    live: c.namespace,
-    ...(c.patch !== null ? { object: c.after, changed: ['annotations'] } : {}),
+  const run = {
+    source: inputSource({ ...args, namespace: undefined }),
+    xrds,
+    namespaces,
+    selector: hasSelector ? parseLabelSelector(args.selector ?? '') : undefined,
+    selectorText: args.selector ?? '',
+    enable: !args.disable,
+    interactive: args.interactive,
+    sync: args.sync,
+    adopt: args.adopt,
+    allowPrivileged: args['allow-privileged'],
+    write,
   };
-}
-
-/** The Namespaces that change, as written by the patch (name, labels, annotations). */
-function patchedNamespaces(nsPlan: EnableXrdPlan): unknown[] {
-  return nsPlan.changes
-    .filter((c) => c.patch !== null)
-    .map((c) => {
-      const { name, labels, annotations } = c.after.metadata;
-      return {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: {
-          name,
-          ...(labels !== undefined ? { labels } : {}),
-          ...(annotations !== undefined ? { annotations } : {}),
-        },
-      };
-    });
+  return { run, present };
 }

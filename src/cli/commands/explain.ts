@@ -1,10 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { AccessAttributes } from '../../authz/authorize.js';
-import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, warnInvalidOwners, type FromPaths } from '../read-input.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
-import { resolveInput, rolesOf } from '../resource-catalogue.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
@@ -94,30 +93,16 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
         await explainSubjectHandler(args, deps);
         return;
       }
-      if (args.role === undefined || args.role === '') {
-        throw new UsageError('explain needs a ClusterRole, or --subject KIND:NAME', {
-          hint: 'e.g. explain crossplane-edit, or explain --subject Group:team-a-devs -n team-a',
-        });
-      }
-      if (args.group !== undefined) throw new UsageError('--group needs --subject');
-      const output = args.output ?? 'tree';
-      if (!(OUTPUTS as readonly string[]).includes(output)) {
-        throw new UsageError(`unknown output format "${output}" for explain`, {
-          hint: `use one of: ${OUTPUTS.join(', ')}`,
-        });
-      }
-      const access = parseAccess(args.for, args.verb);
-      const input = await readInput(args, deps, ['clusterRoles', 'clusterRoleBindings', 'roleBindings']);
-      const [{ explainRole }, fmt, data] = await Promise.all([
-        import('../../explain/explain-role.js'),
+      const { role, output, access } = explainRoleFlags(args);
+      const { runExplainRole } = await import('../../app/explain.js');
+      const explanation = await runExplainRole(
+        { source: inputSource(args), role, access },
+        appDeps(deps, args.color),
+      );
+      const [fmt, data] = await Promise.all([
         import('../output/format-explain.js'),
         import('../output/format-data.js'),
       ]);
-      const explanation = explainRole(
-        args.role,
-        input.snapshot,
-        access !== undefined ? { for: access } : undefined,
-      );
       const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
       const text = {
         tree: () => fmt.formatExplainTree(explanation, palette(color)),
@@ -127,9 +112,34 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
         json: () => data.formatJson(explanation),
         dot: () => fmt.formatExplainDot(explanation),
         mermaid: () => fmt.formatExplainMermaid(explanation),
-      }[output as (typeof OUTPUTS)[number]]();
+      }[output]();
       deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     },
+  };
+}
+
+/** explain ROLE's flags, checked before anything is read. */
+function explainRoleFlags(args: ExplainArgs): {
+  role: string;
+  output: (typeof OUTPUTS)[number];
+  access: AccessAttributes | undefined;
+} {
+  if (args.role === undefined || args.role === '') {
+    throw new UsageError('explain needs a ClusterRole, or --subject KIND:NAME', {
+      hint: 'e.g. explain crossplane-edit, or explain --subject Group:team-a-devs -n team-a',
+    });
+  }
+  if (args.group !== undefined) throw new UsageError('--group needs --subject');
+  const output = args.output ?? 'tree';
+  if (!(OUTPUTS as readonly string[]).includes(output)) {
+    throw new UsageError(`unknown output format "${output}" for explain`, {
+      hint: `use one of: ${OUTPUTS.join(', ')}`,
+    });
+  }
+  return {
+    role: args.role,
+    output: output as (typeof OUTPUTS)[number],
+    access: parseAccess(args.for, args.verb),
   };
 }
 
@@ -152,32 +162,25 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
       hint: 'e.g. --for sqlinstances.aws.platform.upbound.io --verb create',
     });
   }
-  const [{ explainSubject, parseSubject }, { formatSubjectText }, data] = await Promise.all([
+  const [{ parseSubject }, { formatSubjectText }, data, { runExplainSubject }] = await Promise.all([
     import('../../explain/explain-subject.js'),
     import('../output/format-explain-subject.js'),
     import('../output/format-data.js'),
+    import('../../app/explain.js'),
   ]);
   const subject = parseSubject(args.subject ?? '');
-  const input = await readInput(args, deps, [
-    'clusterRoles',
-    'clusterRoleBindings',
-    'roleBindings',
-    'roles',
-    'xrds',
-    'providerRevisions',
-    'namespaces',
-  ]);
-  warnInvalidOwners(deps, input);
-  const request =
-    args.for !== undefined && args.verb !== undefined
-      ? { verb: args.verb, resource: await resolveInput(args.for, input, args.namespace !== undefined) }
-      : undefined;
-  const explanation = explainSubject(
-    subject,
-    args.group ?? [],
-    args.namespace,
-    { ...input.snapshot, roles: rolesOf(input) },
-    request,
+  const explanation = await runExplainSubject(
+    {
+      source: inputSource(args),
+      subject,
+      groups: args.group ?? [],
+      namespace: args.namespace,
+      request:
+        args.for !== undefined && args.verb !== undefined
+          ? { verb: args.verb, resource: args.for }
+          : undefined,
+    },
+    appDeps(deps, args.color),
   );
   const text = {
     text: () => formatSubjectText(explanation, false),

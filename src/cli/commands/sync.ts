@@ -1,17 +1,17 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import type { Deps, GlobalArgs } from '../context.js';
+import type { SyncRunOptions } from '../../app/sync.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
-import { writeLine } from '../output/terminal.js';
-import { fromOption, holdInvalidOwners, liveCrdsOf, readInput, type FromPaths } from '../read-input.js';
-import { parseDryRun, presentAndApply } from '../write-flow.js';
+import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { presentWrite, type PresentOptions } from '../write-flow.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
-  checkConcurrency,
   checkNamespaceFlag,
   concurrencyOption,
   dryRunOption,
+  writeFlags,
   yesOption,
 } from '../flags.js';
 
@@ -125,72 +125,52 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         ),
     handler: async (args) => {
       // Every flag is checked before anything is read or printed.
-      const dryRun = parseDryRun(args['dry-run']);
-      const only = parseOnly(args.only);
-      checkConcurrency(args.concurrency);
-      checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
+      const options = syncOptions(args);
       if (args['print-required-role']) {
-        const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
-          import('../../authz/required-permissions.js'),
-          import('../output/format-data.js'),
-        ]);
-        const role = renderSyncRequiredRole();
-        deps.io.stdout.write(args.output === 'json' ? formatJson(role) : formatYaml(role));
+        await printRequiredRole(deps, args.output);
         return;
       }
-      const input = await readInput(args, deps, [
-        'xrds',
-        'providerRevisions',
-        'deployments',
-        'namespaces',
-        'clusterRoles',
-        'clusterRoleBindings',
-        'roleBindings',
-        'configMaps',
-        'crdOwners',
-      ]);
-      const [{ renderSync }, { planChanges, wouldPrune }, { describeHeld }] = await Promise.all([
-        import('../../sync/render.js'),
-        import('../../plan/plan.js'),
-        import('../../sync/held.js'),
-      ]);
-      const desired = renderSync(input.snapshot, {
-        ...(args.manage !== undefined ? { manage: args.manage } : {}),
-        ...(only !== undefined ? { only } : {}),
-        ...(args.provider !== undefined ? { providers: args.provider } : {}),
-        ...(args.xrd !== undefined ? { xrds: args.xrd } : {}),
-        ...(args['crossplane-version'] !== 'auto' ? { crossplaneVersion: args['crossplane-version'] } : {}),
-        ...(args['crossplane-namespace'] !== undefined
-          ? { crossplaneNamespace: args['crossplane-namespace'] }
-          : {}),
-        ...(args['provider-clusterrole'] !== undefined
-          ? { providerClusterRole: args['provider-clusterrole'] }
-          : {}),
-        hold: holdInvalidOwners(input),
-        ...liveCrdsOf(input),
-        allowPrivileged: args['allow-privileged'],
-      });
-      for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
-      for (const s of desired.skipped) writeLine(deps.io.stderr, `skipped ${s.kind} ${s.name}: ${s.reason}`);
-      const live = input.snapshot;
-      const plan = planChanges(desired.objects, live, {
-        prune: args.prune,
-        pruneScope: desired.scope,
-        adopt: args.adopt,
-      });
-      const { replanOne } = await import('../../plan/replan.js');
-      await presentAndApply(deps, input, plan, {
-        output: args.output,
-        dryRun,
-        check: args.check,
-        yes: args.yes,
-        concurrency: args.concurrency,
-        color: args.color,
-        what: 'apply the Crossplane RBAC',
-        replan: (liveObj, want) => replanOne(want, liveObj, args.adopt),
-        mayDelete: (liveObj) => wouldPrune(liveObj, desired.scope),
-        held: desired.held.map(describeHeld),
-      });
+      const { runSync } = await import('../../app/sync.js');
+      const outcome = await runSync(options.run, appDeps(deps, args.color));
+      await presentWrite(deps.io, outcome, options.present);
     },
   };
+}
+
+/** The flags as sync's options, every one checked; -o is checked only when sync writes a plan. */
+function syncOptions(args: SyncArgs): { run: SyncRunOptions; present: PresentOptions } {
+  const printsRole = args['print-required-role'];
+  const { write, present } = writeFlags(
+    printsRole ? { ...args, output: undefined } : args,
+    'apply the Crossplane RBAC',
+    { check: args.check },
+  );
+  const only = parseOnly(args.only);
+  checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
+  const render = {
+    ...(args.manage !== undefined ? { manage: args.manage } : {}),
+    ...(only !== undefined ? { only } : {}),
+    ...(args.provider !== undefined ? { providers: args.provider } : {}),
+    ...(args.xrd !== undefined ? { xrds: args.xrd } : {}),
+    ...(args['crossplane-version'] !== 'auto' ? { crossplaneVersion: args['crossplane-version'] } : {}),
+    ...(args['crossplane-namespace'] !== undefined
+      ? { crossplaneNamespace: args['crossplane-namespace'] }
+      : {}),
+    ...(args['provider-clusterrole'] !== undefined
+      ? { providerClusterRole: args['provider-clusterrole'] }
+      : {}),
+    allowPrivileged: args['allow-privileged'],
+  };
+  const run = { source: inputSource(args), render, prune: args.prune, adopt: args.adopt, write };
+  return { run, present };
+}
+
+/** --print-required-role: the ClusterRole the account that runs sync needs (YAML, or JSON with -o json). */
+async function printRequiredRole(deps: Deps, output: string | undefined): Promise<void> {
+  const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
+    import('../../authz/required-permissions.js'),
+    import('../output/format-data.js'),
+  ]);
+  const role = renderSyncRequiredRole();
+  deps.io.stdout.write(output === 'json' ? formatJson(role) : formatYaml(role));
 }

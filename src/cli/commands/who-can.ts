@@ -1,9 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import type { Deps, GlobalArgs } from '../context.js';
-import { fromOption, readInput, warnInvalidOwners, type FromPaths } from '../read-input.js';
-import { useColor, writeLine } from '../output/terminal.js';
-import { resolveInput, rolesOf } from '../resource-catalogue.js';
+import { writeLine } from '../../app/io.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { useColor } from '../output/terminal.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
@@ -47,54 +47,49 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           'Every path, from files',
         ),
     handler: async (args) => {
-      const output = args.output ?? 'table';
-      if (!(OUTPUTS as readonly string[]).includes(output)) {
-        throw new UsageError(`unknown output format "${output}" for who-can`, {
-          hint: `use one of: ${OUTPUTS.join(', ')}`,
-        });
-      }
-      if (args['all-namespaces'] && args.namespace !== undefined) {
-        throw new UsageError('-n and -A cannot be used together', {
-          hint: '-n NS asks about one namespace, -A about all of them',
-        });
-      }
-      if (args.verb === '') throw new UsageError('a verb is required', { hint: 'e.g. who-can get pods' });
-      const input = await readInput(args, deps, [
-        'clusterRoles',
-        'clusterRoleBindings',
-        'roleBindings',
-        'roles',
-        'xrds',
-        'providerRevisions',
-      ]);
-      warnInvalidOwners(deps, input);
-      const [{ whoCan }, fmt, data] = await Promise.all([
-        import('../../who-can/who-can.js'),
+      const output = whoCanOutput(args);
+      const { runWhoCan } = await import('../../app/who-can.js');
+      const result = await runWhoCan(
+        {
+          source: inputSource(args),
+          verb: args.verb,
+          resource: args.resource,
+          name: args.name,
+          namespace: args.namespace,
+          allNamespaces: args['all-namespaces'],
+        },
+        appDeps(deps, args.color),
+      );
+      const [fmt, data] = await Promise.all([
         import('../output/format-who-can.js'),
         import('../output/format-data.js'),
       ]);
-      const resource = await resolveInput(
-        args.resource,
-        input,
-        args.namespace !== undefined || args['all-namespaces'],
-      );
-      const namespace = args['all-namespaces']
-        ? undefined
-        : (args.namespace ?? input.cluster?.defaultNamespace ?? 'default');
-      const roles = rolesOf(input);
-      const result = whoCan(
-        { verb: args.verb, resource, ...(args.name !== undefined ? { name: args.name } : {}), namespace },
-        { ...input.snapshot, roles },
-      );
       const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
       const text = {
         table: () => fmt.formatWhoCanTable(result, false, color),
         wide: () => fmt.formatWhoCanTable(result, true, color),
         json: () => data.formatJson(result),
         yaml: () => data.formatYaml(result),
-      }[output as (typeof OUTPUTS)[number]]();
+      }[output]();
       deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       for (const line of fmt.whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
     },
   };
+}
+
+/** who-can's flags, checked before anything is read; returns the output format. */
+function whoCanOutput(args: WhoCanArgs): (typeof OUTPUTS)[number] {
+  const output = args.output ?? 'table';
+  if (!(OUTPUTS as readonly string[]).includes(output)) {
+    throw new UsageError(`unknown output format "${output}" for who-can`, {
+      hint: `use one of: ${OUTPUTS.join(', ')}`,
+    });
+  }
+  if (args['all-namespaces'] && args.namespace !== undefined) {
+    throw new UsageError('-n and -A cannot be used together', {
+      hint: '-n NS asks about one namespace, -A about all of them',
+    });
+  }
+  if (args.verb === '') throw new UsageError('a verb is required', { hint: 'e.g. who-can get pods' });
+  return output as (typeof OUTPUTS)[number];
 }

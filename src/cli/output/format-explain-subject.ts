@@ -1,5 +1,5 @@
 import type { Ref, SubjectExplanation } from '../../explain/explain-subject.js';
-import { escapeTerminal } from './escape.js';
+import { escapeTerminal } from '../../app/escape.js';
 import { formatRule } from './format-who-can.js';
 
 function ref(r: Ref): string {

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../kube/types.js';
 import { formatYaml } from './format-data.js';
 import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
-import type { TextSink } from './terminal.js';
+import type { TextSink } from '../../app/io.js';
 
 const RESOURCE: Readonly<Record<string, string>> = {
   ClusterRole: 'clusterrole.rbac.authorization.k8s.io',

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { escapeTerminal } from './escape.js';
-import type { Io } from './terminal.js';
+import { escapeTerminal } from '../../app/escape.js';
+import type { Io } from '../../app/io.js';
 
 export interface Prompter {
   confirm(message: string): Promise<boolean>;

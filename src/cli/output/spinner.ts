@@ -1,5 +1,5 @@
-import { escapeTerminal } from './escape.js';
-import type { Io } from './terminal.js';
+import { escapeTerminal } from '../../app/escape.js';
+import type { Io } from '../../app/io.js';
 
 export interface Progress {
   update(text: string): void;

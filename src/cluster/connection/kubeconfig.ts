@@ -16,14 +16,8 @@ import { parse } from 'yaml';
 import { UsageError, UserError } from '../../errors.js';
 import { parseExecConfig } from './exec-credential.js';
 import { checkClientKeyPair, decodeDataField } from './tls-material.js';
-import {
-  parseRequestTimeout,
-  type ConnectionFlags,
-  type Credentials,
-  type Impersonation,
-  type RestConfig,
-  type TlsConfig,
-} from './rest-config.js';
+import { parseRequestTimeout, type ConnectionFlags } from '../../port/connection-flags.js';
+import { type Credentials, type Impersonation, type RestConfig, type TlsConfig } from './rest-config.js';
 
 interface RawKubeconfig {
   clusters?: RawNamed[];

@@ -17,7 +17,7 @@ import {
   type Answer,
 } from './http-answer.js';
 import { RequestLog } from './request-log.js';
-import { ServerGoneError, errorCode } from '../translate-error.js';
+import { ServerGoneError, errorCode } from '../../port/translate-error.js';
 
 /** With no --request-timeout, a request that receives nothing for this long fails (kubectl would wait forever). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccessCheck, Cluster, ResourceKind, RulesReview } from '../../../src/cluster/cluster.js';
-import { ApiError } from '../../../src/cluster/translate-error.js';
+import type { AccessCheck, Cluster, ResourceKind, RulesReview } from '../../../src/port/cluster.js';
+import { ApiError } from '../../../src/port/translate-error.js';
 import type { DiscoveredResource, KubeObject, PolicyRule } from '../../../src/kube/types.js';
 import { runCaptured } from '../../support/run-cli.js';
 

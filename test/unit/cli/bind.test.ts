@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { Kinds } from '../../../src/cluster/cluster.js';
+import { Kinds } from '../../../src/port/cluster.js';
 import { DEFAULT_MAX_INPUT_SIZE, readManifests } from '../../../src/input/read-manifests.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 import { exampleCluster, FakeCluster, runWithFakes, tempFile } from './bind-fakes.js';

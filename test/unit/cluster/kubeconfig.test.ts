@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors.js';
 import { loadKubeconfig } from '../../../src/cluster/connection/kubeconfig.js';
-import { parseRequestTimeout } from '../../../src/cluster/connection/rest-config.js';
+import { parseRequestTimeout } from '../../../src/port/connection-flags.js';
 
 function kubeconfig(opts: {
   clusters?: [string, string][];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { maxInputSize, parseSize } from '../../../src/cli/read-input.js';
+import { maxInputSize, parseSize } from '../../../src/cli/input-flags.js';
 import { cannotRead, formatSize } from '../../../src/input/files.js';
 import { parseManifests, readManifests } from '../../../src/input/read-manifests.js';
 import { UsageError, UserError } from '../../../src/errors.js';

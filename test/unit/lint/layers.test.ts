@@ -48,6 +48,30 @@ describe('the layer rule sees every import', () => {
       want: /only src\/cluster may import the client library, not even with import\(\)/,
       reason: 'only the Cluster port talks to the client library',
     },
+    CliReachesTheClusterOnlyThroughApp: {
+      file: 'src/cli/app.ts',
+      text: "export async function f(): Promise<unknown> {\n  return import('../cluster/connect.js');\n}\n",
+      want: /src\/cli must not import src\/cluster, not even with import\(\)/,
+      reason: 'the CLI reaches a cluster through src/app, not the adapter',
+    },
+    CliDoesNotImportThePort: {
+      file: 'src/cli/context.ts',
+      text: "import type { Cluster } from '../port/cluster.js';\nexport type C = Cluster;\n",
+      want: /src\/cli must not import src\/port/,
+      reason: 'nor the port: what the CLI needs of it, src/app gives',
+    },
+    AppIsGivenTheAdapter: {
+      file: 'src/app/sync.ts',
+      text: "import { connect } from '../cluster/connect.js';\nexport const c = connect;\n",
+      want: /src\/app must not import src\/cluster/,
+      reason: 'use cases are given a connected Cluster (AppDeps.connect), they never build one',
+    },
+    AppUsesThePort: {
+      file: 'src/app/sync.ts',
+      text: "import type { Cluster } from '../port/cluster.js';\nexport type C = Cluster;\n",
+      want: undefined,
+      reason: 'the port sits below the application layer',
+    },
     DynamicDownwardIsFine: {
       file: 'src/cli/app.ts',
       text: "export async function f(): Promise<unknown> {\n  return import('../sync/render.js');\n}\n",

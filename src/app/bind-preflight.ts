@@ -6,8 +6,8 @@ import {
 } from '../bind/permission.js';
 import type { Binding } from '../bind/target.js';
 import type { ClusterRole, PolicyRule, Role } from '../kube/types.js';
-import { Kinds, type Cluster, type RulesReview } from './cluster.js';
-import { translateError } from './translate-error.js';
+import { Kinds, type Cluster, type RulesReview } from '../port/cluster.js';
+import { translateError } from '../port/translate-error.js';
 
 /**
  * A SelfSubjectRulesReview needs a namespace, and its answer adds the RoleBindings of that namespace to the

@@ -9,8 +9,8 @@ import {
 } from '../authz/required-permissions.js';
 import { summarizeRules } from '../authz/summarize-rules.js';
 import type { KubeObject, PolicyRule } from '../kube/types.js';
-import { kindOf, type Cluster } from './cluster.js';
-import { translateError } from './translate-error.js';
+import { kindOf, type Cluster } from '../port/cluster.js';
+import { translateError } from '../port/translate-error.js';
 
 /** What the caller lacks: short lines for the message, and every missing rule (for -o yaml|json). */
 export interface MissingPermissions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLines, escapeTerminal } from '../../../src/cli/output/escape.js';
+import { escapeLines, escapeTerminal } from '../../../src/app/escape.js';
 
 interface QuoteCase {
   reason: string;

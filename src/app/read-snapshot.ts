@@ -1,6 +1,6 @@
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
-import { Kinds, type Cluster, type ListOptions, type ResourceKind } from './cluster.js';
-import { translateError } from './translate-error.js';
+import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
+import { translateError } from '../port/translate-error.js';
 
 export type SnapshotPart =
   keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds' | 'crdOwners';

@@ -3,7 +3,7 @@
 // The duration tables are Go's own: parseDurationTests and parseDurationErrorTests of
 // golang/go src/time/time_test.go@f7396aaea0297a2e95b502a4075b0aed6efda89f (expected values in milliseconds here).
 import { describe, expect, it } from 'vitest';
-import { goDurationMs, parseRequestTimeout } from '../../../src/cluster/connection/rest-config.js';
+import { goDurationMs, parseRequestTimeout } from '../../../src/port/connection-flags.js';
 
 const NS = 1e-6;
 const US = 1e-3;

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../kube/types.js';
-import { kindOf, type Cluster, type ResourceKind } from './cluster.js';
+import { kindOf, type Cluster, type ResourceKind } from '../port/cluster.js';
 import type { Replanned } from '../plan/replan.js';
-import { ApiError, ServerGoneError, translateError } from './translate-error.js';
+import { ApiError, ServerGoneError, translateError } from '../port/translate-error.js';
 
 /** One write of a plan. Updates carry the live resourceVersion; deletes the live uid and resourceVersion. */
 export type Operation =

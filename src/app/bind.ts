@@ -1,0 +1,303 @@
+import { UserError } from '../errors.js';
+import type { RoleRefSpec } from '../bind/role-refs.js';
+import { isBinding, type Binding, type BindTarget } from '../bind/target.js';
+import type { Plan, PlanAction } from '../plan/plan.js';
+import type { ClusterSnapshot, KubeObject, Role } from '../kube/types.js';
+import { isBindingObject, isRoleObject } from '../kube/rbac-guards.js';
+import type { AppDeps } from './deps.js';
+import { writeLine } from './io.js';
+import { readInput, type Input, type InputSource } from './read-input.js';
+import { writePlan, type WriteOptions, type WriteOutcome } from './write.js';
+
+export interface BindRunOptions {
+  readonly source: InputSource;
+  readonly target: BindTarget;
+  /** --base-role, resolved (for a RootSync: Config Sync's base role). */
+  readonly baseRole?: string | undefined;
+  /** The --role-ref values, parsed. */
+  readonly roleRefs: readonly RoleRefSpec[];
+  /** --role-refs-file: a YAML list of roleRefs, read after the --role-ref values. */
+  readonly roleRefsFile?: string | undefined;
+  /** Delete this account's bindings that are no longer declared. */
+  readonly prune: boolean;
+  readonly adopt: boolean;
+  /** Bind privileged roles (else refuse them, before anything is written). */
+  readonly allowPrivileged: boolean;
+  readonly write: WriteOptions;
+}
+
+/** The pure core of bind, loaded when the command runs. */
+interface BindCore {
+  readonly refs: typeof import('../bind/role-refs.js');
+  readonly configSync: typeof import('../bind/config-sync.js');
+  readonly render: typeof import('../bind/render.js');
+  readonly inventory: typeof import('../bind/inventory.js');
+  readonly base: typeof import('../bind/base-binding.js');
+  readonly warnings: typeof import('../bind/warnings.js');
+}
+
+async function loadBindCore(): Promise<BindCore> {
+  const [refs, configSync, render, inventory, base, warnings] = await Promise.all([
+    import('../bind/role-refs.js'),
+    import('../bind/config-sync.js'),
+    import('../bind/render.js'),
+    import('../bind/inventory.js'),
+    import('../bind/base-binding.js'),
+    import('../bind/warnings.js'),
+  ]);
+  return { refs, configSync, render, inventory, base, warnings };
+}
+
+/**
+ * `bind`: the roleRefs (given, or the RootSync's), rendered as bindings of the target's service account, planned
+ * with bind's ownership rule, checked (privileged roles, the `bind` verb) before any write, and written.
+ */
+export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<WriteOutcome> {
+  const rb = await loadBindCore();
+  const { target } = options;
+  const argRefs = [...options.roleRefs, ...(await readRoleRefsFile(options, rb))];
+  const parts = ['clusterRoles', 'clusterRoleBindings', 'roleBindings'] as const;
+  const input = await readInput(
+    options.source,
+    deps,
+    target.kind === 'RootSync' ? [...parts, 'rootSyncs'] : parts,
+  );
+  const rootSync = findRootSync(input.snapshot, target, input);
+  if (rootSync !== undefined) {
+    for (const w of rb.configSync.rootSyncWarnings(rootSync)) writeLine(deps.io.stderr, `warning: ${w}`);
+  }
+  const refs =
+    argRefs.length > 0 || rootSync === undefined ? argRefs : rb.configSync.roleRefsOfRootSync(rootSync);
+  if (refs.length === 0) {
+    throw new rb.refs.BindInputError(
+      rootSync !== undefined
+        ? `RootSync ${target.kind === 'RootSync' ? target.name : ''} declares no spec.override.roleRefs and none were given: nothing to bind`
+        : 'no roleRefs given: nothing to bind',
+      { hint: 'give --role-ref or --role-refs-file; the plugin never binds cluster-admin by default' },
+    );
+  }
+  const planned = await planBind(options, rb, input, refs);
+  const { desired, plan, skipPrune, ownership } = planned;
+  const sa = target.serviceAccount;
+  // Bindings that grant the account a role (not the shared base binding's clean-up, which takes one away).
+  const granting = desired.filter((b) => !rb.base.isSharedBaseBinding(b) || rb.base.hasSubject(b, sa));
+  await checkPrivileged(granting, input, options.allowPrivileged, deps);
+  if (skipPrune) {
+    const n = plan.counts.refused;
+    writeLine(
+      deps.io.stderr,
+      `warning: ${n} binding${n === 1 ? ' is' : 's are'} refused (listed below): pruning is skipped in this run, so that ServiceAccount ${sa.namespace}/${sa.name} keeps the bindings it has`,
+    );
+  }
+  const fromFiles = input.cluster === undefined;
+  for (const w of rb.warnings.bindWarnings(sa, granting, plan, input.snapshot, fromFiles)) {
+    writeLine(deps.io.stderr, `warning: ${w}`);
+  }
+  if (!options.prune || skipPrune) {
+    const why = skipPrune ? 'pruning skipped' : '--no-prune';
+    for (const e of planned.kept()) {
+      writeLine(
+        deps.io.stderr,
+        `kept (${why}): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}`,
+      );
+    }
+  }
+  await preflightBind(
+    input,
+    options.write.dryRun,
+    [...written(plan, 'create'), ...written(plan, 'update')],
+    deps,
+  );
+  const { replanOne } = await import('../plan/replan.js');
+  return writePlan(deps, input.cluster, input.source, plan, options.write, {
+    replan: (liveObj, want) => {
+      // The shared base binding is planned again from its fresh subjects: another reconciler may have joined.
+      if (!rb.base.isSharedBaseBinding(want) || !rb.base.isSharedBaseBinding(liveObj)) {
+        return replanOne(want, liveObj, options.adopt, ownership);
+      }
+      const again = rb.base.renderSharedBaseBinding(sa, liveObj, rb.base.hasSubject(want, sa));
+      return again === undefined ? { action: 'none' } : replanOne(again, liveObj, options.adopt, ownership);
+    },
+    mayDelete: (liveObj) => isBindingObject(liveObj) && ownership.prunes(liveObj),
+  });
+}
+
+/**
+ * Plans the bindings. Bind's ownership rule: its own bindings of this target (inventory labels, no controller),
+ * Config Sync's of the RootSync and its shared base binding; it prunes only its own (and the shared one's last
+ * subject, ours). A refused binding leaves one role unbound: then pruning is skipped, so the account keeps its roles.
+ */
+async function planBind(options: BindRunOptions, rb: BindCore, input: Input, refs: readonly RoleRefSpec[]) {
+  const { planChanges } = await import('../plan/plan.js');
+  const { target, baseRole } = options;
+  const ownership = rb.inventory.bindOwnership(target);
+  const live = {
+    clusterRoles: [],
+    clusterRoleBindings: input.snapshot.clusterRoleBindings,
+    roleBindings: input.snapshot.roleBindings,
+  };
+  const planWith = (prune: boolean): { desired: Binding[]; plan: Plan } => {
+    const opts = { ...(baseRole !== undefined ? { baseRole } : {}), cleanup: prune };
+    const desired = rb.render.desiredBindings(target, refs, live, opts);
+    return { desired, plan: planChanges(desired, live, { prune, ownership, adopt: options.adopt }) };
+  };
+  const first = planWith(options.prune);
+  const skipPrune = options.prune && first.plan.counts.refused > 0;
+  const { desired, plan } = skipPrune ? planWith(false) : first;
+  const sa = target.serviceAccount;
+  /** What a pruning run would take away and this one keeps (--no-prune, or pruning skipped). */
+  const kept = () =>
+    planWith(true).plan.entries.filter((e) => e.action === 'delete' || rb.base.takesOff(e, sa));
+  return { desired, plan, skipPrune, ownership, kept };
+}
+
+/** The entries of --role-refs-file, if given (after the --role-ref values). */
+async function readRoleRefsFile(options: BindRunOptions, rb: BindCore): Promise<RoleRefSpec[]> {
+  const file = options.roleRefsFile;
+  if (file === undefined) return [];
+  const [{ readInputFile }, YAML] = await Promise.all([import('../input/files.js'), import('yaml')]);
+  const max = options.source.maxInputBytes;
+  const { text } = readInputFile(file, max, max, '--role-refs-file');
+  let doc: unknown;
+  try {
+    doc = YAML.parse(text, { maxAliasCount: 100 });
+  } catch (err) {
+    const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
+    throw new rb.refs.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
+      hint: 'the file holds a YAML list of {kind, name, namespace}',
+    });
+  }
+  return rb.refs.parseRoleRefsDocument(doc, file);
+}
+
+/** The RootSync of the target, from the cluster's RootSync list or the -f objects. */
+function findRootSync(snapshot: ClusterSnapshot, target: BindTarget, input: Input): KubeObject | undefined {
+  if (target.kind !== 'RootSync') return undefined;
+  const all = snapshot.others.filter(
+    (o) => o.kind === 'RootSync' && o.apiVersion.startsWith('configsync.gke.io/'),
+  );
+  const found = all.find(
+    (o) =>
+      o.metadata.name === target.name &&
+      (o.metadata.namespace === undefined || o.metadata.namespace === target.namespace),
+  );
+  if (found !== undefined) return found;
+  const names = all.map((o) => o.metadata.name).sort();
+  throw new UserError(`RootSync ${target.namespace}/${target.name} not found in ${input.source}`, {
+    hint:
+      names.length > 0
+        ? `RootSyncs there: ${names.join(', ')}`
+        : 'no RootSyncs there; for another sync account use --service-account NAMESPACE/NAME',
+  });
+}
+
+/** The bindings the plan writes with ACTION (create or update), in plan order. */
+function written(plan: Plan, action: PlanAction): Binding[] {
+  return plan.entries.flatMap((e) =>
+    e.action === action && e.object !== undefined && isBinding(e.object) ? [e.object] : [],
+  );
+}
+
+/**
+ * Before anything else: a roleRef list that names a privileged role needs --allow-privileged (also for previews,
+ * so that a dry run fails as the real run would). With the flag, each privileged role is named on stderr.
+ */
+async function checkPrivileged(
+  desired: readonly Binding[],
+  input: Input,
+  allowed: boolean,
+  deps: AppDeps,
+): Promise<void> {
+  const { findPrivilegedBindings, formatPrivileged } = await import('../bind/privileged-rules.js');
+  const roles = await readBoundRoles(desired, input, deps);
+  const found = formatPrivileged(
+    findPrivilegedBindings(desired, { clusterRoles: input.snapshot.clusterRoles, roles }),
+  );
+  if (found.length === 0) return;
+  if (allowed) {
+    for (const line of found)
+      writeLine(deps.io.stderr, `warning: binding a privileged role (--allow-privileged): ${line}`);
+    return;
+  }
+  const what = found.length === 1 ? 'a privileged role' : `${found.length} privileged roles`;
+  throw new UserError(
+    `refusing to bind ${what} without --allow-privileged, nothing was written: ${found.join('; ')}`,
+    {
+      hint: 'bind a narrower role, or pass --allow-privileged if the account is meant to hold exactly that',
+    },
+  );
+}
+
+/**
+ * The Roles the bindings refer to: from the -f objects, or one GET each from the cluster. A Role the caller may not
+ * read is left unchecked with a warning: an account given `bind` on a Role but not `get` was trusted with it by
+ * whoever granted that, and the API server still checks the binding.
+ */
+async function readBoundRoles(
+  desired: readonly Binding[],
+  input: Input,
+  deps: AppDeps,
+): Promise<Map<string, Role>> {
+  const out = new Map<string, Role>();
+  const wanted = desired.filter((b) => b.roleRef.kind === 'Role');
+  if (wanted.length === 0) return out;
+  const cluster = input.cluster;
+  if (cluster === undefined) {
+    for (const o of input.snapshot.others) {
+      if (isRoleObject(o)) out.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+    }
+    return out;
+  }
+  const [{ Kinds }, { ApiError, translateError }, { findInvalidField }] = await Promise.all([
+    import('../port/cluster.js'),
+    import('../port/translate-error.js'),
+    import('../crossplane/validate-input.js'),
+  ]);
+  await Promise.all(
+    wanted.map(async (b) => {
+      const ns = b.metadata.namespace ?? '';
+      const id = `Role ${ns}/${b.roleRef.name}`;
+      let role: KubeObject | undefined;
+      try {
+        role = await cluster.get(Kinds.role, b.roleRef.name, ns);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 403) {
+          writeLine(
+            deps.io.stderr,
+            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules`,
+          );
+          return;
+        }
+        throw translateError(err, `reading ${id} to check it for privileged rules`, cluster.describe);
+      }
+      if (role === undefined) return;
+      const invalid = findInvalidField(role);
+      if (invalid !== undefined) throw new UserError(`${id}: ${invalid.problem}`);
+      if (isRoleObject(role)) out.set(`${ns}/${b.roleRef.name}`, role);
+    }),
+  );
+  return out;
+}
+
+/** Before any write: every binding the API server would refuse for want of `bind` or of the role's rules. */
+async function preflightBind(
+  input: Input,
+  dryRun: string,
+  writes: readonly Binding[],
+  deps: AppDeps,
+): Promise<void> {
+  if (input.cluster === undefined || dryRun === 'client' || writes.length === 0) return;
+  const [{ checkBindPermissions }, { formatBindDenials }] = await Promise.all([
+    import('./bind-preflight.js'),
+    import('../bind/permission.js'),
+  ]);
+  const denials = await checkBindPermissions(input.cluster, writes, input.snapshot.clusterRoles);
+  if (denials.length === 0) return;
+  for (const line of formatBindDenials(denials)) writeLine(deps.io.stderr, `forbidden: ${line}`);
+  throw new UserError(
+    `not allowed to bind ${denials.length} of ${writes.length} roles, nothing was written: ${denials.map((d) => d.role).join(', ')}`,
+    {
+      hint: 'ask for the bind verb on these roles (or for the rules they grant), or drop them from the roleRefs',
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { Cluster } from '../port/cluster.js';
+import type { ConnectionFlags } from '../port/connection-flags.js';
+import type { PlanEntry } from '../plan/plan.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Interrupt } from './interrupt.js';
+import type { Io } from './io.js';
+
+/**
+ * What a use case runs with: its own Io (several runs can write side by side, each to its own streams), a way to
+ * connect, and the few interactions only a front end can provide (asking, choosing, showing progress). The CLI
+ * builds it from its dependencies; a test, or a loop over several contexts, can build another.
+ */
+export interface AppDeps {
+  readonly io: Io;
+  readonly connect: (flags: ConnectionFlags) => Promise<Cluster>;
+  /** Ctrl-C handling for writes; absent where nothing interrupts. */
+  readonly interrupt?: Interrupt | undefined;
+  /** Asks before writing; false: the user declined. May refuse (throw) where nobody can be asked. */
+  readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
+  /** Lets the user pick some of CHOICES (enable-xrd -i). */
+  readonly choose: (message: string, choices: readonly Choice[]) => Promise<string[]>;
+  /** Starts a progress indicator (a spinner on a terminal, nothing elsewhere). */
+  readonly startProgress: (text: string) => Promise<Progress>;
+}
+
+/** One question before writing. */
+export interface ConfirmRequest {
+  /** The question: what, how many writes, where. */
+  readonly message: string;
+  /** What the command does ("apply the Crossplane RBAC"), for a refusal. */
+  readonly what: string;
+  /** --yes: write without asking. */
+  readonly yes: boolean;
+  /** Show these plan rows before asking (enable-xrd -i previews), and ask even with --yes. */
+  readonly preview?: readonly PlanEntry<KubeObject>[] | undefined;
+}
+
+export interface Choice {
+  readonly name: string;
+  readonly value: string;
+  readonly checked?: boolean;
+}
+
+export interface Progress {
+  update(text: string): void;
+  stop(finalText?: string): void;
+}

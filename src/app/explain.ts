@@ -1,0 +1,72 @@
+import type { AccessAttributes } from '../authz/authorize.js';
+import type { Explanation } from '../explain/explain-role.js';
+import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
+import type { AppDeps } from './deps.js';
+import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
+import { resolveInput, rolesOf } from './resource-catalogue.js';
+
+export interface ExplainRoleOptions {
+  readonly source: InputSource;
+  readonly role: string;
+  /** --for/--verb: keep only the rules granting this, and answer whether the role does. */
+  readonly access?: AccessAttributes | undefined;
+}
+
+/** `explain ROLE`: the role's effective rules as the aggregation controller computes them, with provenance. */
+export async function runExplainRole(options: ExplainRoleOptions, deps: AppDeps): Promise<Explanation> {
+  const input = await readInput(options.source, deps, [
+    'clusterRoles',
+    'clusterRoleBindings',
+    'roleBindings',
+  ]);
+  const { explainRole } = await import('../explain/explain-role.js');
+  return explainRole(
+    options.role,
+    input.snapshot,
+    options.access !== undefined ? { for: options.access } : undefined,
+  );
+}
+
+export interface ExplainSubjectOptions {
+  readonly source: InputSource;
+  readonly subject: SubjectRef;
+  /** --group: further groups of the subject. */
+  readonly groups: readonly string[];
+  /** -n: also the subject's RoleBindings there. */
+  readonly namespace?: string | undefined;
+  /** --for RESOURCE (as kubectl takes it) --verb VERB: answered allowed or denied, with why. */
+  readonly request?: { readonly verb: string; readonly resource: string } | undefined;
+}
+
+/** `explain --subject`: every binding of a subject, the rules it grants, and the answer to a request. */
+export async function runExplainSubject(
+  options: ExplainSubjectOptions,
+  deps: AppDeps,
+): Promise<SubjectExplanation> {
+  const input = await readInput(options.source, deps, [
+    'clusterRoles',
+    'clusterRoleBindings',
+    'roleBindings',
+    'roles',
+    'xrds',
+    'providerRevisions',
+    'namespaces',
+  ]);
+  warnInvalidOwners(deps, input);
+  const { explainSubject } = await import('../explain/explain-subject.js');
+  const { request } = options;
+  const resolved =
+    request !== undefined
+      ? {
+          verb: request.verb,
+          resource: await resolveInput(request.resource, input, options.namespace !== undefined),
+        }
+      : undefined;
+  return explainSubject(
+    options.subject,
+    options.groups,
+    options.namespace,
+    { ...input.snapshot, roles: rolesOf(input) },
+    resolved,
+  );
+}

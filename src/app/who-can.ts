@@ -1,0 +1,47 @@
+import type { WhoCanResult } from '../who-can/who-can.js';
+import type { AppDeps } from './deps.js';
+import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
+import { resolveInput, rolesOf } from './resource-catalogue.js';
+
+export interface WhoCanOptions {
+  readonly source: InputSource;
+  readonly verb: string;
+  /** RESOURCE as kubectl takes it (plural, kind, short name, group, /subresource). */
+  readonly resource: string;
+  readonly name?: string | undefined;
+  /** -n; undefined: the context's namespace (live), else "default". */
+  readonly namespace?: string | undefined;
+  /** -A: RoleBindings of every namespace count. */
+  readonly allNamespaces: boolean;
+}
+
+/** `who-can`: every subject the RBAC allows the request, each with its path (binding, role, chain, rule). */
+export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult> {
+  const input = await readInput(options.source, deps, [
+    'clusterRoles',
+    'clusterRoleBindings',
+    'roleBindings',
+    'roles',
+    'xrds',
+    'providerRevisions',
+  ]);
+  warnInvalidOwners(deps, input);
+  const { whoCan } = await import('../who-can/who-can.js');
+  const resource = await resolveInput(
+    options.resource,
+    input,
+    options.namespace !== undefined || options.allNamespaces,
+  );
+  const namespace = options.allNamespaces
+    ? undefined
+    : (options.namespace ?? input.cluster?.defaultNamespace ?? 'default');
+  return whoCan(
+    {
+      verb: options.verb,
+      resource,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      namespace,
+    },
+    { ...input.snapshot, roles: rolesOf(input) },
+  );
+}
