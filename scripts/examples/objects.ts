@@ -13,7 +13,6 @@ import type {
 } from '../../src/kube/types.js';
 import { CLUSTER_CREATED, CROSSPLANE_INSTALLED, uid } from './ids.js';
 
-export const READ = ['get', 'list', 'watch'];
 
 export const R = (apiGroups: readonly string[], resources: readonly string[], verbs: readonly string[]): PolicyRule => ({
   apiGroups,

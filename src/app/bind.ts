@@ -1,5 +1,10 @@
 import { UserError } from '../errors.js';
-import type { RoleRefSpec } from '../bind/role-refs.js';
+import * as base from '../bind/base-binding.js';
+import * as configSync from '../bind/config-sync.js';
+import { bindOwnership } from '../bind/inventory.js';
+import { desiredBindings } from '../bind/render.js';
+import { BindInputError, parseRoleRefsDocument, type RoleRefSpec } from '../bind/role-refs.js';
+import { bindWarnings } from '../bind/warnings.js';
 import { isBinding, type Binding, type BindTarget } from '../bind/target.js';
 import type { Plan, PlanAction } from '../plan/plan.js';
 import type { ClusterSnapshot, KubeObject, Role } from '../kube/types.js';
@@ -26,36 +31,13 @@ export interface BindRunOptions {
   readonly write: WriteOptions;
 }
 
-/** The pure core of bind, loaded when the command runs. */
-interface BindCore {
-  readonly refs: typeof import('../bind/role-refs.js');
-  readonly configSync: typeof import('../bind/config-sync.js');
-  readonly render: typeof import('../bind/render.js');
-  readonly inventory: typeof import('../bind/inventory.js');
-  readonly base: typeof import('../bind/base-binding.js');
-  readonly warnings: typeof import('../bind/warnings.js');
-}
-
-async function loadBindCore(): Promise<BindCore> {
-  const [refs, configSync, render, inventory, base, warnings] = await Promise.all([
-    import('../bind/role-refs.js'),
-    import('../bind/config-sync.js'),
-    import('../bind/render.js'),
-    import('../bind/inventory.js'),
-    import('../bind/base-binding.js'),
-    import('../bind/warnings.js'),
-  ]);
-  return { refs, configSync, render, inventory, base, warnings };
-}
-
 /**
  * `bind`: the roleRefs (given, or the RootSync's), rendered as bindings of the target's service account, planned
  * with bind's ownership rule, checked (privileged roles, the `bind` verb) before any write, and written.
  */
 export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<WriteOutcome> {
-  const rb = await loadBindCore();
   const { target } = options;
-  const argRefs = [...options.roleRefs, ...(await readRoleRefsFile(options, rb))];
+  const argRefs = [...options.roleRefs, ...(await readRoleRefsFile(options))];
   const parts = ['clusterRoles', 'clusterRoleBindings', 'roleBindings'] as const;
   const input = await readInput(
     options.source,
@@ -64,23 +46,23 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
   );
   const rootSync = findRootSync(input.snapshot, target, input);
   if (rootSync !== undefined) {
-    for (const w of rb.configSync.rootSyncWarnings(rootSync)) writeLine(deps.io.stderr, `warning: ${w}`);
+    for (const w of configSync.rootSyncWarnings(rootSync)) writeLine(deps.io.stderr, `warning: ${w}`);
   }
   const refs =
-    argRefs.length > 0 || rootSync === undefined ? argRefs : rb.configSync.roleRefsOfRootSync(rootSync);
+    argRefs.length > 0 || rootSync === undefined ? argRefs : configSync.roleRefsOfRootSync(rootSync);
   if (refs.length === 0) {
-    throw new rb.refs.BindInputError(
+    throw new BindInputError(
       rootSync !== undefined
         ? `RootSync ${target.kind === 'RootSync' ? target.name : ''} declares no spec.override.roleRefs and none were given: nothing to bind`
         : 'no roleRefs given: nothing to bind',
       { hint: 'give --role-ref or --role-refs-file; the plugin never binds cluster-admin by default' },
     );
   }
-  const planned = await planBind(options, rb, input, refs);
+  const planned = await planBind(options, input, refs);
   const { desired, plan, skipPrune, ownership } = planned;
   const sa = target.serviceAccount;
   // Bindings that grant the account a role (not the shared base binding's clean-up, which takes one away).
-  const granting = desired.filter((b) => !rb.base.isSharedBaseBinding(b) || rb.base.hasSubject(b, sa));
+  const granting = desired.filter((b) => !base.isSharedBaseBinding(b) || base.hasSubject(b, sa));
   await checkPrivileged(granting, input, options.allowPrivileged, deps);
   if (skipPrune) {
     const n = plan.counts.refused;
@@ -90,7 +72,7 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
     );
   }
   const fromFiles = input.cluster === undefined;
-  for (const w of rb.warnings.bindWarnings(sa, granting, plan, input.snapshot, fromFiles)) {
+  for (const w of bindWarnings(sa, granting, plan, input.snapshot, fromFiles)) {
     writeLine(deps.io.stderr, `warning: ${w}`);
   }
   if (!options.prune || skipPrune) {
@@ -112,10 +94,10 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
   return writePlan(deps, input.cluster, input.source, plan, options.write, {
     replan: (liveObj, want) => {
       // The shared base binding is planned again from its fresh subjects: another reconciler may have joined.
-      if (!rb.base.isSharedBaseBinding(want) || !rb.base.isSharedBaseBinding(liveObj)) {
+      if (!base.isSharedBaseBinding(want) || !base.isSharedBaseBinding(liveObj)) {
         return replanOne(want, liveObj, options.adopt, ownership);
       }
-      const again = rb.base.renderSharedBaseBinding(sa, liveObj, rb.base.hasSubject(want, sa));
+      const again = base.renderSharedBaseBinding(sa, liveObj, base.hasSubject(want, sa));
       return again === undefined ? { action: 'none' } : replanOne(again, liveObj, options.adopt, ownership);
     },
     mayDelete: (liveObj) => isBindingObject(liveObj) && ownership.prunes(liveObj),
@@ -127,10 +109,10 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
  * Config Sync's of the RootSync and its shared base binding; it prunes only its own (and the shared one's last
  * subject, ours). A refused binding leaves one role unbound: then pruning is skipped, so the account keeps its roles.
  */
-async function planBind(options: BindRunOptions, rb: BindCore, input: Input, refs: readonly RoleRefSpec[]) {
+async function planBind(options: BindRunOptions, input: Input, refs: readonly RoleRefSpec[]) {
   const { planChanges } = await import('../plan/plan.js');
   const { target, baseRole } = options;
-  const ownership = rb.inventory.bindOwnership(target);
+  const ownership = bindOwnership(target);
   const live = {
     clusterRoles: [],
     clusterRoleBindings: input.snapshot.clusterRoleBindings,
@@ -138,7 +120,7 @@ async function planBind(options: BindRunOptions, rb: BindCore, input: Input, ref
   };
   const planWith = (prune: boolean): { desired: Binding[]; plan: Plan } => {
     const opts = { ...(baseRole !== undefined ? { baseRole } : {}), cleanup: prune };
-    const desired = rb.render.desiredBindings(target, refs, live, opts);
+    const desired = desiredBindings(target, refs, live, opts);
     return { desired, plan: planChanges(desired, live, { prune, ownership, adopt: options.adopt }) };
   };
   const first = planWith(options.prune);
@@ -146,13 +128,12 @@ async function planBind(options: BindRunOptions, rb: BindCore, input: Input, ref
   const { desired, plan } = skipPrune ? planWith(false) : first;
   const sa = target.serviceAccount;
   /** What a pruning run would take away and this one keeps (--no-prune, or pruning skipped). */
-  const kept = () =>
-    planWith(true).plan.entries.filter((e) => e.action === 'delete' || rb.base.takesOff(e, sa));
+  const kept = () => planWith(true).plan.entries.filter((e) => e.action === 'delete' || base.takesOff(e, sa));
   return { desired, plan, skipPrune, ownership, kept };
 }
 
 /** The entries of --role-refs-file, if given (after the --role-ref values). */
-async function readRoleRefsFile(options: BindRunOptions, rb: BindCore): Promise<RoleRefSpec[]> {
+async function readRoleRefsFile(options: BindRunOptions): Promise<RoleRefSpec[]> {
   const file = options.roleRefsFile;
   if (file === undefined) return [];
   const [{ readInputFile }, YAML] = await Promise.all([import('../input/files.js'), import('yaml')]);
@@ -163,11 +144,11 @@ async function readRoleRefsFile(options: BindRunOptions, rb: BindCore): Promise<
     doc = YAML.parse(text, { maxAliasCount: 100 });
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
-    throw new rb.refs.BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
+    throw new BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
       hint: 'the file holds a YAML list of {kind, name, namespace}',
     });
   }
-  return rb.refs.parseRoleRefsDocument(doc, file);
+  return parseRoleRefsDocument(doc, file);
 }
 
 /** The RootSync of the target, from the cluster's RootSync list or the -f objects. */

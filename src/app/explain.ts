@@ -3,7 +3,7 @@ import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
 import type { AppDeps } from './deps.js';
 import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
-import { resolveInput, rolesOf } from './resource-catalogue.js';
+import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
 
 export interface ExplainRoleOptions {
   readonly source: InputSource;
@@ -43,15 +43,7 @@ export async function runExplainSubject(
   options: ExplainSubjectOptions,
   deps: AppDeps,
 ): Promise<SubjectExplanation> {
-  const input = await readInput(options.source, deps, [
-    'clusterRoles',
-    'clusterRoleBindings',
-    'roleBindings',
-    'roles',
-    'xrds',
-    'providerRevisions',
-    'namespaces',
-  ]);
+  const input = await readInput(options.source, deps, [...ACCESS_PARTS, 'namespaces']);
   warnInvalidOwners(deps, input);
   const { explainSubject } = await import('../explain/explain-subject.js');
   const { request } = options;

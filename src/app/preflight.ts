@@ -20,17 +20,6 @@ export interface MissingPermissions {
   readonly rules: PolicyRule[];
 }
 
-/**
- * Asks the API server whether the caller may do every write, escalation rules included, before the first write.
- * Returns every missing permission as a line of text (empty: all allowed).
- */
-export async function checkWritePermissions(
-  cluster: Cluster,
-  writes: readonly PlannedWrite[],
-): Promise<string[]> {
-  return (await findMissingPermissions(cluster, writes)).lines;
-}
-
 function permissionRule(p: Permission): PolicyRule {
   return {
     apiGroups: [p.group],
@@ -57,7 +46,10 @@ function permissionLines(missing: readonly Permission[]): string[] {
   });
 }
 
-/** As checkWritePermissions, with every missing rule as well. */
+/**
+ * Asks the API server whether the caller may do every write, escalation rules included, before the first write:
+ * every missing permission as a line of text (empty: all allowed), and as rules.
+ */
 export async function findMissingPermissions(
   cluster: Cluster,
   writes: readonly PlannedWrite[],

@@ -1,8 +1,7 @@
 import type { Cluster } from '../port/cluster.js';
 import { parseRequestTimeout, type ConnectionFlags } from '../port/connection-flags.js';
-import type { SnapshotPart } from './read-snapshot.js';
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
-import type { InvalidObject } from '../crossplane/validate-input.js';
+import type { InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 

@@ -1,9 +1,7 @@
-import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/types.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
 import { translateError } from '../port/translate-error.js';
-
-export type SnapshotPart =
-  keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds' | 'crdOwners';
 
 const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; opts?: ListOptions }>> = {
   xrds: { kind: Kinds.xrd, what: 'listing CompositeResourceDefinitions', opts: { optional: true } },

@@ -3,6 +3,19 @@ import { isRoleObject } from '../kube/rbac-guards.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { Input } from './read-input.js';
 
+/**
+ * What the commands that answer access questions (who-can, explain --subject) read: the RBAC objects, and the XRDs
+ * and ProviderRevisions RESOURCE may name.
+ */
+export const ACCESS_PARTS = [
+  'clusterRoles',
+  'clusterRoleBindings',
+  'roleBindings',
+  'roles',
+  'xrds',
+  'providerRevisions',
+] as const;
+
 export function isKind(kind: string, group: string): (o: KubeObject) => boolean {
   return (o) => o.kind === kind && (o.apiVersion === group || o.apiVersion.startsWith(`${group}/`));
 }

@@ -1,7 +1,7 @@
 import type { WhoCanResult } from '../who-can/who-can.js';
 import type { AppDeps } from './deps.js';
 import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
-import { resolveInput, rolesOf } from './resource-catalogue.js';
+import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
 
 export interface WhoCanOptions {
   readonly source: InputSource;
@@ -17,14 +17,7 @@ export interface WhoCanOptions {
 
 /** `who-can`: every subject the RBAC allows the request, each with its path (binding, role, chain, rule). */
 export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult> {
-  const input = await readInput(options.source, deps, [
-    'clusterRoles',
-    'clusterRoleBindings',
-    'roleBindings',
-    'roles',
-    'xrds',
-    'providerRevisions',
-  ]);
+  const input = await readInput(options.source, deps, ACCESS_PARTS);
   warnInvalidOwners(deps, input);
   const { whoCan } = await import('../who-can/who-can.js');
   const resource = await resolveInput(

@@ -1,5 +1,6 @@
 import yargs, { type Argv } from 'yargs';
-import { commands, withGlobalFlags } from './app.js';
+import { commands } from './command-list.js';
+import { withGlobalFlags } from './global-flags.js';
 import type { Deps } from './context.js';
 
 /** Cobra's shell directives, which kubectl's plugin completion understands: 0 = files too, 4 = no files. */

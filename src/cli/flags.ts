@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { dnsLabelProblem } from '../kube/name-rules.js';
 import { DRY_RUN_CHOICES, type DryRun, type WriteOptions } from '../app/write.js';
-import type { PresentOptions } from './write-flow.js';
 
 // The flags the writing commands share, defined once. Each command adds them in the order its --help lists them.
 
@@ -73,13 +72,38 @@ export const WRITE_OUTPUTS = ['table', 'yaml', 'json', 'name', 'diff'] as const;
 export type WriteOutput = (typeof WRITE_OUTPUTS)[number];
 
 export function parseWriteOutput(value: string | undefined): WriteOutput {
-  const out = value ?? 'table';
-  if (!(WRITE_OUTPUTS as readonly string[]).includes(out)) {
-    throw new UsageError(`unknown output format "${out}"`, {
-      hint: `use one of: ${WRITE_OUTPUTS.join(', ')}`,
+  return parseOutput(value, WRITE_OUTPUTS, 'table');
+}
+
+/**
+ * -o checked against the formats a command prints (as kubectl's PrintFlags): the default when absent, one
+ * `unknown output format` error naming the command (FOR) and the choices otherwise. The one check of -o.
+ */
+export function parseOutput<T extends string>(
+  value: string | undefined,
+  formats: readonly T[],
+  fallback: T,
+  forWhat?: string,
+  hint = `use one of: ${formats.join(', ')}`,
+): T {
+  const out = value ?? fallback;
+  if (!(formats as readonly string[]).includes(out)) {
+    throw new UsageError(`unknown output format "${out}"${forWhat !== undefined ? ` for ${forWhat}` : ''}`, {
+      hint,
     });
   }
-  return out as WriteOutput;
+  return out as T;
+}
+
+/** How a write command's outcome is shown. */
+export interface PresentOptions {
+  readonly output: WriteOutput;
+  /** --no-color not given. */
+  readonly color: boolean;
+  /** --check: drift exits 1. */
+  readonly check: boolean;
+  /** --dry-run=server: the table says what would be done. */
+  readonly serverDryRun: boolean;
 }
 
 /** The write flags every writing command has, as they reach its handler. */

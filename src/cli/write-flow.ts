@@ -3,18 +3,7 @@ import type { WriteOutcome } from '../app/write.js';
 import type { Io } from '../app/io.js';
 import { writeLine } from '../app/io.js';
 import { useColor } from './output/terminal.js';
-import type { WriteOutput } from './flags.js';
-
-/** How a write command's outcome is shown. */
-export interface PresentOptions {
-  readonly output: WriteOutput;
-  /** --no-color not given. */
-  readonly color: boolean;
-  /** --check: drift exits 1. */
-  readonly check: boolean;
-  /** --dry-run=server: the table says what would be done. */
-  readonly serverDryRun: boolean;
-}
+import type { PresentOptions, WriteOutput } from './flags.js';
 
 /**
  * Shows what a write command did and turns it into the exit code: the plan (table, yaml, json, name, diff) with the

@@ -12,8 +12,8 @@ import { MRD_GROUP, MRD_KIND } from './names.js';
 import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import { CRD_GROUP, CRD_KIND, isKubernetesGroup, RBAC_API_GROUP } from '../kube/api-names.js';
 
-/** The parts of a snapshot a command reads (as read-snapshot's SnapshotPart). */
-export type CheckedPart =
+/** The parts of a snapshot a command reads (each one LIST, see app/read-snapshot.ts), and checks here. */
+export type SnapshotPart =
   keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds' | 'crdOwners';
 
 /** One object refused, and why: the field and what is wrong with it. */
@@ -294,7 +294,7 @@ export function checkedAs<K extends SnapshotKey>(
     snapshotPartOf(obj) === part && findInvalidField(obj) === undefined;
 }
 
-const PART_KINDS: Readonly<Record<CheckedPart, readonly (keyof ClusterSnapshot)[]>> = {
+const PART_KINDS: Readonly<Record<SnapshotPart, readonly (keyof ClusterSnapshot)[]>> = {
   xrds: ['xrds'],
   providerRevisions: ['providerRevisions'],
   deployments: ['deployments'],
@@ -322,7 +322,7 @@ function isCheckedOther(o: KubeObject): boolean {
  */
 export function findInvalidObjects(
   objects: readonly KubeObject[],
-  parts: readonly CheckedPart[],
+  parts: readonly SnapshotPart[],
 ): InvalidObject[] {
   const out: InvalidObject[] = [];
   const keys = new Set(parts.flatMap((p) => PART_KINDS[p]));

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { AccessAttributes } from '../authz/authorize.js';
 import { requestAttributes, ruleAllows } from '../authz/authorize.js';
 import { EffectiveRoles } from '../authz/effective-roles.js';
-import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
+import type { ResolvedRole } from '../authz/effective-roles.js';
 import {
   AUTHENTICATED_GROUP,
   MASTERS_GROUP,
@@ -18,11 +18,10 @@ import {
 } from '../authz/subjects.js';
 import type { UserInfo } from '../authz/subjects.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
-import type { ClusterSnapshot, ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../kube/types.js';
+import type { ClusterRoleBinding, RoleBinding } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
 import { reasons, type Reason } from './why-not.js';
-
-export type { Reason } from './why-not.js';
+import type { BoundRole, EffectiveRule, Ref, SubjectSnapshot } from './subject-types.js';
 
 export interface SubjectRef {
   readonly kind: 'User' | 'Group' | 'ServiceAccount';
@@ -66,27 +65,6 @@ function subjectFlag(s: SubjectRef): string {
   return `--${s.kind.toLowerCase()} ${s.name}`;
 }
 
-export interface Ref {
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace?: string;
-}
-
-export interface EffectiveRule {
-  readonly rule: PolicyRule;
-  /** From the bound role down to the role holding the rule as its own. */
-  readonly chain: readonly string[];
-  readonly stored: boolean;
-}
-
-export interface BoundRole {
-  readonly binding: Ref;
-  /** The binding's subjects that name the subject's identity (itself, or one of its groups). */
-  readonly via: readonly Subject[];
-  readonly role: Ref & { readonly found: boolean; readonly aggregated: boolean; readonly drift: boolean };
-  readonly rules: readonly EffectiveRule[];
-}
-
 export interface SubjectAccess {
   readonly request: AccessAttributes;
   readonly allowed: boolean;
@@ -105,9 +83,6 @@ export interface SubjectExplanation {
   readonly bindings: readonly BoundRole[];
   readonly access: SubjectAccess | null;
 }
-
-/** What explain --subject reads: the RBAC of the snapshot, the namespaces, and the Roles (kept among its others). */
-export type SubjectSnapshot = RbacSnapshot & Pick<ClusterSnapshot, 'namespaces'>;
 
 function refOf(r: ResolvedRole): Ref {
   return r.namespace !== undefined

@@ -24,7 +24,7 @@ import {
 import { enabledXrdsOf, namespaceRoleName } from '../crossplane/namespace/roles.js';
 import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
-import type { BoundRole, SubjectSnapshot } from './explain-subject.js';
+import type { BoundRole, SubjectSnapshot } from './subject-types.js';
 
 export interface Reason {
   readonly reason:

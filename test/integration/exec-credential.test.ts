@@ -17,7 +17,7 @@ import type {
   ExecClusterInfo,
   ExecCredential,
   ExecIo,
-} from '../../src/cluster/connection/exec-credential.js';
+} from '../../src/cluster/connection/exec-credential-types.js';
 import { TEST_CERT, TEST_KEY } from '../apiserver/tls.js';
 import { credential, testIo, V1, V1BETA1, writePlugin } from '../support/exec-plugin.js';
 import type { TestPlugin } from '../support/exec-plugin.js';

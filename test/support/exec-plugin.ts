@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import type { ExecIo } from '../../src/cluster/connection/exec-credential.js';
+import type { ExecIo } from '../../src/cluster/connection/exec-credential-types.js';
 
 export const V1 = 'client.authentication.k8s.io/v1';
 export const V1BETA1 = 'client.authentication.k8s.io/v1beta1';

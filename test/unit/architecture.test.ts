@@ -79,3 +79,61 @@ describe('command handlers are thin', () => {
     expect(all.length).toBeGreaterThanOrEqual(7);
   });
 });
+
+/** The src/ files FILE imports (static, type-only and `import()` alike), as absolute paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from\s+'|import\(\s*'|import\s+')(\.{1,2}\/[^']+)'/g)].map(
+    (m) => m[1] ?? '',
+  );
+  return specs.map((s) => join(file, '..', s.replace(/\.js$/, '.ts')));
+}
+
+/** The import cycles among FILES: each a list of files that import each other in a ring (Tarjan's components). */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) ?? 0);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (;;) {
+      const w = stack.pop();
+      if (w === undefined) break;
+      component.push(w);
+      if (w === v) break;
+    }
+    if (component.length > 1) out.push(component);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe('src/ has no import cycles', () => {
+  it('none, not even through types', () => {
+    const graph = new Map(files.map((f) => [f, importsOf(f)]));
+    const found = cycles(graph).map((c) => c.map((f) => relative(root, f)).join(' <-> '));
+    expect(found).toStrictEqual([]);
+  });
+
+  it('finds a cycle when there is one', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(cycles(graph).map((c) => [...c].sort())).toStrictEqual([['a', 'b', 'c']]);
+  });
+});

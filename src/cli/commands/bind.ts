@@ -4,7 +4,7 @@ import type { BindTarget } from '../../bind/target.js';
 import type { BindRunOptions } from '../../app/bind.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
-import { presentWrite, type PresentOptions } from '../write-flow.js';
+import { presentWrite } from '../write-flow.js';
 import {
   adoptOption,
   concurrencyOption,
@@ -12,6 +12,7 @@ import {
   WRITE_OUTPUTS,
   writeFlags,
   yesOption,
+  type PresentOptions,
 } from '../flags.js';
 
 interface BindArgs extends GlobalArgs {

@@ -4,7 +4,7 @@ import type { EnableXrdRunOptions } from '../../app/enable-xrd.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
-import { presentWrite, type PresentOptions } from '../write-flow.js';
+import { presentWrite } from '../write-flow.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
@@ -12,6 +12,7 @@ import {
   dryRunOption,
   writeFlags,
   yesOption,
+  type PresentOptions,
 } from '../flags.js';
 
 interface EnableXrdArgs extends GlobalArgs {

@@ -4,6 +4,7 @@ import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
+import { parseOutput } from '../flags.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
@@ -130,15 +131,10 @@ function explainRoleFlags(args: ExplainArgs): {
     });
   }
   if (args.group !== undefined) throw new UsageError('--group needs --subject');
-  const output = args.output ?? 'tree';
-  if (!(OUTPUTS as readonly string[]).includes(output)) {
-    throw new UsageError(`unknown output format "${output}" for explain`, {
-      hint: `use one of: ${OUTPUTS.join(', ')}`,
-    });
-  }
+  const output = parseOutput(args.output, OUTPUTS, 'tree', 'explain');
   return {
     role: args.role,
-    output: output as (typeof OUTPUTS)[number],
+    output,
     access: parseAccess(args.for, args.verb),
   };
 }
@@ -146,12 +142,7 @@ function explainRoleFlags(args: ExplainArgs): {
 const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json'] as const;
 
 async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<void> {
-  const output = args.output ?? 'text';
-  if (!(SUBJECT_OUTPUTS as readonly string[]).includes(output)) {
-    throw new UsageError(`unknown output format "${output}" for explain --subject`, {
-      hint: `use one of: ${SUBJECT_OUTPUTS.join(', ')}`,
-    });
-  }
+  const output = parseOutput(args.output, SUBJECT_OUTPUTS, 'text', 'explain --subject');
   if (args.role !== undefined) {
     throw new UsageError('explain takes a ClusterRole or --subject, not both', {
       hint: 'explain ROLE explains a role; explain --subject KIND:NAME the bindings of a subject',
@@ -187,6 +178,6 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
     wide: () => formatSubjectText(explanation, true),
     yaml: () => data.formatYaml(explanation),
     json: () => data.formatJson(explanation),
-  }[output as (typeof SUBJECT_OUTPUTS)[number]]();
+  }[output]();
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -4,7 +4,7 @@ import type { SyncRunOptions } from '../../app/sync.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
-import { presentWrite, type PresentOptions } from '../write-flow.js';
+import { presentWrite } from '../write-flow.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
@@ -13,6 +13,7 @@ import {
   dryRunOption,
   writeFlags,
   yesOption,
+  type PresentOptions,
 } from '../flags.js';
 
 interface SyncArgs extends GlobalArgs {

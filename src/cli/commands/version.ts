@@ -1,5 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../../errors.js';
+import { parseOutput } from '../flags.js';
+
+/** version's -o: kubectl version's (json, yaml), and the text line (also as `short`). */
+const VERSION_OUTPUTS = ['text', 'short', 'json', 'yaml'] as const;
 import type { Deps, GlobalArgs } from '../context.js';
 
 export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
@@ -8,7 +11,13 @@ export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs
     describe: 'Print the plugin version',
     builder: (y) => y.example('$0 version -o json', 'Print the version as JSON'),
     handler: (args) => {
-      const output = args.output ?? 'text';
+      const output = parseOutput(
+        args.output,
+        VERSION_OUTPUTS,
+        'text',
+        'version',
+        'use -o json, -o yaml or no -o',
+      );
       const info = {
         gitVersion: deps.version,
         nodeVersion: process.version,
@@ -19,12 +28,7 @@ export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs
         deps.io.stdout.write(
           `clientVersion:\n  gitVersion: ${info.gitVersion}\n  nodeVersion: ${info.nodeVersion}\n  platform: ${info.platform}\n`,
         );
-      } else if (output === 'text' || output === 'short')
-        deps.io.stdout.write(`kubectl-crossplane-rbac ${deps.version}\n`);
-      else
-        throw new UsageError(`unknown output format "${output}" for version`, {
-          hint: 'use -o json, -o yaml or no -o',
-        });
+      } else deps.io.stdout.write(`kubectl-crossplane-rbac ${deps.version}\n`);
     },
   };
 }

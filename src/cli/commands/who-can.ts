@@ -4,6 +4,7 @@ import { writeLine } from '../../app/io.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
+import { parseOutput } from '../flags.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
@@ -60,36 +61,31 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         },
         appDeps(deps, args.color),
       );
-      const [fmt, data] = await Promise.all([
+      const [{ formatWhoCanTable, whoCanWarnings }, data] = await Promise.all([
         import('../output/format-who-can.js'),
         import('../output/format-data.js'),
       ]);
       const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
       const text = {
-        table: () => fmt.formatWhoCanTable(result, false, color),
-        wide: () => fmt.formatWhoCanTable(result, true, color),
+        table: () => formatWhoCanTable(result, false, color),
+        wide: () => formatWhoCanTable(result, true, color),
         json: () => data.formatJson(result),
         yaml: () => data.formatYaml(result),
       }[output]();
       deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      for (const line of fmt.whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
+      for (const line of whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
     },
   };
 }
 
 /** who-can's flags, checked before anything is read; returns the output format. */
 function whoCanOutput(args: WhoCanArgs): (typeof OUTPUTS)[number] {
-  const output = args.output ?? 'table';
-  if (!(OUTPUTS as readonly string[]).includes(output)) {
-    throw new UsageError(`unknown output format "${output}" for who-can`, {
-      hint: `use one of: ${OUTPUTS.join(', ')}`,
-    });
-  }
+  const output = parseOutput(args.output, OUTPUTS, 'table', 'who-can');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
       hint: '-n NS asks about one namespace, -A about all of them',
     });
   }
   if (args.verb === '') throw new UsageError('a verb is required', { hint: 'e.g. who-can get pods' });
-  return output as (typeof OUTPUTS)[number];
+  return output;
 }

@@ -1,4 +1,5 @@
-import type { Ref, SubjectExplanation } from '../../explain/explain-subject.js';
+import type { SubjectExplanation } from '../../explain/explain-subject.js';
+import type { Ref } from '../../explain/subject-types.js';
 import { escapeTerminal } from '../../app/escape.js';
 import { formatRule } from './format-who-can.js';
 

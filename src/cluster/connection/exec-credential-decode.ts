@@ -4,7 +4,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { UserError } from '../../errors.js';
-import type { ExecCredential } from './exec-credential.js';
+import type { ExecCredential } from './exec-credential-types.js';
 import { keyPairProblem } from './tls-material.js';
 
 export const EXEC_API_VERSIONS: readonly string[] = [

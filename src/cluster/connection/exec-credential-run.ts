@@ -10,7 +10,7 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { UserError } from '../../errors.js';
 import { EXEC_PLUGIN_DOCS, decodeExecCredential } from './exec-credential-decode.js';
 import type { Fail } from './exec-credential-decode.js';
-import type { ExecClusterInfo, ExecConfig, ExecCredential, ExecIo } from './exec-credential.js';
+import type { ExecClusterInfo, ExecConfig, ExecCredential, ExecIo } from './exec-credential-types.js';
 
 /** Runs the plugin once and returns its credential; every failure is a UserError in client-go's words. */
 export async function runExecPlugin(

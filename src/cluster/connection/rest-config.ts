@@ -1,4 +1,4 @@
-import type { ExecConfig } from './exec-credential.js';
+import type { ExecConfig } from './exec-credential-types.js';
 
 /** How requests are authenticated. Only ever used over TLS: kubectl sends no credentials to an http:// server. */
 export type Credentials =

@@ -3,7 +3,8 @@ import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { ResponseContext, type PromiseHttpLibrary, type RequestContext } from '@kubernetes/client-node';
 import { CONNECT_TIMEOUT_MS, DialingHttpAgent, DialingHttpsAgent } from './dial.js';
-import { ExecCredentialProvider, type ExecCredential, type ExecIo } from './exec-credential.js';
+import { ExecCredentialProvider } from './exec-credential.js';
+import type { ExecCredential, ExecIo } from './exec-credential-types.js';
 import { chooseProxy } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
 import {

@@ -13,7 +13,11 @@ import {
   resolveExecCommand,
   STDIN_USED_BY_MANIFESTS,
 } from '../../../src/cluster/connection/exec-credential.js';
-import type { ExecClusterInfo, ExecConfig, ExecIo } from '../../../src/cluster/connection/exec-credential.js';
+import type {
+  ExecClusterInfo,
+  ExecConfig,
+  ExecIo,
+} from '../../../src/cluster/connection/exec-credential-types.js';
 import { TEST_CERT, TEST_KEY } from '../../apiserver/tls.js';
 import { credential, testIo, V1, V1BETA1, writePlugin } from '../../support/exec-plugin.js';
 import type { TestPlugin } from '../../support/exec-plugin.js';

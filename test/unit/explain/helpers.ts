@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { ClusterRole, ClusterRoleBinding, LabelSelector, PolicyRule } from '../../../src/kube/types.js';
+import type { ClusterRole, LabelSelector, PolicyRule } from '../../../src/kube/types.js';
 
 /** Every object in a YAML file, `kind: List` items flattened. */
 export function readObjects(file: string): Record<string, unknown>[] {
@@ -17,10 +17,6 @@ export function readObjects(file: string): Record<string, unknown>[] {
 
 export function readClusterRoles(file: string): ClusterRole[] {
   return readObjects(file).filter((o) => o.kind === 'ClusterRole') as unknown as ClusterRole[];
-}
-
-export function readClusterRoleBindings(file: string): ClusterRoleBinding[] {
-  return readObjects(file).filter((o) => o.kind === 'ClusterRoleBinding') as unknown as ClusterRoleBinding[];
 }
 
 export function role(
