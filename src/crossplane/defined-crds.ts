@@ -10,6 +10,7 @@
  * creates their CRDs; the group rule of validate-input still applies to them.
  */
 import type { KubeObject, OwnerReference, ProviderRevision, Xrd } from '../kube/types.js';
+import { controllerOf, groupOf } from '../kube/meta.js';
 import { CRD_GROUP, CRD_KIND } from '../kube/api-names.js';
 import { PROVIDER_REVISION_KIND, XRD_KIND } from './names.js';
 
@@ -17,14 +18,6 @@ import { PROVIDER_REVISION_KIND, XRD_KIND } from './names.js';
 export interface ForeignDefinition {
   readonly object: KubeObject;
   readonly reason: string;
-}
-
-function groupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
-}
-
-function controllerOf(o: KubeObject): OwnerReference | undefined {
-  return (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
 function describeController(r: OwnerReference | undefined): string {

@@ -121,6 +121,8 @@ const SHAPES: Readonly<Record<string, Shape>> = {
         ]),
       ),
       capabilities: STRINGS,
+      // Crossplane v1 appends them to the provider's role verbatim (provider/roles RenderClusterRoles).
+      permissionRequests: RULES,
     }),
   }),
   Deployment: fields({

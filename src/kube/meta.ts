@@ -1,5 +1,5 @@
 /** What every object's metadata says about it, whatever its kind. */
-import type { ObjectMeta } from './types.js';
+import type { KubeObject, ObjectMeta, OwnerReference } from './types.js';
 
 /** A stable identity for an object: `Kind/name` or `Kind/namespace/name`. */
 export function objectKey(o: {
@@ -16,4 +16,14 @@ export function objectKey(o: {
 export function isDeleting(o: { readonly metadata: Pick<ObjectMeta, 'deletionTimestamp'> }): boolean {
   const t: unknown = o.metadata.deletionTimestamp;
   return t !== undefined && t !== null;
+}
+
+/** The object's controller: the owner reference with `controller: true` (at most one, as apimachinery validates). */
+export function controllerOf(o: Pick<KubeObject, 'metadata'>): OwnerReference | undefined {
+  return (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
+}
+
+/** The API group of an apiVersion (`group/version`; the core group's `v1` has none, so ''). */
+export function groupOf(apiVersion: string): string {
+  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
 }

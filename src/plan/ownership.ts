@@ -1,5 +1,6 @@
 /** The ownership rule: which live objects a run may change or prune, and why it leaves the others alone. */
 import type { KubeObject, OwnerReference, RbacObject } from '../kube/types.js';
+import { controllerOf, groupOf } from '../kube/meta.js';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../crossplane/names.js';
 import { isInPruneScope, type PruneScope } from '../crossplane/owned-objects.js';
 
@@ -66,20 +67,12 @@ export function isOwned(o: KubeObject): boolean {
   return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
-export function controllerOf(o: KubeObject): OwnerReference | undefined {
-  return (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-}
-
 /** The owner kinds the plugin ever sets as controller: Crossplane's and the Namespace's. */
 const PLUGIN_CONTROLLER_KINDS: ReadonlySet<string> = new Set([
   'pkg.crossplane.io/ProviderRevision',
   'apiextensions.crossplane.io/CompositeResourceDefinition',
   '/Namespace',
 ]);
-
-function groupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
-}
 
 export function sameOwner(a: OwnerReference, b: OwnerReference): boolean {
   return (

@@ -6,7 +6,8 @@ import type {
   Role,
   RoleBinding,
 } from '../kube/types.js';
-import { controllerOf, pluginOwnership, type OwnershipRule } from './ownership.js';
+import { pluginOwnership, type OwnershipRule } from './ownership.js';
+import { controllerOf } from '../kube/meta.js';
 import { changedFields } from './compare.js';
 
 // The ownership rule is part of the planner's interface.

@@ -13,10 +13,7 @@ import {
   PROVIDER_REVISION_KIND,
   XRD_KIND,
 } from '../crossplane/names.js';
-import {
-  rejectedRequestsWarning,
-  validatePermissionRequests,
-} from '../crossplane/provider/permission-requests.js';
+import { rejectedRequestsWarning } from '../crossplane/provider/permission-requests.js';
 import {
   crossplaneAggregatesXrs,
   hasChartUserRoles,
@@ -30,8 +27,7 @@ import {
   type ProviderRolePolicy,
 } from '../crossplane/provider/roles.js';
 import { findForeignDefinitions } from '../crossplane/defined-crds.js';
-import { renderXrdRoles, validateXrd } from '../crossplane/definition/roles.js';
-import { SyncInputError } from '../crossplane/input-error.js';
+import { renderXrdRoles } from '../crossplane/definition/roles.js';
 import {
   LEVEL_RANK,
   resolveSyncSettings,
@@ -68,48 +64,6 @@ function isPaused(o: { readonly metadata: ObjectMeta }): boolean {
   return o.metadata.annotations?.[ANNOTATION_PAUSED] === 'true';
 }
 
-/** Checks the shape of a revision's objectRefs and permissionRequests; throws SyncInputError naming the first bad field. */
-export function validateProviderRevision(rev: ProviderRevision): void {
-  const name = rev.metadata?.name;
-  const obj = {
-    kind: PROVIDER_REVISION_KIND,
-    name: typeof name === 'string' && name !== '' ? name : '<unnamed>',
-  };
-  if (typeof name !== 'string' || name === '') {
-    throw new SyncInputError(`ProviderRevision: metadata.name is required`, {
-      object: obj,
-      field: 'metadata.name',
-    });
-  }
-  validatePermissionRequests(rev);
-  const refs: unknown = rev.status?.objectRefs;
-  if (refs === undefined || refs === null) return;
-  if (!Array.isArray(refs)) {
-    throw new SyncInputError(`ProviderRevision "${name}": status.objectRefs must be a list`, {
-      object: obj,
-      field: 'status.objectRefs',
-    });
-  }
-  refs.forEach((ref: unknown, i) => {
-    const at = `status.objectRefs[${i}]`;
-    if (typeof ref !== 'object' || ref === null || Array.isArray(ref)) {
-      throw new SyncInputError(`ProviderRevision "${name}": ${at} must be an object`, {
-        object: obj,
-        field: at,
-      });
-    }
-    for (const f of ['apiVersion', 'kind', 'name'] as const) {
-      const v = (ref as Record<string, unknown>)[f];
-      if (typeof v !== 'string' || v === '') {
-        throw new SyncInputError(`ProviderRevision "${name}": ${at}.${f} must be a non-empty string`, {
-          object: obj,
-          field: `${at}.${f}`,
-        });
-      }
-    }
-  });
-}
-
 function byName<T extends { readonly metadata: { readonly name: string } }>(xs: readonly T[]): T[] {
   return [...xs].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
 }
@@ -135,7 +89,7 @@ function providerNameOf(rev: ProviderRevision): string | undefined {
 /**
  * Computes everything `sync` wants to exist for a snapshot (provider, XRD, base and namespace roles and
  * bindings): pure, deterministic (inputs are sorted, so shuffled input gives identical output). Throws
- * SyncInputError for unknown filter names and invalid objects.
+ * SyncInputError for unknown filter names.
  */
 export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): DesiredState {
   const settings = resolveSyncSettings(snapshot, opts);
@@ -188,16 +142,14 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   }
   const ownersFiltered = xrdFilter !== undefined || revisionFilter !== undefined;
 
-  // Owners in scope, validated; deleting (and, for revisions, paused) owners skipped as Crossplane skips them.
+  // Owners in scope (checked against their schema when read); deleting (and, for revisions, paused) owners skipped as Crossplane skips them.
   const liveXrds: Xrd[] = [];
   for (const x of xrds) {
-    validateXrd(x);
     if (isDeleting(x)) skipped.push({ kind: XRD_KIND, name: x.metadata.name, reason: 'being deleted' });
     else liveXrds.push(x);
   }
   const liveRevisions: ProviderRevision[] = [];
   for (const r of revisions) {
-    validateProviderRevision(r);
     if (isDeleting(r))
       skipped.push({ kind: PROVIDER_REVISION_KIND, name: r.metadata.name, reason: 'being deleted' });
     else if (isPaused(r))

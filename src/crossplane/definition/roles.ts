@@ -19,7 +19,6 @@ import {
   XRD_ROLE_SUFFIX_VIEW,
 } from '../names.js';
 import { buildClusterRole, controllerRef } from '../object-builders.js';
-import { SyncInputError } from '../input-error.js';
 
 export type CrossplaneVersion = 'v1' | 'v2';
 
@@ -62,28 +61,14 @@ export function xrdLabelValue(xrdName: string): string {
   return prefix === '' ? hash : `${prefix}-${hash}`;
 }
 
-/** The XRD fields the renderers need, checked. Throws SyncInputError naming the missing field. */
-export function validateXrd(xrd: Xrd): { group: string; plural: string; claimPlural: string | undefined } {
-  const name = xrd.metadata?.name;
-  const obj = { kind: XRD_KIND, name: typeof name === 'string' && name !== '' ? name : '<unnamed>' };
-  const fail = (field: string): never => {
-    throw new SyncInputError(`CompositeResourceDefinition "${obj.name}": ${field} is required`, {
-      object: obj,
-      field,
-    });
+/** The XRD fields the renderers need (the schema, validate-input.ts, made sure they are there when it was read). */
+export function xrdNames(xrd: Xrd): { group: string; plural: string; claimPlural: string | undefined } {
+  // `?? ''` is never taken for a checked XRD: a missing plural makes it invalid (held, never rendered).
+  return {
+    group: xrd.spec.group,
+    plural: xrd.spec.names.plural ?? '',
+    claimPlural: xrd.spec.claimNames?.plural,
   };
-  if (typeof name !== 'string' || name === '') fail('metadata.name');
-  const spec = (xrd as { spec?: Partial<Xrd['spec']> }).spec;
-  const group = spec?.group;
-  if (typeof group !== 'string' || group === '') fail('spec.group');
-  const plural = spec?.names?.plural;
-  if (typeof plural !== 'string' || plural === '') fail('spec.names.plural');
-  let claimPlural: string | undefined;
-  if (spec?.claimNames !== undefined && spec.claimNames !== null) {
-    claimPlural = spec.claimNames.plural;
-    if (typeof claimPlural !== 'string' || claimPlural === '') fail('spec.claimNames.plural');
-  }
-  return { group: group as string, plural: plural as string, claimPlural };
 }
 
 function xrdRule(group: string, resources: readonly string[], verbs: readonly string[]): PolicyRule {
@@ -100,7 +85,7 @@ export function renderXrdRoles(
   xrd: Xrd,
   opts: { readonly crossplaneVersion: CrossplaneVersion },
 ): ClusterRole[] {
-  const { group, plural, claimPlural } = validateXrd(xrd);
+  const { group, plural, claimPlural } = xrdNames(xrd);
   const name = xrd.metadata.name;
   const owner = [controllerRef(XRD_API_VERSION, XRD_KIND, name, xrd.metadata.uid)];
   const xrdLabel: Record<string, string> =

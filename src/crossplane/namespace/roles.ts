@@ -25,7 +25,7 @@ import {
   XRD_ROLE_SUFFIX_NS_VIEW,
 } from '../names.js';
 import { buildClusterRole, controllerRef } from '../object-builders.js';
-import { VERBS_ALL, VERBS_VIEW, validateXrd, xrdLabelValue } from '../definition/roles.js';
+import { VERBS_ALL, VERBS_VIEW, xrdNames, xrdLabelValue } from '../definition/roles.js';
 import { compareStrings } from '../../kube/order.js';
 
 const MAX_NAME_PART = 63;
@@ -123,7 +123,7 @@ export type Namespaceability =
  * namespaced XR (v2 with scope Namespaced, the v2 default).
  */
 export function isXrdNamespaceable(xrd: Xrd): Namespaceability {
-  const { group, plural, claimPlural } = validateXrd(xrd);
+  const { group, plural, claimPlural } = xrdNames(xrd);
   if (claimPlural !== undefined) return { ok: true, group, plural: claimPlural, offers: 'claim' };
   const isV2 = xrd.apiVersion.endsWith('/v2');
   const scope = xrd.spec.scope ?? (isV2 ? 'Namespaced' : 'LegacyCluster');

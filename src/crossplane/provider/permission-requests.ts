@@ -5,7 +5,6 @@
  * rejected. Crossplane v2 ignores permission requests.
  */
 import type { ClusterRole, PolicyRule, ProviderRevision } from '../../kube/types.js';
-import { SyncInputError } from '../input-error.js';
 
 const ANY = '*';
 
@@ -101,30 +100,4 @@ export function rejectedRequestsWarning(
     `ProviderRevision "${rev.metadata.name}": no ClusterRoles rendered, as Crossplane v1 renders none when a ` +
     `permission request is rejected: ${why}: ${shown}${more}`
   );
-}
-
-/** Checks the shape of `status.permissionRequests`; throws SyncInputError naming the first bad field. */
-export function validatePermissionRequests(rev: ProviderRevision): void {
-  const name = rev.metadata.name;
-  const fail = (field: string, what: string): never => {
-    throw new SyncInputError(`ProviderRevision "${name}": ${field} ${what}`, {
-      object: { kind: 'ProviderRevision', name },
-      field,
-    });
-  };
-  const requests: unknown = rev.status?.permissionRequests;
-  if (requests === undefined || requests === null) return;
-  if (!Array.isArray(requests)) fail('status.permissionRequests', 'must be a list');
-  (requests as unknown[]).forEach((rule, i) => {
-    const at = `status.permissionRequests[${i}]`;
-    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) fail(at, 'must be an object');
-    const r = rule as Record<string, unknown>;
-    for (const f of ['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs']) {
-      const v = r[f];
-      if (f !== 'verbs' && (v === undefined || v === null)) continue;
-      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
-        fail(`${at}.${f}`, 'must be a list of strings');
-      }
-    }
-  });
 }

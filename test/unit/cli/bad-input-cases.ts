@@ -596,6 +596,18 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
       ),
       error: `${dir}/pr-noname.yaml: ProviderRevision "provider-x-1": status.objectRefs[0].name is required`,
     },
+    RevisionPermissionRequestVerbsNotAList: {
+      reason:
+        'a permission request whose verbs are a string: Crossplane v1 would append it to the role verbatim, so it is checked as any rule (it used to fail the whole run, not only this revision)',
+      argv: syncText(
+        'pr-perm.yaml',
+        prYaml(crdRef('buckets.example.org')).replace(
+          'status:\n',
+          'status:\n  permissionRequests:\n    - apiGroups: [""]\n      resources: [secrets]\n      verbs: get\n',
+        ),
+      ),
+      error: `${dir}/pr-perm.yaml: ProviderRevision "provider-x-1": status.permissionRequests[0].verbs must be a list, found a string`,
+    },
     RevisionCapabilitiesNotAList: {
       reason: 'capabilities as a string',
       argv: syncText(

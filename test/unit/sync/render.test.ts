@@ -188,25 +188,6 @@ describe('renderSync', () => {
       opts: { namespaces: ['ghost-ns'] },
       match: /ghost-ns/,
     },
-    XrdWithoutGroup: {
-      reason: 'An XRD without spec.group names the object and field.',
-      snap: snapshot({ xrds: [xrd('q.b', { group: '' })] }),
-      opts: {},
-      match: /"q\.b": spec\.group/,
-    },
-    MalformedObjectRefs: {
-      reason: 'A malformed objectRef names the revision and the field.',
-      snap: snapshot({
-        providerRevisions: [
-          {
-            ...rev('p-1', []),
-            status: { objectRefs: [{ kind: 'CustomResourceDefinition' }] },
-          },
-        ],
-      }),
-      opts: {},
-      match: /"p-1": status\.objectRefs\[0\]\.apiVersion/,
-    },
   };
   it.each(Object.entries(bad))('rejects %s', (_n, tc) => {
     expect(() => renderSync(tc.snap, tc.opts), tc.reason).toThrow(SyncInputError);
