@@ -20,11 +20,13 @@ import type {
   RulesReview,
   WriteOptions,
 } from '../port/cluster.js';
+import type { WatchEvent, WatchOptions } from '../port/cluster.js';
 import { loadKubeconfig } from './connection/kubeconfig.js';
 import type { RestConfig } from './connection/rest-config.js';
 import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError, type StatusBody } from '../port/translate-error.js';
+import { watchKind } from './watch.js';
 
 const PAGE_SIZE = 500;
 
@@ -69,7 +71,7 @@ class ClientCluster implements Cluster {
   private readonly apis: ApisApi;
 
   constructor(
-    config: RestConfig,
+    private readonly config: RestConfig,
     private readonly transport: Transport,
   ) {
     this.defaultNamespace = config.namespace;
@@ -121,6 +123,10 @@ class ClientCluster implements Cluster {
       }
     } while (cont !== undefined && cont !== '');
     return items;
+  }
+
+  watch(kind: ResourceKind, opts: WatchOptions, signal: AbortSignal): AsyncIterable<WatchEvent> {
+    return watchKind(this.transport, this.config.server, kind, opts, signal);
   }
 
   private listPage(kind: ResourceKind, opts: ListOptions, cont: string | undefined): Promise<unknown> {

@@ -98,6 +98,27 @@ export interface ListOptions {
   readonly metadataOnly?: boolean;
 }
 
+/** What a watch reads: ListOptions' filters, and how long the server keeps each watch request open. */
+export interface WatchOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /**
+   * How long the server holds each watch request before ending it (the watch then resumes from the last
+   * resourceVersion). Unset: a random 300-600s, as client-go's reflector spreads its watches.
+   */
+  readonly timeoutSeconds?: number;
+}
+
+/**
+ * What a watch yields. `SYNCED` carries the whole state after each full list: the first, and every relist after the
+ * server forgot the watch's resourceVersion (410 Gone); it replaces whatever the consumer held. The other events
+ * change that state one object at a time, in the server's order, each exactly once.
+ */
+export type WatchEvent =
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: KubeObject }
+  | { readonly type: 'SYNCED'; readonly objects: KubeObject[]; readonly resourceVersion: string };
+
 export interface AccessCheck {
   readonly verb: string;
   readonly group: string;
@@ -136,6 +157,12 @@ export interface Cluster {
     namespace: string | undefined,
     opts?: DeleteOptions,
   ): Promise<void>;
+  /**
+   * Lists, then watches from the list's resourceVersion, as client-go's reflector does (tools/cache/reflector.go):
+   * bookmarks and the server ending a watch resume from the last resourceVersion; a 410 Gone relists. It ends when
+   * SIGNAL aborts (quietly: no error, no open request), and throws what no retry can mend (403, 404, the server gone).
+   */
+  watch(kind: ResourceKind, opts: WatchOptions, signal: AbortSignal): AsyncIterable<WatchEvent>;
   canI(check: AccessCheck): Promise<boolean>;
   /** Closes the pooled connections (idle keep-alive sockets would otherwise hold a server's shutdown). */
   close?(): void;

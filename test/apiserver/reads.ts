@@ -5,7 +5,7 @@ import { clone } from './patch.js';
 import type { ResourceInfo } from './registry.js';
 import type { RequestInfo } from './request-info.js';
 import { fieldsMatch, labelsMatch, parseFieldSelector, parseLabelSelector } from './selectors.js';
-import { badRequest } from './status.js';
+import { badRequest, resourceExpired } from './status.js';
 import type { Store } from './store.js';
 import { objectKey, storeKeyOf } from './store.js';
 import type { Obj } from './types.js';
@@ -37,6 +37,11 @@ export function listObjects(store: Store, info: ResourceInfo, ri: RequestInfo, q
     if (typeof token.start !== 'string')
       throw badRequest(
         'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+      );
+    // A token's snapshot compacted away cannot be listed on (apiserver's storage/etcd3/errors.go, continueExpired).
+    if (typeof token.rv === 'number' && token.rv < store.compacted())
+      throw resourceExpired(
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
       );
     const key = token.start;
     start = all.findIndex((o) => objectKey(o.metadata.namespace ?? '', o.metadata.name) > key);
@@ -108,13 +113,38 @@ export function table(
   };
 }
 
+/** How watches are served; tests change it between requests. */
+export interface WatchSettings {
+  /**
+   * How a watch from a compacted resourceVersion is answered. 'event', as kube-apiserver's watch cache answers it:
+   * 200, then one ERROR event whose object is a 410 Expired Status, then the end (cacher.go Watch: newErrWatcher;
+   * watch_cache.go getAllEventsSinceLocked: errors.NewResourceExpired). 'status': an HTTP 410 answer with that
+   * Status, as a server that checks the resourceVersion before it starts the stream would.
+   */
+  expiredAs: 'event' | 'status';
+  /** How often a watch that allows bookmarks gets one (kube-apiserver's defaultBookmarkFrequency: a minute). */
+  bookmarkIntervalMs: number;
+}
+
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = { expiredAs: 'event', bookmarkIntervalMs: 60_000 };
+
+/** An open watch, as the server holds it: `bookmark` sends one now (false when the watch did not ask for them). */
+export interface OpenWatch {
+  bookmark(): boolean;
+}
+
 /**
  * A watch: the current objects (or the events after `resourceVersion`), then every change, as JSON lines, until
- * `timeoutSeconds` or the client goes away. `open` holds the answers of open watches, for the server to end.
+ * `timeoutSeconds` or the client goes away. A `resourceVersion` older than the compacted history answers 410
+ * Expired (see WatchSettings). With `allowWatchBookmarks=true` it also gets BOOKMARK events, as kube-apiserver's
+ * cacheWatcher sends them (cache_watcher.go nextBookmarkTime: every bookmarkIntervalMs, and 2s before the
+ * timeout): the watched kind with only metadata.resourceVersion, the version up to which the watch has every
+ * event. `open` holds the open watches, for the server to bookmark and end.
  */
 export function watch(
   store: Store,
-  open: Set<http.ServerResponse>,
+  open: Map<http.ServerResponse, OpenWatch>,
+  settings: WatchSettings,
   info: ResourceInfo,
   ri: RequestInfo,
   query: URLSearchParams,
@@ -130,12 +160,36 @@ export function watch(
     (!info.namespaced || ri.namespace === '' || o.metadata?.namespace === ri.namespace) &&
     labelsMatch(labelReqs, o.metadata?.labels) &&
     fieldsMatch(fieldReqs, o);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-  open.add(res);
-  const send = (type: string, o: Obj): void => {
-    res.write(`${JSON.stringify({ type, object: present(info, o) })}\n`);
-  };
   const rv = query.get('resourceVersion') ?? '';
+  const expired =
+    rv !== '' && rv !== '0' && Number(rv) < store.forgotten()
+      ? resourceExpired(`too old resource version: ${rv} (${String(store.forgotten())})`)
+      : undefined;
+  if (expired !== undefined && settings.expiredAs === 'status') throw expired;
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+  // Ended (timeoutSeconds, the server stopping) before its 'close' unsubscribes it: later events are not its own.
+  const line = (type: string, object: Obj): void => {
+    if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
+  };
+  if (expired !== undefined) {
+    line('ERROR', expired.body());
+    res.end();
+    return;
+  }
+  const send = (type: string, o: Obj): void => {
+    line(type, present(info, o));
+  };
+  const allowBookmarks = query.get('allowWatchBookmarks') === 'true';
+  const bookmark = (): boolean => {
+    if (!allowBookmarks || res.writableEnded) return false;
+    line('BOOKMARK', {
+      kind: info.kind,
+      apiVersion: groupVersion(info),
+      metadata: { resourceVersion: String(store.currentRv()) },
+    });
+    return true;
+  };
+  open.set(res, { bookmark });
   if (rv === '' || rv === '0') {
     for (const o of store.list(key)) if (matches(o)) send('ADDED', o);
   } else {
@@ -145,10 +199,14 @@ export function watch(
   const unsubscribe = store.subscribe((e) => {
     if (e.storeKey === key && matches(e.object)) send(e.type, e.object);
   });
-  const timeout = Number(query.get('timeoutSeconds') ?? '1800');
-  const timer = setTimeout(() => res.end(), Math.max(0, timeout) * 1000);
+  const timeoutMs = Math.max(0, Number(query.get('timeoutSeconds') ?? '1800')) * 1000;
+  const timer = setTimeout(() => res.end(), timeoutMs);
+  const heartbeat = allowBookmarks ? setInterval(bookmark, settings.bookmarkIntervalMs) : undefined;
+  const beforeEnd = allowBookmarks && timeoutMs > 2_000 ? setTimeout(bookmark, timeoutMs - 2_000) : undefined;
   res.on('close', () => {
     clearTimeout(timer);
+    clearInterval(heartbeat);
+    clearTimeout(beforeEnd);
     unsubscribe();
     open.delete(res);
   });

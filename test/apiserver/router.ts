@@ -12,7 +12,7 @@ import { pickFault } from './faults.js';
 import { decodeObject, decodeProtobuf, parseJson, readBody, sendJson, sleep } from './http.js';
 import { present } from './objects.js';
 import { pathAttributes, resourceAttributes } from './rbac-rules.js';
-import { listObjects, table, watch } from './reads.js';
+import { listObjects, table, watch, type OpenWatch, type WatchSettings } from './reads.js';
 import type { RequestInfo } from './request-info.js';
 import { parseRequestInfo } from './request-info.js';
 import { review } from './reviews.js';
@@ -35,8 +35,10 @@ export interface RouterDeps {
   /** The faults in force now (tests replace them between requests). */
   faults(): FaultConfig;
   readonly tokens: ReadonlyMap<string, UserInfo>;
-  /** Answers of open watches, ended when the server stops. */
-  readonly openWatches: Set<http.ServerResponse>;
+  /** Open watches by their answer: bookmarked on demand, ended when the server stops. */
+  readonly openWatches: Map<http.ServerResponse, OpenWatch>;
+  /** How watches are served now (tests replace it between requests). */
+  watchSettings(): WatchSettings;
 }
 
 export class Router {
@@ -171,7 +173,7 @@ export class Router {
         return;
       }
       case 'watch':
-        watch(this.state.store, this.deps.openWatches, info, ri, query, res);
+        watch(this.state.store, this.deps.openWatches, this.deps.watchSettings(), info, ri, query, res);
         return;
       case 'create': {
         const obj = decodeObject(info, body, req.headers['content-type']);

@@ -17,6 +17,7 @@ import { NO_FAULTS } from './faults.js';
 import { sendError } from './http.js';
 import { apiVersionGroup, crdStatus } from './objects.js';
 import { clone } from './patch.js';
+import { DEFAULT_WATCH_SETTINGS, type OpenWatch, type WatchSettings } from './reads.js';
 import { Router } from './router.js';
 import { ServerState } from './state.js';
 import { storeKeyOf } from './store.js';
@@ -26,6 +27,7 @@ import { ADMIN_TOKEN } from './types.js';
 
 export { RequestCounters } from './counters.js';
 export type { ApiServerOptions, FaultConfig, TestApiServer } from './types.js';
+export type { WatchSettings } from './reads.js';
 export { ADMIN_TOKEN } from './types.js';
 
 const ADMIN_USER = 'admin';
@@ -33,13 +35,14 @@ const ADMIN_USER = 'admin';
 class Server implements TestApiServer {
   readonly counters = new RequestCounters();
   faults: FaultConfig;
+  watchSettings: WatchSettings = { ...DEFAULT_WATCH_SETTINGS };
   url = '';
   private readonly state: ServerState;
   private readonly tokens = new Map<string, UserInfo>();
   private readonly http: http.Server;
   private readonly https: https.Server;
   private readonly listener: net.Server;
-  private readonly openWatches = new Set<http.ServerResponse>();
+  private readonly openWatches = new Map<http.ServerResponse, OpenWatch>();
   private readonly sockets = new Set<net.Socket>();
   private port = 0;
 
@@ -55,6 +58,7 @@ class Server implements TestApiServer {
       faults: () => this.faults,
       tokens: this.tokens,
       openWatches: this.openWatches,
+      watchSettings: () => this.watchSettings,
     });
     const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
       router.handle(req, res).catch((err: unknown) => {
@@ -96,7 +100,7 @@ class Server implements TestApiServer {
 
   stop(): Promise<void> {
     this.state.aggregation.stop();
-    for (const w of this.openWatches) w.end();
+    for (const w of this.openWatches.keys()) w.end();
     return new Promise((resolve) => {
       this.listener.close(() => {
         resolve();
@@ -190,6 +194,24 @@ class Server implements TestApiServer {
 
   setAggregation(enabled: boolean): void {
     this.state.aggregation.setEnabled(enabled);
+  }
+
+  compact(resourceVersion?: number): number {
+    return this.state.store.compact(resourceVersion);
+  }
+
+  bookmarkWatches(): number {
+    let sent = 0;
+    for (const w of this.openWatches.values()) if (w.bookmark()) sent++;
+    return sent;
+  }
+
+  openWatchCount(): number {
+    return this.openWatches.size;
+  }
+
+  connectionCount(): number {
+    return this.sockets.size;
   }
 }
 

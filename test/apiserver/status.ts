@@ -121,6 +121,11 @@ export function invalid(group: string, kind: string, name: string, causes: Statu
   });
 }
 
+/** errors.NewResourceExpired: 410 with reason Expired (a resourceVersion older than the history kept). */
+export function resourceExpired(message: string): ApiError {
+  return new ApiError(410, 'Expired', message);
+}
+
 export function internalError(message: string): ApiError {
   return new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, {
     causes: [{ reason: '', message, field: '' }],

@@ -1,6 +1,6 @@
 /**
  * The object store: one map per group/resource (all versions share it), a global resourceVersion counter,
- * and a bounded event history for watches.
+ * and a bounded event history for watches (forgotten as it fills, compacted as etcd compacts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ResourceInfo } from './registry.js';
@@ -27,11 +27,44 @@ export function objectKey(namespace: string, name: string): string {
 export class Store {
   private readonly data = new Map<string, Map<string, Obj>>();
   private rv = 1;
+  /** etcd's compacted revision (compact()): a continue token of an older list snapshot has expired. */
+  private compactedRv = 0;
+  /**
+   * Every event after this resourceVersion is in `history`; those up to it are forgotten, compacted or fallen off
+   * the bounded history (as events fall out of kube-apiserver's watch cache window).
+   */
+  private forgottenRv = 0;
   readonly history: WatchEvent[] = [];
   private readonly listeners = new Set<(e: WatchEvent) => void>();
 
   currentRv(): number {
     return this.rv;
+  }
+
+  /** etcd's compacted revision: a list snapshot older than it cannot be continued. */
+  compacted(): number {
+    return this.compactedRv;
+  }
+
+  /** The newest resourceVersion whose event is forgotten: a watch must start at it or later. */
+  forgotten(): number {
+    return this.forgottenRv;
+  }
+
+  /**
+   * Forgets the events up to RV (default: all of them), as etcd's compaction does: a watch from an older
+   * resourceVersion, or a list continued from an older snapshot, can no longer be served and answers 410 Expired.
+   */
+  compact(rv: number = this.rv): number {
+    this.compactedRv = Math.max(this.compactedRv, Math.min(rv, this.rv));
+    this.forget(this.compactedRv);
+    return this.compactedRv;
+  }
+
+  private forget(rv: number): void {
+    const keep = this.history.findIndex((e) => e.rv > rv);
+    this.history.splice(0, keep < 0 ? this.history.length : keep);
+    this.forgottenRv = Math.max(this.forgottenRv, rv);
   }
 
   nextRv(): string {
@@ -111,7 +144,9 @@ export class Store {
 
   private emit(e: WatchEvent): void {
     this.history.push(e);
-    if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
+    // The history is bounded: what falls off is forgotten, so a watch from before it answers 410, never a gap.
+    const oldest = this.history[this.history.length - HISTORY - 1];
+    if (oldest !== undefined) this.forget(oldest.rv);
     for (const l of this.listeners) l(e);
   }
 }

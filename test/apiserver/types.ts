@@ -3,6 +3,7 @@
  * parts share.
  */
 import type { RequestCounters } from './counters.js';
+import type { WatchSettings } from './reads.js';
 
 /** An object of any kind, as untyped JSON, the way the API stores it. */
 export type Obj = Record<string, any>;
@@ -57,6 +58,19 @@ export interface TestApiServer {
   get(resource: string, name: string, namespace?: string): unknown;
   list(resource: string, namespace?: string): unknown[];
   setAggregation(enabled: boolean): void;
+  /** How watches answer an expired resourceVersion, and how often they get bookmarks (see WatchSettings). */
+  watchSettings: WatchSettings;
+  /**
+   * Forgets the watch history up to RESOURCE_VERSION (default: the current one), as etcd's compaction does: a watch
+   * from an older resourceVersion then answers 410 Expired. Returns the compacted resourceVersion.
+   */
+  compact(resourceVersion?: number): number;
+  /** Sends a BOOKMARK now to every open watch that asked for them (allowWatchBookmarks); returns how many. */
+  bookmarkWatches(): number;
+  /** The watch streams open now. */
+  openWatchCount(): number;
+  /** The TCP connections open now, idle keep-alive ones included. */
+  connectionCount(): number;
 }
 
 export const ADMIN_TOKEN = 'test-apiserver-admin-token';

@@ -1,5 +1,7 @@
 import type http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { pipeline, type Readable } from 'node:stream';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { ResponseContext } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
 
@@ -9,6 +11,43 @@ export interface Answer {
   readonly statusText: string;
   readonly headers: Record<string, string>;
   readonly body: Buffer;
+}
+
+/** A 200 answer whose body is read as it arrives (a watch): `body` is empty, `stream` carries the body, gunzipped. */
+export interface StreamedAnswer extends Answer {
+  readonly stream: Readable;
+}
+
+/** Reads one answer whole, gunzipped. */
+export function readAnswer(res: http.IncomingMessage): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', reject);
+    res.on('end', () => {
+      const headers = flattenHeaders(res.headers);
+      let body = Buffer.concat(chunks);
+      if (headers['content-encoding'] === 'gzip') {
+        try {
+          body = gunzipSync(body);
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+      }
+      resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, body });
+    });
+  });
+}
+
+/** A 200 answer as a stream: its body as it arrives, gunzipped when it is gzip (an error of either side ends it). */
+export function streamAnswer(res: http.IncomingMessage): StreamedAnswer {
+  const headers = flattenHeaders(res.headers);
+  const stream =
+    headers['content-encoding'] === 'gzip'
+      ? pipeline(res, createGunzip(), () => undefined)
+      : (res as Readable);
+  return { status: 200, statusText: res.statusMessage ?? '', headers, body: Buffer.alloc(0), stream };
 }
 
 /** The server (or something in front of it) answered with a body that is not JSON. */
@@ -89,6 +128,28 @@ export function retryAfterMs(answer: Answer): number | undefined {
   const value = answer.headers['retry-after'];
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
   return Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS);
+}
+
+/** SLEEP(MS), or until SIGNAL aborts (then throws its reason). */
+export async function sleepUnlessAborted(
+  sleep: (ms: number) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (signal === undefined) return sleep(ms);
+  signal.throwIfAborted();
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([sleep(ms), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 export function backoff(attempt: number): number {

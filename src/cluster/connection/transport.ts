@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import { gunzipSync } from 'node:zlib';
 import { ResponseContext, type PromiseHttpLibrary, type RequestContext } from '@kubernetes/client-node';
 import { CONNECT_TIMEOUT_MS, DialingHttpAgent, DialingHttpsAgent } from './dial.js';
 import { ExecCredentialProvider } from './exec-credential.js';
@@ -10,12 +9,15 @@ import type { RestConfig } from './rest-config.js';
 import {
   backoff,
   encodeExtraKey,
-  flattenHeaders,
   proxyAuthorization,
+  readAnswer,
   readTokenFile,
   retryAfterMs,
+  sleepUnlessAborted,
+  streamAnswer,
   toResponse,
   type Answer,
+  type StreamedAnswer,
 } from './http-answer.js';
 import { RequestLog } from './request-log.js';
 import { ServerGoneError, errorCode } from '../../port/translate-error.js';
@@ -39,6 +41,16 @@ const RETRIABLE_CODES = new Set([
 /** Failures that, before the server has ever answered, mean the address is wrong rather than a blink. */
 const ADDRESS_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
 const RETRIABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+
+/** How one request is read: SIGNAL abandons it; with STREAM_IDLE_MS a 200 answer streams (see stream()). */
+interface ReadMode {
+  readonly signal?: AbortSignal;
+  readonly streamIdleMs?: number;
+}
+
+function timeoutError(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ETIMEDOUT' });
+}
 
 export interface TransportDeps {
   readonly env: NodeJS.ProcessEnv;
@@ -117,20 +129,47 @@ export class Transport implements PromiseHttpLibrary {
     const rawBody = request.getBody() as unknown;
     const body =
       typeof rawBody === 'string' ? rawBody : rawBody === undefined ? undefined : JSON.stringify(rawBody);
+    const answer = await this.roundTrip(url, method, request.getHeaders(), body, {});
+    return toResponse(answer, method, url);
+  }
+
+  /** A GET read whole (a list page), with everything send() does; SIGNAL abandons it (its socket is destroyed). */
+  get(url: URL, signal: AbortSignal): Promise<Answer> {
+    return this.roundTrip(url, 'GET', {}, undefined, { signal });
+  }
+
+  /**
+   * A GET whose 200 answer is read as it arrives (a watch), with everything send() does up to the answer's headers
+   * (credentials, proxies, retries, the breaker, -v logs); any other answer is read whole. Once streaming, the
+   * request timeouts give way to IDLE_MS: nothing received for that long fails the stream with ETIMEDOUT (a silent
+   * half-open connection). SIGNAL destroys the request or the stream.
+   */
+  stream(url: URL, signal: AbortSignal, idleMs: number): Promise<Answer | StreamedAnswer> {
+    return this.roundTrip(url, 'GET', {}, undefined, { signal, streamIdleMs: idleMs });
+  }
+
+  private async roundTrip(
+    url: URL,
+    method: string,
+    fromClient: Record<string, string>,
+    body: string | undefined,
+    mode: ReadMode,
+  ): Promise<Answer | StreamedAnswer> {
     let answerRetries = 0;
     let refreshedAuth = false;
     for (let attempt = 0; ; attempt++) {
+      mode.signal?.throwIfAborted();
       if (this.gone !== undefined) throw this.gone;
       if (this.closed) throw new Error(`${method} ${url.pathname}: the connection was closed`);
       const auth = await this.authorization();
-      const headers = this.headers(request.getHeaders(), auth.header, body);
+      const headers = this.headers(fromClient, auth.header, body);
       const started = Date.now();
       let answer: Answer;
       try {
         this.log.request(method, url, headers, body);
-        answer = await this.exchange(url, method, headers, body, auth.credential);
+        answer = await this.exchange(url, method, headers, body, auth.credential, mode);
       } catch (err) {
-        if (this.closed) throw err;
+        if (this.closed || mode.signal?.aborted === true) throw err;
         this.log.failure(method, url, err, Date.now() - started);
         const code = errorCode(err);
         // Before the server has ever answered, a refused connection means a wrong address: fail at once, as
@@ -140,7 +179,7 @@ export class Transport implements PromiseHttpLibrary {
         this.failingSince ??= now;
         const silentFor = now - this.failingSince;
         if (code !== undefined && RETRIABLE_CODES.has(code) && silentFor < GONE_AFTER_MS) {
-          await this.sleep(backoff(attempt));
+          await sleepUnlessAborted(this.sleep, backoff(attempt), mode.signal);
           continue;
         }
         if (code !== undefined && RETRIABLE_CODES.has(code)) {
@@ -164,10 +203,10 @@ export class Transport implements PromiseHttpLibrary {
       }
       if (RETRIABLE_STATUS.has(answer.status) && answerRetries < MAX_ANSWER_RETRIES) {
         answerRetries++;
-        await this.sleep(retryAfterMs(answer) ?? backoff(answerRetries));
+        await sleepUnlessAborted(this.sleep, retryAfterMs(answer) ?? backoff(answerRetries), mode.signal);
         continue;
       }
-      return toResponse(answer, method, url);
+      return answer;
     }
   }
 
@@ -253,7 +292,8 @@ export class Transport implements PromiseHttpLibrary {
     headers: Record<string, string | string[]>,
     body: string | undefined,
     credential: ExecCredential | undefined,
-  ): Promise<Answer> {
+    mode: ReadMode,
+  ): Promise<Answer | StreamedAnswer> {
     const proxy = chooseProxy(url, this.config.proxyUrl, this.deps.env);
     // A plain-http target behind an HTTP proxy is asked for in absolute form, as Go does; anything else tunnels.
     const absoluteForm = url.protocol === 'http:' && proxy !== undefined && proxy.protocol === 'http:';
@@ -267,34 +307,47 @@ export class Transport implements PromiseHttpLibrary {
       agent: this.agent(url, absoluteForm ? undefined : proxy, credential),
     };
     const limit = this.config.requestTimeoutMs;
-    return new Promise<Answer>((resolve, reject) => {
+    const { signal, streamIdleMs } = mode;
+    return new Promise<Answer | StreamedAnswer>((resolve, reject) => {
+      let streaming = false;
+      const settle = (): void => {
+        clearTimeout(deadline);
+        if (!streaming) signal?.removeEventListener('abort', onAbort);
+      };
       const req = (url.protocol === 'https:' ? https : http).request(options, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          clearTimeout(deadline);
-          let data = Buffer.concat(chunks);
-          const flat = flattenHeaders(res.headers);
-          if (flat['content-encoding'] === 'gzip') {
-            try {
-              data = gunzipSync(data);
-            } catch (err) {
-              reject(err instanceof Error ? err : new Error(String(err)));
-              return;
-            }
-          }
-          resolve({
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            headers: flat,
-            body: data,
+        if (streamIdleMs !== undefined && res.statusCode === 200) {
+          streaming = true;
+          settle();
+          // The request's idle limit gives way to the stream's: a socket idle this long is dead (the server ends a
+          // watch by its timeoutSeconds, bookmarks or not).
+          req.removeAllListeners('timeout');
+          res.setTimeout(streamIdleMs, () => {
+            res.destroy(timeoutError(`the watch sent nothing for ${String(streamIdleMs / 1000)}s`));
           });
-        });
+          res.on('close', () => signal?.removeEventListener('abort', onAbort));
+          resolve(streamAnswer(res));
+          return;
+        }
+        readAnswer(res).then(
+          (answer) => {
+            settle();
+            resolve(answer);
+          },
+          (err: unknown) => {
+            settle();
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
       });
       const fail = (code: string, message: string): void => {
         req.destroy(Object.assign(new Error(message), { code }));
       };
+      // Abandoned by the caller: the request and any answer streaming in are destroyed with their socket.
+      const onAbort = (): void => {
+        req.destroy(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted === true) onAbort();
       const deadline =
         limit !== undefined && limit > 0
           ? setTimeout(() => {
@@ -307,7 +360,7 @@ export class Transport implements PromiseHttpLibrary {
         });
       }
       req.on('error', (err) => {
-        clearTimeout(deadline);
+        settle();
         reject(err);
       });
       req.end(body);

@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccessCheck, Cluster, ResourceKind, RulesReview } from '../../../src/port/cluster.js';
+import type {
+  AccessCheck,
+  Cluster,
+  ResourceKind,
+  RulesReview,
+  WatchEvent,
+} from '../../../src/port/cluster.js';
 import { ApiError } from '../../../src/port/translate-error.js';
 import type { DiscoveredResource, KubeObject, PolicyRule } from '../../../src/kube/types.js';
 import { runCaptured } from '../../support/run-cli.js';
@@ -62,6 +68,14 @@ export class FakeCluster implements Cluster {
   }
   get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {
     return Promise.resolve(this.objects.get(key(kind.kind, name, namespace)));
+  }
+  /** What it holds as one SYNCED, then nothing until SIGNAL aborts (its writes are not watched). */
+  async *watch(kind: ResourceKind, _opts: unknown, signal: AbortSignal): AsyncGenerator<WatchEvent> {
+    yield { type: 'SYNCED', objects: this.all(kind.kind), resourceVersion: String(this.uid) };
+    await new Promise((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      signal.addEventListener('abort', resolve, { once: true });
+    });
   }
   create(kind: ResourceKind, obj: KubeObject): Promise<KubeObject> {
     this.writes.push({
