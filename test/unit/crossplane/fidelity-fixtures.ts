@@ -1,10 +1,16 @@
-// Loads the chart fixtures of test/fixtures/fidelity/ (see test/fixtures/README-fidelity.md).
+// Loads the chart fixtures: the charts as rendered upstream from test/fixtures/real/ (test/fixtures/README.md), the
+// renderings derived from them from test/fixtures/fidelity/ (test/fixtures/README-fidelity.md).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterRole, ClusterRoleBinding, KubeObject } from '../../../src/kube/types.js';
 
-const DIR = fileURLToPath(new URL('../../fixtures/fidelity/', import.meta.url));
+const REAL = fileURLToPath(new URL('../../fixtures/real/', import.meta.url));
+const DERIVED = fileURLToPath(new URL('../../fixtures/fidelity/', import.meta.url));
+const DERIVED_FILES: ReadonlySet<string> = new Set([
+  'crossplane-chart-rbac-name-override.yaml',
+  'crossplane-chart-rbac-skip-aggregated.yaml',
+]);
 
 export type ChartFixture =
   | 'crossplane-chart-rbac.yaml'
@@ -14,7 +20,7 @@ export type ChartFixture =
   | 'crossplane-chart-v1.20-rbac.yaml';
 
 export function loadFixture(file: ChartFixture): KubeObject[] {
-  return parseAllDocuments(readFileSync(DIR + file, 'utf8'))
+  return parseAllDocuments(readFileSync((DERIVED_FILES.has(file) ? DERIVED : REAL) + file, 'utf8'))
     .map((d) => d.toJS() as KubeObject | null)
     .filter((o): o is KubeObject => o !== null && typeof o === 'object');
 }
