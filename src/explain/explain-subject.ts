@@ -167,6 +167,6 @@ function decide(
       fix: 'wait for kube-controller-manager, or check that it runs (kubectl get clusterrole -o yaml shows the stored rules)',
     });
   }
-  if (!allowed) whyNot.push(...reasons(req, attrs, ns, roles, snapshot, reaching, bound, flag));
+  if (!allowed) whyNot.push(...reasons({ req, attrs, ns, roles, snapshot, reaching, bound, flag }));
   return { request: attrs, allowed, privileged, grants, whyNot };
 }

@@ -104,17 +104,26 @@ function verbsText(rules: readonly PolicyRule[]): string {
   return [...new Set(rules.flatMap((r) => r.verbs))].sort(compareNames).join(', ');
 }
 
+/** A denied request, and what the reasons for the denial are looked up in. */
+export interface Denial {
+  readonly req: { readonly verb: string; readonly resource: ResolvedResource; readonly name?: string };
+  /** The request as the authorizer sees it. */
+  readonly attrs: AccessAttributes;
+  /** The namespace asked about ('' for cluster scope). */
+  readonly ns: string;
+  readonly roles: EffectiveRoles;
+  readonly snapshot: SubjectSnapshot;
+  /** The bindings that name the subject, cluster-wide and in a namespace. */
+  readonly reaching: (ns: string | undefined) => (ClusterRoleBinding | RoleBinding)[];
+  /** A binding of the subject, with its role's rules. */
+  readonly bound: (b: ClusterRoleBinding | RoleBinding) => BoundRole;
+  /** The subject as `kubectl create rolebinding` takes it (--user NAME, --serviceaccount NS:NAME, ...). */
+  readonly flag: string;
+}
+
 /** Why a denied request is denied, in Crossplane's terms, with the fix. */
-export function reasons(
-  req: { readonly verb: string; readonly resource: ResolvedResource; readonly name?: string },
-  attrs: AccessAttributes,
-  ns: string,
-  roles: EffectiveRoles,
-  snapshot: SubjectSnapshot,
-  reaching: (ns: string | undefined) => (ClusterRoleBinding | RoleBinding)[],
-  bound: (b: ClusterRoleBinding | RoleBinding) => BoundRole,
-  flag: string,
-): Reason[] {
+export function reasons(denial: Denial): Reason[] {
+  const { req, attrs, ns, roles, snapshot, reaching, bound, flag } = denial;
   const out: Reason[] = [];
   const res = req.resource;
   const what = res.path ?? (res.group === '' ? res.resource : `${res.resource}.${res.group}`);
