@@ -137,3 +137,14 @@ describe('src/ has no import cycles', () => {
     expect(cycles(graph).map((c) => [...c].sort())).toStrictEqual([['a', 'b', 'c']]);
   });
 });
+
+describe('test/unit mirrors src/', () => {
+  const own = new Set(['lint', 'packaging']);
+  const unitDirs = readdirSync(join(root, 'test', 'unit'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  it.each(unitDirs)('test/unit/%s tests a folder of src/', (dir) => {
+    const named = own.has(dir) || dirs.some((d) => relative(join(root, 'src'), d) === dir);
+    expect(named, `test/unit/${dir} names no folder of src/: move its tests where their code is`).toBe(true);
+  });
+});
