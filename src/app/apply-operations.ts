@@ -96,12 +96,9 @@ async function runOne(
   if (kind === undefined) return { error: `cannot write kind ${op.object.kind}` };
   const doing = `${verbing(op.action)} ${op.object.kind} ${meta.namespace !== undefined ? `${meta.namespace}/` : ''}${meta.name}`;
   try {
-    if (op.action === 'create') await createOrReplan(cluster, kind, op.object, opts);
-    else if (op.action === 'recreate') await recreateOrReplan(cluster, kind, op.live, op.object, opts);
-    else if (op.action === 'patch') {
+    if (op.action === 'patch') {
       await cluster.mergePatch(kind, meta.name, meta.namespace, op.patch, { dryRun: opts.dryRun });
-    } else if (op.action === 'delete') await deleteOrRecheck(cluster, kind, op.object, opts);
-    else await updateWithRetry(cluster, kind, op.object, opts);
+    } else await converge(cluster, kind, firstStep(op), opts);
     return { error: undefined };
   } catch (err) {
     if (op.action === 'delete' && err instanceof ApiError && err.code === 404) return { error: undefined };
@@ -112,19 +109,107 @@ async function runOne(
   }
 }
 
-/** A create that finds the object already there (another run made it meanwhile) re-reads it and plans again. */
-async function createOrReplan(
+/**
+ * One write that may race another writer, as a state machine: each step is one request; a race (409 Conflict, or an
+ * update finding the object gone) re-reads the object and decides the next step, at most MAX_CONFLICT_RETRIES times.
+ * - create, update: a race plans the object again (opts.replan): nothing to do, an update, a recreate, a refusal,
+ *   or a create when it is gone;
+ * - delete (prune): deletes the object only as it was read; a race deletes it as it is now if it is still ours
+ *   (opts.mayDelete), else leaves it;
+ * - recreate (a binding whose roleRef changes): deletes it as it was read (gone already: fine), then creates it;
+ *   a race plans it again.
+ */
+type Step =
+  | { readonly write: 'create' | 'update'; readonly object: KubeObject }
+  | { readonly write: 'delete'; readonly live: KubeObject }
+  | { readonly write: 'recreate'; readonly live: KubeObject; readonly desired: KubeObject };
+
+function firstStep(op: Exclude<Operation, { action: 'patch' }>): Step {
+  if (op.action === 'delete') return { write: 'delete', live: op.object };
+  if (op.action === 'recreate') return { write: 'recreate', live: op.live, desired: op.object };
+  return { write: op.action, object: op.object };
+}
+
+async function converge(
   cluster: Cluster,
   kind: ResourceKind,
-  desired: KubeObject,
+  first: Step,
   opts: ApplyOptions,
 ): Promise<void> {
-  try {
-    await cluster.create(kind, desired, { dryRun: opts.dryRun });
-  } catch (err) {
-    if (!(err instanceof ApiError && err.code === 409) || opts.replan === undefined) throw err;
-    await replanAndWrite(cluster, kind, desired, opts, 0);
+  let next: Step | undefined = first;
+  for (let attempt = 0; next !== undefined; attempt++) {
+    const step: Step = next;
+    try {
+      next = await take(cluster, kind, step, opts.dryRun);
+    } catch (err) {
+      if (!raced(err, step, opts) || attempt >= MAX_CONFLICT_RETRIES) throw err;
+      next = await afterRace(cluster, kind, step, opts);
+    }
   }
+}
+
+/** Sends STEP's request; returns the step that follows it (a recreate's create), or undefined when done. */
+async function take(
+  cluster: Cluster,
+  kind: ResourceKind,
+  step: Step,
+  dryRun: boolean,
+): Promise<Step | undefined> {
+  switch (step.write) {
+    case 'create':
+      await cluster.create(kind, step.object, { dryRun });
+      return undefined;
+    case 'update':
+      await cluster.replace(kind, step.object, { dryRun });
+      return undefined;
+    case 'delete':
+      await deleteAsRead(cluster, kind, step.live, dryRun);
+      return undefined;
+    case 'recreate':
+      try {
+        await deleteAsRead(cluster, kind, step.live, dryRun);
+      } catch (err) {
+        // Gone already (another run deleted it): go on to the create.
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+      return { write: 'create', object: stripServerFields(step.desired) };
+  }
+}
+
+/** Whether ERR, failing STEP, is a race with another writer that re-reading can resolve. */
+function raced(err: unknown, step: Step, opts: ApplyOptions): boolean {
+  if (!(err instanceof ApiError)) return false;
+  switch (step.write) {
+    case 'update':
+      return (err.code === 409 || err.code === 404) && opts.replan !== undefined;
+    case 'delete':
+      return err.code === 409 && opts.mayDelete !== undefined;
+    default:
+      return err.code === 409 && opts.replan !== undefined;
+  }
+}
+
+/** Re-reads the object STEP raced on and decides what is left to do (undefined: nothing). */
+async function afterRace(
+  cluster: Cluster,
+  kind: ResourceKind,
+  step: Step,
+  opts: ApplyOptions,
+): Promise<Step | undefined> {
+  const meta = 'object' in step ? step.object.metadata : step.live.metadata;
+  const fresh = await cluster.get(kind, meta.name, meta.namespace);
+  if (step.write === 'delete') {
+    return fresh !== undefined && opts.mayDelete?.(fresh) === true
+      ? { write: 'delete', live: fresh }
+      : undefined;
+  }
+  const desired = step.write === 'recreate' ? step.desired : step.object;
+  if (fresh === undefined) return { write: 'create', object: stripServerFields(desired) };
+  const again = opts.replan?.(fresh, desired) ?? { action: 'none' };
+  if (again.action === 'none') return undefined;
+  if (again.action === 'refused') throw new RefusedError(again.reason);
+  if (again.action === 'recreate') return { write: 'recreate', live: fresh, desired };
+  return { write: 'update', object: again.object };
 }
 
 type DeletePreconditions = { readonly uid?: string; readonly resourceVersion?: string };
@@ -138,29 +223,6 @@ function unchangedSince(meta: KubeObject['metadata']): { preconditions?: DeleteP
   return Object.keys(preconditions).length > 0 ? { preconditions } : {};
 }
 
-/**
- * Deletes LIVE if it is as it was read. If it changed meanwhile, re-reads it: still the plugin's to delete (say,
- * the aggregation controller rewrote its rules) is deleted as it is now; anything else (another writer took it
- * over) is left alone.
- */
-async function deleteOrRecheck(
-  cluster: Cluster,
-  kind: ResourceKind,
-  live: KubeObject,
-  opts: ApplyOptions,
-  attempt = 0,
-): Promise<void> {
-  try {
-    await deleteAsRead(cluster, kind, live, opts.dryRun);
-  } catch (err) {
-    const changed = err instanceof ApiError && err.code === 409;
-    if (!changed || opts.mayDelete === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
-    const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
-    if (fresh === undefined || !opts.mayDelete(fresh)) return;
-    await deleteOrRecheck(cluster, kind, fresh, opts, attempt + 1);
-  }
-}
-
 /** Deletes LIVE only if it is still as it was read (same uid and resourceVersion): else a 409 Conflict. */
 function deleteAsRead(
   cluster: Cluster,
@@ -170,93 +232,6 @@ function deleteAsRead(
 ): Promise<void> {
   const meta = live.metadata;
   return cluster.delete(kind, meta.name, meta.namespace, { dryRun, ...unchangedSince(meta) });
-}
-
-/**
- * Deletes LIVE if it is as it was read, and creates DESIRED. A delete that finds the object gone goes on to the
- * create; one that finds it changed or replaced (another writer took it over, another run recreated it) re-reads
- * it and plans again: nothing to do, an update, another recreate of the object now there, or a refusal.
- */
-async function recreateOrReplan(
-  cluster: Cluster,
-  kind: ResourceKind,
-  live: KubeObject,
-  desired: KubeObject,
-  opts: ApplyOptions,
-  attempt = 0,
-): Promise<void> {
-  try {
-    await deleteAsRead(cluster, kind, live, opts.dryRun);
-  } catch (err) {
-    if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
-    if (err.code === 409) {
-      if (opts.replan === undefined || attempt >= MAX_CONFLICT_RETRIES) throw err;
-      const fresh = await cluster.get(kind, live.metadata.name, live.metadata.namespace);
-      if (fresh !== undefined) {
-        const again = opts.replan(fresh, desired);
-        await writeReplanned(cluster, kind, fresh, desired, again, opts, {
-          update: 0,
-          recreate: attempt + 1,
-        });
-        return;
-      }
-    }
-  }
-  await createOrReplan(cluster, kind, stripServerFields(desired), opts);
-}
-
-/** Carries out what planning DESIRED again against FRESH, the live object re-read after a race, decided. */
-async function writeReplanned(
-  cluster: Cluster,
-  kind: ResourceKind,
-  fresh: KubeObject,
-  desired: KubeObject,
-  again: Replanned,
-  opts: ApplyOptions,
-  attempts: { readonly update: number; readonly recreate: number },
-): Promise<void> {
-  if (again.action === 'none') return;
-  if (again.action === 'refused') throw new RefusedError(again.reason);
-  if (again.action === 'recreate')
-    await recreateOrReplan(cluster, kind, fresh, desired, opts, attempts.recreate);
-  else await updateWithRetry(cluster, kind, again.object, opts, attempts.update);
-}
-
-async function replanAndWrite(
-  cluster: Cluster,
-  kind: ResourceKind,
-  desired: KubeObject,
-  opts: ApplyOptions,
-  attempt: number,
-): Promise<void> {
-  const replan = opts.replan;
-  if (replan === undefined) return;
-  const live = await cluster.get(kind, desired.metadata.name, desired.metadata.namespace);
-  if (live === undefined) {
-    await cluster.create(kind, stripServerFields(desired), { dryRun: opts.dryRun });
-    return;
-  }
-  const next = attempt + 1;
-  await writeReplanned(cluster, kind, live, desired, replan(live, desired), opts, {
-    update: next,
-    recreate: next,
-  });
-}
-
-async function updateWithRetry(
-  cluster: Cluster,
-  kind: ResourceKind,
-  object: KubeObject,
-  opts: ApplyOptions,
-  attempt = 0,
-): Promise<void> {
-  try {
-    await cluster.replace(kind, object, { dryRun: opts.dryRun });
-  } catch (err) {
-    const conflict = err instanceof ApiError && (err.code === 409 || err.code === 404);
-    if (!conflict || attempt >= MAX_CONFLICT_RETRIES || opts.replan === undefined) throw err;
-    await replanAndWrite(cluster, kind, object, opts, attempt);
-  }
 }
 
 /** Re-read after a race, the object turned out not to be the plugin's: reported, never written. */
