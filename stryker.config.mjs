@@ -1,7 +1,8 @@
-// Mutation testing of the pure core: `npm run mutate` (not part of `npm test`). One folder at a time:
-//   npm run mutate -- --mutate 'src/plan/**/*.ts'
-// Incremental: the results of the last run are kept in reports/stryker-incremental.json (git-ignored, a local
-// cache) and a re-run tests only the mutants whose code or covering tests changed.
+// Mutation testing of the pure core: `npm run mutate` (not part of `npm test`). One folder at a time, each with
+// its own incremental file (a run keeps only the results of the files it mutates):
+//   npm run mutate -- --mutate 'src/plan/**/*.ts' --incrementalFile reports/stryker-incremental-plan.json
+// Incremental: the results of the last run are kept in reports/ (git-ignored: a local cache of several MB that
+// changes with every edit of src/ or test/) and a re-run tests only the mutants whose code or tests changed.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   mutate: ['src/kube/**/*.ts', 'src/crossplane/**/*.ts', 'src/authz/**/*.ts', 'src/plan/**/*.ts'],
