@@ -3,7 +3,6 @@
 //   npm run mutate -- --mutate 'src/plan/**/*.ts' --incrementalFile reports/stryker-incremental-plan.json
 // Incremental: the results of the last run are kept in reports/ (git-ignored: a local cache of several MB that
 // changes with every edit of src/ or test/) and a re-run tests only the mutants whose code or tests changed.
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   mutate: ['src/kube/**/*.ts', 'src/crossplane/**/*.ts', 'src/authz/**/*.ts', 'src/plan/**/*.ts'],
   testRunner: 'vitest',
