@@ -39,6 +39,12 @@ describe('compareNames', () => {
       sign: 1,
       reason: 'two astral characters with the same high surrogate compare by the low one (DFFF > DC00)',
     },
+    TwoAstralByLowUnitLess: {
+      a: '\u{10FC00}',
+      b: '\u{10FFFF}',
+      sign: -1,
+      reason: 'either way round (DC00 < DFFF)',
+    },
     TwoAstralLess: {
       a: '\u{1F600}',
       b: '\u{1F601}',
