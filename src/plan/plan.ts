@@ -223,6 +223,7 @@ export function plannedWrites(entries: readonly PlanEntry[]): PlannedWrite[] {
   return entries.flatMap((e): PlannedWrite[] => {
     const object = e.object ?? e.live;
     if (object === undefined) return [];
+    // Stryker disable next-line ConditionalExpression: only an update entry carries recreate
     if (e.action === 'update' && e.recreate === true) {
       return [
         { action: 'delete', object: e.live ?? object },

@@ -223,6 +223,14 @@ describe('changedFields of roles', () => {
       want: [],
       reason: 'clusterRoleSelectors is omitempty',
     },
+    AggregationNoExpressions: {
+      desired: role('ClusterRole', { aggregationRule: sel({ a: 'true' }) }),
+      live: role('ClusterRole', {
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'true' }, matchExpressions: [] }] },
+      }),
+      want: [],
+      reason: 'matchExpressions is omitempty',
+    },
     AggregationAddedToAPlainRole: {
       desired: role('ClusterRole', { aggregationRule: sel({ a: 'true' }) }),
       live: role('ClusterRole', {}),

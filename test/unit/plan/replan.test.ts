@@ -114,6 +114,12 @@ describe('replanOne', () => {
       want: 'none',
       reason: 'what was read back is not the object written: nothing to update',
     },
+    DesiredOfAnotherVersion: {
+      desired: { ...clusterRole(OURS), apiVersion: `${RBAC}/v1beta1` },
+      live: live(clusterRole(OURS, 'list')),
+      want: 'none',
+      reason: 'only rbac.authorization.k8s.io/v1 objects are planned, even under the key of a live one',
+    },
     TakenMeanwhile: {
       desired: clusterRole(OURS),
       live: live(clusterRole({})),
