@@ -69,6 +69,30 @@ describe('closeMatches', () => {
       reason: 'distance 3 is past the limit of 2; distance 2 is within',
     },
     Nothing: { name: 'abc', names: [], want: [], reason: 'no names' },
+    InsertionAtTheStart: {
+      name: 'pods',
+      names: ['xpods', 'pod'],
+      want: ['pod', 'xpods'],
+      reason: 'a character more at the start costs one, as one less at the end: a tie, in order',
+    },
+    TwoInsertionsAtTheLimit: {
+      name: 'abcdef',
+      names: ['abxcdyef'],
+      want: ['abxcdyef'],
+      reason: 'two characters longer, two insertions: within the limit, though not containing the name',
+    },
+    ThreeCharactersContained: {
+      name: 'abc',
+      names: ['xxxxxabc'],
+      want: ['xxxxxabc'],
+      reason: 'three characters are enough to look for the name inside others',
+    },
+    ContainedWorseThanAClose: {
+      name: 'abcdef',
+      names: ['abcdxy', 'abcdefghi'],
+      want: ['abcdxy'],
+      reason: 'distance 2 is the best; containing it, three longer, scores 2 + 1 + 3 = 6, more than 2 worse',
+    },
   };
   it.each(Object.entries(cases))('%s', (_n, tc) => {
     expect(closeMatches(tc.name, tc.names), tc.reason).toStrictEqual(tc.want);

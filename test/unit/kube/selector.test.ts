@@ -197,6 +197,9 @@ describe('the reasons a key or value is refused', () => {
     else expect(() => matchesSelector(selector, {})).toThrow(new InvalidSelectorError(want));
   });
 
+  it('ErrorName: the error names its class', () => {
+    expect(new InvalidSelectorError('x').name).toBe('InvalidSelectorError');
+  });
   it('OperatorMessages: the whole message, as the API server words it', () => {
     expect(() =>
       matchesSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, {}),
@@ -228,6 +231,9 @@ describe('formatSelector, every operator', () => {
     expect(formatSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['2', '1'] }] })).toBe(
       'a Gt (1,2)',
     );
+  });
+  it('NoValues: an unknown operator without values shows empty parentheses', () => {
+    expect(formatSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' }] })).toBe('a Gt ()');
   });
   it('SameKeyKeepsItsOrder: requirements of one key stay in the order given', () => {
     expect(

@@ -107,6 +107,9 @@ describe('checkShape', () => {
     });
   });
 
+  it('ShapeWithoutRequiredList: a fields shape written without required requires nothing', () => {
+    expect(checkShape({}, { fields: { a: 'string' } }, 'o')).toBeUndefined();
+  });
   it('FieldsWithoutRequired: fields() without a required list requires nothing', () => {
     expect(checkShape({}, fields({ a: 'string' }), 'o')).toBeUndefined();
   });

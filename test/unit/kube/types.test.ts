@@ -8,6 +8,8 @@ describe('isKubeObject', () => {
   const cases: Record<string, { v: unknown; want: boolean }> = {
     Object: { v: ok, want: true },
     Null: { v: null, want: false },
+    Undefined: { v: undefined, want: false },
+    Number: { v: 7, want: false },
     List: { v: [ok], want: false },
     String: { v: 'apiVersion: v1', want: false },
     NoApiVersion: { v: { kind: 'Namespace', metadata: { name: 'a' } }, want: false },
