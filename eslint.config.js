@@ -109,7 +109,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'stryker.config.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

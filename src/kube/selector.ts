@@ -27,7 +27,9 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 function keyProblem(key: string): string | undefined {
   const slash = key.indexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: without a slash slice(slash + 1) is the whole key too, and a slash at 0 leaves an empty prefix, refused before the name
   const name = slash >= 0 ? key.slice(slash + 1) : key;
+  // Stryker disable next-line ConditionalExpression: an empty prefix fails the subdomain pattern too
   if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
     return 'prefix part must be a lowercase DNS-1123 subdomain';
   }
@@ -113,8 +115,10 @@ function valueMatches(req: CompiledRequirement, value: string | undefined): bool
   switch (req.operator) {
     case 'Equals':
     case 'In':
+      // Stryker disable next-line ConditionalExpression: the values are strings, so they never have undefined
       return value !== undefined && req.values.has(value);
     case 'NotIn':
+      // Stryker disable next-line ConditionalExpression: the values are strings, so they never have undefined
       return value === undefined || !req.values.has(value);
     case 'Exists':
       return value !== undefined;

@@ -32,6 +32,7 @@ function sameRules(a: readonly PolicyRule[] | undefined, b: readonly PolicyRule[
   for (let i = 0; i < x.length; i++) {
     const p = x[i];
     const q = y[i];
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: the lengths are equal, so p and q are entries; the check narrows the type (noUncheckedIndexedAccess)
     if (p === undefined || q === undefined) return false;
     if (
       !sameStrings(p.verbs, q.verbs) ||
@@ -51,6 +52,7 @@ function sameStrings(a: readonly string[] | undefined, b: readonly string[] | un
   const missingB = b === undefined || (b as unknown) === null;
   if (missingA || missingB) return missingA === missingB;
   if (a.length !== b.length) return false;
+  // Stryker disable next-line EqualityOperator: the lengths are equal, so one step more compares undefined with undefined
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

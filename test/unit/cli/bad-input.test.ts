@@ -17,17 +17,20 @@ afterAll(async () => {
 });
 
 const all = Object.entries(corpus.cases);
+// A case that cannot run here (a mode-000 file is readable by root) is skipped, with its reason in its name.
+const runnable = all.filter(([, tc]) => tc.skip === undefined);
+const skipped = all
+  .filter(([, tc]) => tc.skip !== undefined)
+  .map(([name, tc]) => `${name}: ${tc.skip ?? ''}`);
 
 describe('bad input', () => {
   it('the corpus holds at least 60 cases', () => {
     expect(all.length).toBeGreaterThanOrEqual(60);
   });
 
-  it.each(all)('%s', async (_name, tc) => {
-    if (tc.skip !== undefined) {
-      console.log(`skipped: ${tc.skip}`);
-      return;
-    }
+  it.skip.each(skipped)('%s', () => undefined);
+
+  it.each(runnable)('%s', async (_name, tc) => {
     const r = await runCaptured(tc.argv, tc.stdin !== undefined ? { stdin: tc.stdin } : {});
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
     if (tc.held === true) {

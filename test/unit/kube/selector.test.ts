@@ -153,3 +153,97 @@ describe('formatSelector', () => {
     expect(formatSelector({})).toBe('');
   });
 });
+
+describe('the reasons a key or value is refused', () => {
+  // apimachinery pkg/util/validation IsQualifiedName (a key: an optional DNS-1123 subdomain prefix of at most 253
+  // characters, a name of at most 63) and IsValidLabelValue (at most 63, empty allowed); the messages are theirs.
+  const NAME_RULE =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  const VALUE_RULE =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  const PREFIX_RULE = 'prefix part must be a lowercase DNS-1123 subdomain';
+  const key = (k: string, why: string): [string, LabelSelector, string | undefined] => [
+    k,
+    { matchLabels: { [k]: 'v' } },
+    why === '' ? undefined : `invalid label selector: key ${JSON.stringify(k)}: ${why}`,
+  ];
+  const value = (v: string, why: string): [string, LabelSelector, string | undefined] => [
+    v,
+    { matchLabels: { k: v } },
+    why === '' ? undefined : `invalid label selector: value ${JSON.stringify(v)}: ${why}`,
+  ];
+  const cases: [string, LabelSelector, string | undefined][] = [
+    key('a', ''),
+    key('example.org/a_b.c-d', ''),
+    key(`${'a'.repeat(253)}/a`, ''),
+    key(`${'a'.repeat(254)}/a`, PREFIX_RULE),
+    key('/a', PREFIX_RULE),
+    key('Example.org/a', PREFIX_RULE),
+    key('example.org/', 'name part must be non-empty'),
+    key('', 'name part must be non-empty'),
+    key('a'.repeat(63), ''),
+    key('a'.repeat(64), 'name part must be no more than 63 characters'),
+    key('-a', NAME_RULE),
+    key('a-', NAME_RULE),
+    value('', ''),
+    value('A_b.c-1', ''),
+    value('a'.repeat(63), ''),
+    value('a'.repeat(64), 'must be no more than 63 characters'),
+    value('-a', VALUE_RULE),
+    value('a.', VALUE_RULE),
+  ];
+  it.each(cases)('%s', (_n, selector, want) => {
+    if (want === undefined) expect(() => matchesSelector(selector, {})).not.toThrow();
+    else expect(() => matchesSelector(selector, {})).toThrow(new InvalidSelectorError(want));
+  });
+
+  it('ErrorName: the error names its class', () => {
+    expect(new InvalidSelectorError('x').name).toBe('InvalidSelectorError');
+  });
+  it('OperatorMessages: the whole message, as the API server words it', () => {
+    expect(() =>
+      matchesSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, {}),
+    ).toThrow(
+      new InvalidSelectorError('invalid label selector: "Gt" is not a valid label selector operator'),
+    );
+    expect(() =>
+      matchesSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, {}),
+    ).toThrow(
+      new InvalidSelectorError(
+        "invalid label selector: key \"a\": for 'In', 'NotIn' operators, values set can't be empty",
+      ),
+    );
+    expect(() =>
+      matchesSelector({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['x'] }] }, {}),
+    ).toThrow(
+      new InvalidSelectorError(
+        "invalid label selector: key \"a\": values set must be empty for 'Exists' and 'DoesNotExist'",
+      ),
+    );
+    expect(() =>
+      matchesSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: ['ok', '-bad'] }] }, {}),
+    ).toThrow(/value "-bad"/);
+  });
+});
+
+describe('formatSelector, every operator', () => {
+  it('UnknownOperatorAsWritten: a selector not yet validated is shown as it is', () => {
+    expect(formatSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['2', '1'] }] })).toBe(
+      'a Gt (1,2)',
+    );
+  });
+  it('NoValues: an unknown operator without values shows empty parentheses', () => {
+    expect(formatSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' }] })).toBe('a Gt ()');
+  });
+  it('SameKeyKeepsItsOrder: requirements of one key stay in the order given', () => {
+    expect(
+      formatSelector({
+        matchLabels: { a: '1' },
+        matchExpressions: [
+          { key: 'a', operator: 'NotIn', values: ['2'] },
+          { key: 'a', operator: 'Exists' },
+        ],
+      }),
+    ).toBe('a=1,a notin (2),a');
+  });
+});

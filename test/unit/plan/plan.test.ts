@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { planChanges, type LiveRbac, type OwnershipRule, type PlanAction } from '../../../src/plan/plan.js';
+import {
+  planChanges,
+  plannedWrites,
+  type LiveRbac,
+  type OwnershipRule,
+  type PlanAction,
+  type PlanEntry,
+  type PlanOptions,
+} from '../../../src/plan/plan.js';
 import { renderProviderRoles } from '../../../src/crossplane/provider/roles.js';
 import { renderNamespaceRoles } from '../../../src/crossplane/namespace/roles.js';
 import { renderXrdRoles } from '../../../src/crossplane/definition/roles.js';
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, RbacObject } from '../../../src/kube/types.js';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  ObjectMeta,
+  OwnerReference,
+  PolicyRule,
+  RbacObject,
+} from '../../../src/kube/types.js';
 import { deployment, namespace, rev, xrd } from '../sync/sync-fixtures.js';
 
 const [system, edit] = renderXrdRoles(xrd('xs.a.io'), { crossplaneVersion: 'v2' }) as [
@@ -310,5 +325,177 @@ describe('planChanges', () => {
   it('orders roles before bindings regardless of input order', () => {
     const plan = planChanges([binding, edit, system], empty, { prune: false });
     expect(plan.entries.map((e) => e.kind)).toEqual(['ClusterRole', 'ClusterRole', 'ClusterRoleBinding']);
+  });
+});
+
+describe('planChanges: the objects it writes, field by field', () => {
+  const RBAC = 'rbac.authorization.k8s.io';
+  const OURS = { 'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac' };
+  const ref = (uid: string, controller?: boolean): OwnerReference => ({
+    apiVersion: 'pkg.crossplane.io/v1',
+    kind: 'ProviderRevision',
+    name: uid,
+    uid,
+    ...(controller !== undefined ? { controller } : {}),
+  });
+  const crb = (metadata: Partial<ObjectMeta>, user = 'alice'): ClusterRoleBinding => ({
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'b', ...metadata },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'r' },
+    subjects: [{ apiGroup: RBAC, kind: 'User', name: user }],
+  });
+  const ownAll: OwnershipRule = { owns: () => ({ ours: true, adopt: false }), prunes: () => true };
+  const only = (
+    desired: RbacObject,
+    liveObj: ClusterRoleBinding,
+    opts: Partial<PlanOptions> = {},
+  ): PlanEntry => {
+    const plan = planChanges(
+      [desired],
+      { ...empty, clusterRoleBindings: [liveObj] },
+      { prune: false, ...opts },
+    );
+    expect(plan.entries).toHaveLength(1);
+    return plan.entries[0]!;
+  };
+
+  it('AnnotationsMerged: the desired ones over the live ones (annotations grant nothing)', () => {
+    const e = only(
+      crb({ labels: OURS, annotations: { a: 'desired', b: 'desired' } }),
+      crb({ labels: OURS, annotations: { a: 'live', c: 'live' } }, 'bob'),
+    );
+    expect(e.object?.metadata.annotations).toStrictEqual({ a: 'desired', b: 'desired', c: 'live' });
+  });
+
+  it('OwnerReferencesMerged: the desired ones, then the non-controller ones others added, no uid twice', () => {
+    const e = only(
+      crb({ labels: OURS, ownerReferences: [ref('mine', true)] }),
+      crb({ labels: OURS, ownerReferences: [ref('mine'), ref('theirs'), ref('flag', false)] }, 'bob'),
+    );
+    expect(e.object?.metadata.ownerReferences).toStrictEqual([
+      ref('mine', true),
+      ref('theirs'),
+      ref('flag', false),
+    ]);
+  });
+
+  it('NoDesiredOwnerKeepsOthers: with no owner of its own, the others’ stay', () => {
+    const e = only(crb({ labels: OURS }), crb({ labels: OURS, ownerReferences: [ref('theirs')] }, 'bob'));
+    expect(e.object?.metadata.ownerReferences).toStrictEqual([ref('theirs')]);
+  });
+
+  it('AnotherControllerIsNotKept: a rule that owns a controlled object writes it without that controller', () => {
+    const e = only(crb({}), crb({ ownerReferences: [ref('argo', true)] }), { ownership: ownAll });
+    expect(e.changed).toStrictEqual(['ownerReferences']);
+    expect(e.object?.metadata).toStrictEqual({ name: 'b' });
+  });
+
+  it('EmptyMetadataIsOmitted: no empty labels, annotations or owners, no resourceVersion the live one lacks', () => {
+    const e = only(crb({}), crb({}, 'bob'), { ownership: ownAll });
+    expect(e.object).toStrictEqual(crb({}));
+    const withVersion = only(crb({}), crb({ resourceVersion: '42' }, 'bob'), { ownership: ownAll });
+    expect(withVersion.object?.metadata).toStrictEqual({ name: 'b', resourceVersion: '42' });
+  });
+
+  it('AggregatedRoleKeepsTheLiveRules: the controller filled them; the role must not go empty', () => {
+    const filled = [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }];
+    const desired: ClusterRole = { ...nsEdit, metadata: { ...nsEdit.metadata, labels: { ...OURS, x: 'y' } } };
+    const plan = planChanges(
+      [desired],
+      { ...empty, clusterRoles: [live(nsEdit, {}, { rules: filled })] },
+      {
+        prune: false,
+      },
+    );
+    expect(plan.entries[0]?.action).toBe('update');
+    expect((plan.entries[0]?.object as ClusterRole).rules).toStrictEqual(filled);
+    const { rules: _r, ...noRules } = live(nsEdit);
+    const again = planChanges([desired], { ...empty, clusterRoles: [noRules] }, { prune: false });
+    expect(again.entries[0]?.object).toStrictEqual({
+      ...desired,
+      metadata: { ...desired.metadata, resourceVersion: '7' },
+    });
+  });
+
+  it('PlainRoleWritesItsOwnRules: only an aggregating role keeps the live rules', () => {
+    const filled = [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }];
+    const plan = planChanges(
+      [system],
+      { ...empty, clusterRoles: [live(system, {}, { rules: filled })] },
+      {
+        prune: false,
+      },
+    );
+    expect((plan.entries[0]?.object as ClusterRole).rules).toStrictEqual(system.rules);
+  });
+
+  it('ClusterScopedEntriesHaveNoNamespace', () => {
+    const plan = planChanges([system], empty, { prune: false });
+    expect(plan.entries[0]).toStrictEqual({
+      action: 'create',
+      key: `ClusterRole/${system.metadata.name}`,
+      kind: 'ClusterRole',
+      name: system.metadata.name,
+      object: system,
+    });
+  });
+
+  it('RenderedTwiceIsABug: one key desired twice', () => {
+    expect(() => planChanges([system, system], empty, { prune: false })).toThrow(
+      `internal error: ClusterRole/${system.metadata.name} rendered twice`,
+    );
+  });
+
+  it('AdoptingWithoutAController: the label is what changes owner, even where nothing else differs', () => {
+    // A binding bind renders carries no plugin label: only its ownership rule's adoption changes it.
+    const e = only(crb({}), crb({}), { adopt: true });
+    expect(e.action).toBe('update');
+    expect(e.changed).toStrictEqual(['labels']);
+    expect(e.adopt).toBe(true);
+  });
+
+  it('DeleteWithoutPreconditions: a live object without uid or resourceVersion is deleted without them', () => {
+    const plan = planChanges([], { ...empty, clusterRoleBindings: [crb({ labels: OURS })] }, { prune: true });
+    expect(plan.entries).toStrictEqual([
+      {
+        action: 'delete',
+        key: 'ClusterRoleBinding/b',
+        kind: 'ClusterRoleBinding',
+        name: 'b',
+        live: crb({ labels: OURS }),
+      },
+    ]);
+  });
+});
+
+describe('plannedWrites', () => {
+  const liveB = { ...binding, metadata: { ...binding.metadata, resourceVersion: '7' } };
+  const base = { key: 'k', kind: 'ClusterRoleBinding' as const, name: 'n' };
+  it('WritesOfEachAction: a roleRef change is a delete of the live binding and a create', () => {
+    const entries: PlanEntry[] = [
+      { ...base, action: 'create', object: binding },
+      { ...base, action: 'update', object: binding, live: liveB },
+      { ...base, action: 'update', object: binding, live: liveB, recreate: true },
+      { ...base, action: 'update', object: binding, recreate: false },
+      { ...base, action: 'delete', live: liveB },
+      { ...base, action: 'unchanged', live: liveB },
+      { ...base, action: 'refused', object: binding, live: liveB, reason: 'x' },
+      { ...base, action: 'delete' },
+    ];
+    expect(plannedWrites(entries)).toStrictEqual([
+      { action: 'create', object: binding },
+      { action: 'update', object: binding },
+      { action: 'delete', object: liveB },
+      { action: 'create', object: binding },
+      { action: 'update', object: binding },
+      { action: 'delete', object: liveB },
+    ]);
+  });
+  it('RecreateWithoutLive: the object itself is deleted and created', () => {
+    expect(plannedWrites([{ ...base, action: 'update', object: binding, recreate: true }])).toStrictEqual([
+      { action: 'delete', object: binding },
+      { action: 'create', object: binding },
+    ]);
   });
 });
