@@ -18,15 +18,17 @@ import type {
   ListOptions,
   ResourceKind,
   RulesReview,
+  WatchEvent,
+  WatchOptions,
   WriteOptions,
 } from '../port/cluster.js';
-import type { WatchEvent, WatchOptions } from '../port/cluster.js';
 import { loadKubeconfig } from './connection/kubeconfig.js';
 import type { RestConfig } from './connection/rest-config.js';
 import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError, type StatusBody } from '../port/translate-error.js';
 import { watchKind } from './watch.js';
+import { discovered } from './discovery.js';
 
 const PAGE_SIZE = 500;
 
@@ -294,13 +296,13 @@ class ClientCluster implements Cluster {
         // A group that fails to answer (an aggregated API that is down) is left out, as kubectl leaves it out.
         try {
           const list = await retrying(() => this.custom.getAPIResources({ group: g.name, version }));
-          return discovered(g.name, version, list);
+          return discovered(g.name, version, plain(list));
         } catch {
           return [];
         }
       }),
     );
-    return [...discovered('', 'v1', core), ...perGroup.flat()];
+    return [...discovered('', 'v1', plain(core)), ...perGroup.flat()];
   }
 
   async rulesReview(namespace: string): Promise<RulesReview> {
@@ -320,34 +322,6 @@ class ClientCluster implements Cluster {
       incomplete: status.incomplete ?? false,
     };
   }
-}
-
-/** The entries of one APIResourceList, as plain data. */
-function discovered(group: string, version: string, list: unknown): DiscoveredResource[] {
-  const resources = (plain(list) as { resources?: unknown[] }).resources ?? [];
-  return resources.flatMap((r): DiscoveredResource[] => {
-    const e = r as {
-      name?: unknown;
-      singularName?: unknown;
-      kind?: unknown;
-      namespaced?: unknown;
-      shortNames?: unknown;
-    };
-    if (typeof e.name !== 'string' || typeof e.kind !== 'string') return [];
-    return [
-      {
-        group,
-        version,
-        name: e.name,
-        singularName: typeof e.singularName === 'string' ? e.singularName : '',
-        kind: e.kind,
-        namespaced: e.namespaced === true,
-        shortNames: Array.isArray(e.shortNames)
-          ? e.shortNames.filter((n): n is string => typeof n === 'string')
-          : [],
-      },
-    ];
-  });
 }
 
 /** Runs a request, converting client-node's exceptions to ApiError (the transport has already retried). */
