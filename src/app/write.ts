@@ -60,8 +60,6 @@ export interface WriteOutcome {
   /** With status denied: one line per missing permission, and the rules that would grant them. */
   readonly missing?: { readonly lines: readonly string[]; readonly rules: readonly PolicyRule[] } | undefined;
   readonly report?: ApplyReport | undefined;
-  /** The cluster written to, for messages. */
-  readonly target?: string | undefined;
 }
 
 /**
@@ -84,7 +82,8 @@ export async function writePlan(
   for (const h of held) writeLine(deps.io.stderr, `held ${h}`);
   for (const e of refused) writeLine(deps.io.stderr, `refused ${e.key}: ${e.reason ?? ''}`);
   for (const e of plan.entries) if (e.adopt === true) writeLine(deps.io.stderr, `adopting ${e.key}`);
-  const hasChanges = writes.length + preWrites.length > 0;
+  const total = writes.length + preWrites.length;
+  const hasChanges = total > 0;
   const outcome = {
     plan,
     shown: [...(extras.preWritesShown?.entries ?? []), ...plan.entries],
@@ -110,7 +109,7 @@ export async function writePlan(
     if (missing.length > 0) return { ...outcome, status: 'denied', missing: { lines: missing, rules } };
     if (options.dryRun === 'none') {
       const ok = await deps.confirm({
-        message: `${options.what}: ${writes.length + preWrites.length} writes on ${cluster.describe}. Continue?`,
+        message: `${options.what}: ${total} writes on ${cluster.describe}. Continue?`,
         what: options.what,
         yes: options.yes && options.preview !== true,
         ...(options.preview === true ? { preview: outcome.shown } : {}),
@@ -118,7 +117,6 @@ export async function writePlan(
       if (!ok) return { ...outcome, status: 'declined' };
     }
   }
-  const total = writes.length + preWrites.length;
   const progress = await deps.startProgress(`applying 0/${total}`);
   const report = await applyPlan(
     cluster,
@@ -133,7 +131,7 @@ export async function writePlan(
     },
     progress,
   );
-  return { ...outcome, status: 'applied', report, target: cluster.describe };
+  return { ...outcome, status: 'applied', report };
 }
 
 /** A plan entry that writes (create, update, delete). */

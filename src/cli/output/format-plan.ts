@@ -5,6 +5,7 @@ import { formatYaml } from './format-data.js';
 import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
 import type { TextSink } from '../../app/io.js';
+import { isWrite } from '../../app/write.js';
 
 const RESOURCE: Readonly<Record<string, string>> = {
   ClusterRole: 'clusterrole.rbac.authorization.k8s.io',
@@ -13,12 +14,6 @@ const RESOURCE: Readonly<Record<string, string>> = {
   RoleBinding: 'rolebinding.rbac.authorization.k8s.io',
   Namespace: 'namespace',
 };
-
-const WRITES = new Set(['create', 'update', 'delete']);
-
-export function isWrite(e: PlanEntry<KubeObject>): boolean {
-  return WRITES.has(e.action);
-}
 
 /** The objects the plan would write (creates and updates), without server-set fields, as a `kind: List`. */
 export function objectsToWrite(entries: readonly PlanEntry<KubeObject>[]): unknown[] {

@@ -1,13 +1,11 @@
 import { UsageError } from '../../errors.js';
 import { escapeTerminal } from '../../app/escape.js';
+import type { Choice } from '../../app/deps.js';
 import type { Io } from '../../app/io.js';
 
 export interface Prompter {
   confirm(message: string): Promise<boolean>;
-  checkbox(
-    message: string,
-    choices: readonly { name: string; value: string; checked?: boolean }[],
-  ): Promise<string[]>;
+  checkbox(message: string, choices: readonly Choice[]): Promise<string[]>;
 }
 
 /**

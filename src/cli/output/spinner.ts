@@ -1,10 +1,6 @@
 import { escapeTerminal } from '../../app/escape.js';
+import type { Progress } from '../../app/deps.js';
 import type { Io } from '../../app/io.js';
-
-export interface Progress {
-  update(text: string): void;
-  stop(finalText?: string): void;
-}
 
 /**
  * A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr.
