@@ -11,7 +11,7 @@ const LAYERS = [
   ['kube'],
   ['crossplane', 'authz'],
   ['plan'],
-  ['sync', 'bind', 'enable-xrd', 'explain', 'who-can'],
+  ['sync', 'bind', 'enable-xrd', 'explain', 'who-can', 'composed'],
   ['port', 'input'],
   ['cluster', 'app'],
   ['cli'],

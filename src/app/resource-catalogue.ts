@@ -1,6 +1,6 @@
 import type { KubeObject, Role } from '../kube/types.js';
 import { isRoleObject } from '../kube/rbac-guards.js';
-import type { ResolvedResource } from '../crossplane/resolve-resource.js';
+import type { KnownResource, ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { Input } from './read-input.js';
 
 /**
@@ -26,8 +26,28 @@ export function rolesOf(input: Input): Role[] {
 }
 
 /**
- * Resolves RESOURCE as kubectl would: live, from discovery (one GET per API group) plus the XRDs and
- * ProviderRevisions read; from files, Kubernetes' common resources plus the CRDs, XRDs and ProviderRevisions read.
+ * The resources a name may resolve to: live, discovery (one GET per API group) plus the XRDs and ProviderRevisions
+ * read; from files, Kubernetes' common resources plus the CRDs, XRDs and ProviderRevisions read.
+ */
+export async function knownResources(input: Input): Promise<KnownResource[]> {
+  const r = await import('../crossplane/resolve-resource.js');
+  const { snapshot, cluster } = input;
+  const xrds = snapshot.xrds.flatMap(r.resourcesOfXrd);
+  const providers = snapshot.providerRevisions.flatMap(r.resourcesOfProviderRevision);
+  return cluster !== undefined
+    ? r.catalogue(r.resourcesFromDiscovery(await cluster.discoverResources()), xrds, providers)
+    : r.catalogue(
+        r.builtinResources(),
+        snapshot.others
+          .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
+          .flatMap((c) => r.resourceOfCrd(c) ?? []),
+        xrds,
+        providers,
+      );
+}
+
+/**
+ * Resolves RESOURCE as kubectl would, among knownResources.
  * `explicitNamespace`: a resource known by name only is asked about in a namespace only when one was given.
  */
 export async function resolveInput(
@@ -35,21 +55,10 @@ export async function resolveInput(
   input: Input,
   explicitNamespace: boolean,
 ): Promise<ResolvedResource> {
-  const r = await import('../crossplane/resolve-resource.js');
-  const { snapshot, cluster } = input;
-  const xrds = snapshot.xrds.flatMap(r.resourcesOfXrd);
-  const providers = snapshot.providerRevisions.flatMap(r.resourcesOfProviderRevision);
-  const known =
-    cluster !== undefined
-      ? r.catalogue(r.resourcesFromDiscovery(await cluster.discoverResources()), xrds, providers)
-      : r.catalogue(
-          r.builtinResources(),
-          snapshot.others
-            .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
-            .flatMap((c) => r.resourceOfCrd(c) ?? []),
-          xrds,
-          providers,
-        );
-  const resolved = r.resolveResource(text, known);
+  const [{ resolveResource }, known] = await Promise.all([
+    import('../crossplane/resolve-resource.js'),
+    knownResources(input),
+  ]);
+  const resolved = resolveResource(text, known);
   return resolved.scopeUnknown === true ? { ...resolved, namespaced: explicitNamespace } : resolved;
 }

@@ -5,6 +5,7 @@ import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import { holdInvalidOwners, liveCrdsOf, readInput, type Input, type InputSource } from './read-input.js';
 import { writePlan, type WriteOptions, type WriteOutcome } from './write.js';
+import { COMPOSED_PARTS, type ComposedReport } from './composed.js';
 
 /** What to render: sync's settings as flags give them (the invalid owners and live CRDs are added from the input). */
 export type RenderOptions = Omit<SyncOptions, 'hold' | 'liveCrds'>;
@@ -32,9 +33,16 @@ const SYNC_PARTS = [
   'crdOwners',
 ] as const;
 
+/** What sync did; with the composed part, also its report. */
+export interface SyncOutcome extends WriteOutcome {
+  readonly composed?: ComposedReport;
+}
+
 /** `sync`: read, render what Crossplane's RBAC manager would make, plan against the live objects, write. */
-export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<WriteOutcome> {
-  const input = await readInput(options.source, deps, SYNC_PARTS);
+export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<SyncOutcome> {
+  const withComposed = options.render.only?.includes('composed') === true;
+  const parts = withComposed ? [...SYNC_PARTS, 'roles' as const, ...COMPOSED_PARTS] : SYNC_PARTS;
+  const input = await readInput(options.source, deps, parts);
   const desired = await renderDesired(input, options.render, deps);
   for (const s of desired.skipped) writeLine(deps.io.stderr, `skipped ${s.kind} ${s.name}: ${s.reason}`);
   const [{ planChanges, wouldPrune }, { replanOne }, { describeHeld }] = await Promise.all([
@@ -42,16 +50,33 @@ export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<W
     import('../plan/replan.js'),
     import('../sync/held.js'),
   ]);
-  const plan = planChanges(desired.objects, input.snapshot, {
+  let objects = desired.objects;
+  let scope = desired.scope;
+  let composed: ComposedReport | undefined;
+  if (withComposed) {
+    const [{ renderComposedPart }, { formatComposedReport }] = await Promise.all([
+      import('./composed.js'),
+      import('../composed/report.js'),
+    ]);
+    composed = await renderComposedPart(input, options.render, desired.settings, desired.objects);
+    objects = [...objects, ...composed.objects];
+    scope = { ...scope, groups: [...scope.groups, ...composed.groups] };
+    for (const line of formatComposedReport(composed.analysis, composed.compositionAuthors))
+      writeLine(deps.io.stderr, line);
+    for (const w of composed.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
+  }
+  const pruneScope = scope;
+  const plan = planChanges(objects, input.snapshot, {
     prune: options.prune,
-    pruneScope: desired.scope,
+    pruneScope,
     adopt: options.adopt,
   });
-  return writePlan(deps, input.cluster, input.source, plan, options.write, {
+  const outcome = await writePlan(deps, input.cluster, input.source, plan, options.write, {
     replan: (live, want) => replanOne(want, live, options.adopt),
-    mayDelete: (live) => wouldPrune(live, desired.scope),
-    held: desired.held.map(describeHeld),
+    mayDelete: (live) => wouldPrune(live, pruneScope),
+    held: [...desired.held.map(describeHeld), ...(composed?.held ?? [])],
   });
+  return composed !== undefined ? { ...outcome, composed } : outcome;
 }
 
 /**

@@ -142,3 +142,23 @@ export function privilegedReason(rules: readonly PolicyRule[]): string | undefin
   }
   return undefined;
 }
+
+const RBAC_OBJECTS = ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'];
+const WRITE_VERBS = ['create', 'update', 'patch'];
+
+/**
+ * privilegedRuleReason, and also writing RBAC roles or bindings. For a grant made on someone else's behalf (the
+ * kinds Compositions compose, granted to Crossplane): whoever may create a Composition may then have Crossplane
+ * write any role or binding whose rules Crossplane holds, which is far more than they hold themselves. A role that
+ * an administrator binds to a person (admin, crossplane-admin) is judged by privilegedRuleReason alone.
+ */
+export function privilegedOnBehalfReason(rule: PolicyRule): string | undefined {
+  const shared = privilegedRuleReason(rule);
+  if (shared !== undefined) return shared;
+  const verb = rule.verbs.find((v) => v === ALL || WRITE_VERBS.includes(v));
+  if (verb === undefined || !groupMatches(rule, RBAC_API_GROUP)) return undefined;
+  const resource = RBAC_OBJECTS.find((r) => resourceMatches(rule, r));
+  return resource === undefined
+    ? undefined
+    : `grants ${verb} on ${formatResource(resource, RBAC_API_GROUP)} (writes RBAC: grants anything its holder holds)`;
+}

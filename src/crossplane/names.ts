@@ -4,6 +4,8 @@
  */
 
 /** The label every object the plugin owns outright carries; only those may ever be pruned. */
+/** The plugin's ClusterRoles for the kinds compositions compose: `crossplane:composed:<group>`. */
+export const COMPOSED_ROLE_PREFIX = 'crossplane:composed:';
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY_VALUE = 'kubectl-crossplane-rbac';
 

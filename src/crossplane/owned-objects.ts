@@ -9,6 +9,7 @@ import {
   CHART_ROLE_BROWSE,
   CHART_ROLE_EDIT,
   CHART_ROLE_VIEW,
+  COMPOSED_ROLE_PREFIX,
   LABEL_NAMESPACE_PREFIX,
   NS_BASE_ROLE_EDIT,
   NS_BASE_ROLE_VIEW,
@@ -21,7 +22,8 @@ import {
 } from './names.js';
 
 /** Groups of plugin-owned objects, for deciding which live ones a run may prune. */
-export type PruneGroup = 'provider-bindings' | 'crossplane-aggregated' | 'base-roles' | 'namespace-roles';
+export type PruneGroup =
+  'provider-bindings' | 'crossplane-aggregated' | 'base-roles' | 'namespace-roles' | 'composed-roles';
 
 /** Which plugin-owned live objects this run considered: only those may be pruned. */
 export interface PruneScope {
@@ -74,6 +76,7 @@ export function classifyOwnedObject(o: { readonly kind: string; readonly metadat
     CHART_BASE_ROLE_BROWSE,
   ];
   if (baseRoles.includes(name)) return { group: 'base-roles' };
+  if (name.startsWith(COMPOSED_ROLE_PREFIX)) return { group: 'composed-roles' };
   if (name === NS_BASE_ROLE_EDIT || name === NS_BASE_ROLE_VIEW)
     return { group: 'namespace-roles', base: true };
   for (const suffix of [XRD_ROLE_SUFFIX_NS_EDIT, XRD_ROLE_SUFFIX_NS_VIEW]) {

@@ -14,7 +14,14 @@ import { CRD_GROUP, CRD_KIND, isKubernetesGroup, RBAC_API_GROUP } from '../kube/
 
 /** The parts of a snapshot a command reads (each one LIST, see app/read-snapshot.ts), and checks here. */
 export type SnapshotPart =
-  keyof Omit<ClusterSnapshot, 'others'> | 'rootSyncs' | 'roles' | 'crds' | 'crdOwners';
+  | keyof Omit<ClusterSnapshot, 'others'>
+  | 'rootSyncs'
+  | 'roles'
+  | 'crds'
+  | 'crdOwners'
+  | 'compositions'
+  | 'watchOperations'
+  | 'events';
 
 /** One object refused, and why: the field and what is wrong with it. */
 export interface InvalidObject {
@@ -309,6 +316,10 @@ const PART_KINDS: Readonly<Record<SnapshotPart, readonly (keyof ClusterSnapshot)
   roles: [],
   crds: [],
   crdOwners: [],
+  // Read field by field where they are used (composed/sources.ts): nothing in them is trusted as typed.
+  compositions: [],
+  watchOperations: [],
+  events: [],
 };
 
 function isCheckedOther(o: KubeObject): boolean {

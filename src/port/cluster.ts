@@ -62,6 +62,21 @@ export const Kinds = {
     kind: 'CustomResourceDefinition',
     namespaced: false,
   },
+  composition: {
+    group: 'apiextensions.crossplane.io',
+    version: 'v1',
+    plural: 'compositions',
+    kind: 'Composition',
+    namespaced: false,
+  },
+  watchOperation: {
+    group: 'ops.crossplane.io',
+    version: 'v1alpha1',
+    plural: 'watchoperations',
+    kind: 'WatchOperation',
+    namespaced: false,
+  },
+  event: { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
   rootSync: {
     group: 'configsync.gke.io',
     version: 'v1beta1',

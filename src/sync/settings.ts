@@ -14,7 +14,13 @@ import type { CrossplaneVersion } from '../crossplane/definition/roles.js';
 import { SyncInputError } from '../crossplane/input-error.js';
 import { compareStrings } from '../kube/order.js';
 
-import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from './choices.js';
+import {
+  MANAGE_LEVELS,
+  DEFAULT_SYNC_FAMILIES,
+  SYNC_FAMILIES,
+  type ManageLevel,
+  type SyncFamily,
+} from './choices.js';
 import type { HoldRequest } from './held.js';
 import type { KubeObject } from '../kube/types.js';
 
@@ -199,7 +205,7 @@ export function resolveSyncSettings(snapshot: ClusterSnapshot, opts: SyncOptions
   );
   const config = readSyncConfig(cm);
   const crossplaneVersion = opts.crossplaneVersion ?? detected?.version ?? 'v2';
-  const only = opts.only !== undefined && opts.only.length > 0 ? opts.only : SYNC_FAMILIES;
+  const only = opts.only !== undefined && opts.only.length > 0 ? opts.only : DEFAULT_SYNC_FAMILIES;
   const badFamily = only.filter((f) => !SYNC_FAMILIES.includes(f));
   if (badFamily.length > 0) throw unknownNamesError('object families', 'only', badFamily, SYNC_FAMILIES);
   return {

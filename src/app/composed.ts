@@ -1,0 +1,226 @@
+/**
+ * sync's `composed` part: reads what Crossplane composes (compositions, composite resources and claims, events,
+ * WatchOperations), judges it against what Crossplane's account will hold once the rest of sync is applied, and
+ * returns the `crossplane:composed:<group>` roles with the report of why each is there.
+ */
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  KubeObject,
+  RbacObject,
+  RoleBinding,
+  Xrd,
+} from '../kube/types.js';
+import type { ResourceKind } from '../port/cluster.js';
+import { translateError } from '../port/translate-error.js';
+import type { PruneGroup } from '../crossplane/owned-objects.js';
+import type { RbacSnapshot } from '../authz/effective-roles.js';
+import type { ComposedAnalysis } from '../composed/analyse.js';
+import type { ResolvedSyncSettings, SyncOptions } from '../sync/settings.js';
+import type { Grantee } from '../who-can/who-can.js';
+import { holdInvalidOwners, liveCrdsOf, type Input } from './read-input.js';
+import { knownResources, rolesOf } from './resource-catalogue.js';
+
+/** What the composed part reads besides sync's own parts. */
+/** sync's render options (as app/sync.ts's RenderOptions). */
+type RenderOptions = Omit<SyncOptions, 'hold' | 'liveCrds'>;
+
+export const COMPOSED_PARTS = ['compositions', 'watchOperations', 'events'] as const;
+
+export interface ComposedReport {
+  readonly analysis: ComposedAnalysis;
+  /**
+   * Who may create, update or patch Compositions: what Crossplane is granted, they are too (a Composition is how
+   * anyone makes Crossplane write a kind).
+   */
+  readonly compositionAuthors: readonly Grantee[];
+  /** The objects to write: the composed roles, and crossplane:aggregated when nothing else brings them to the account. */
+  readonly objects: readonly RbacObject[];
+  readonly groups: readonly PruneGroup[];
+  readonly warnings: readonly string[];
+  /** One line per privileged kind refused (`ClusterRole "name": why`): the run fails after everything else. */
+  readonly held: readonly string[];
+}
+
+/** The composite (and claim) kinds an XRD defines, at the version Compositions reference. */
+function compositeKinds(xrd: Xrd): ResourceKind[] {
+  const versions = xrd.spec.versions ?? [];
+  const version = (versions.find((v) => v.referenceable === true) ?? versions.find((v) => v.served !== false))
+    ?.name;
+  if (version === undefined) return [];
+  const v2 = xrd.apiVersion.startsWith('apiextensions.crossplane.io/v2');
+  const { group, names, claimNames } = xrd.spec;
+  const out: ResourceKind[] = [];
+  if (names.plural !== undefined && names.kind !== undefined) {
+    const namespaced = v2 && (xrd.spec.scope ?? 'Namespaced') === 'Namespaced';
+    out.push({ group, version, plural: names.plural, kind: names.kind, namespaced });
+  }
+  if (claimNames?.plural !== undefined && claimNames.kind !== undefined)
+    out.push({ group, version, plural: claimNames.plural, kind: claimNames.kind, namespaced: true });
+  return out;
+}
+
+/** The composite resources and claims: listed live (one LIST per kind), picked from the objects of -f. */
+async function readComposites(input: Input): Promise<KubeObject[]> {
+  const kinds = input.snapshot.xrds.flatMap(compositeKinds);
+  const cluster = input.cluster;
+  if (cluster === undefined) {
+    return input.snapshot.others.filter((o) =>
+      kinds.some((k) => o.kind === k.kind && o.apiVersion.startsWith(`${k.group}/`)),
+    );
+  }
+  const lists = await Promise.all(
+    kinds.map(async (k) => {
+      try {
+        return await cluster.list(k, { optional: true });
+      } catch (err) {
+        throw translateError(err, `listing ${k.plural}.${k.group}`, cluster.describe);
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+function ofApiGroup(group: string, kind: string): (o: KubeObject) => boolean {
+  return (o) => o.kind === kind && o.apiVersion.startsWith(`${group}/`);
+}
+
+/**
+ * The RBAC Crossplane's account is judged against: the live objects with what the rest of sync renders put in
+ * their place (so a managed resource or XR kind its provider or XRD roles grant is never granted twice), without
+ * the plugin's own composed roles (so each run finds the need afresh).
+ */
+async function accountView(
+  input: Input,
+  render: RenderOptions,
+  roles: readonly ClusterRole[],
+): Promise<RbacSnapshot> {
+  const [{ renderSync }, { isPluginOwned }, { COMPOSED_ROLE_PREFIX }, { objectKey }] = await Promise.all([
+    import('../sync/render.js'),
+    import('../crossplane/base-roles.js'),
+    import('../crossplane/names.js'),
+    import('../kube/meta.js'),
+  ]);
+  const { only: _only, providers: _providers, xrds: _xrds, ...unfiltered } = render;
+  const rest = renderSync(input.snapshot, {
+    ...unfiltered,
+    hold: holdInvalidOwners(input),
+    ...liveCrdsOf(input),
+  });
+  const desired = new Map(rest.objects.map((o) => [objectKey(o), o]));
+  const merged = <T extends KubeObject>(live: readonly T[], kind: string): T[] => {
+    const out = live.filter((o) => !desired.has(objectKey(o)));
+    for (const o of rest.objects) if (o.kind === kind) out.push(o as unknown as T);
+    return out;
+  };
+  const notComposed = (r: ClusterRole): boolean =>
+    !(r.metadata.name.startsWith(COMPOSED_ROLE_PREFIX) && isPluginOwned(r));
+  return {
+    clusterRoles: merged<ClusterRole>(roles, 'ClusterRole').filter(notComposed),
+    clusterRoleBindings: merged<ClusterRoleBinding>(input.snapshot.clusterRoleBindings, 'ClusterRoleBinding'),
+    roleBindings: merged<RoleBinding>(input.snapshot.roleBindings, 'RoleBinding'),
+    roles: rolesOf(input),
+  };
+}
+
+const COMPOSITIONS = {
+  group: 'apiextensions.crossplane.io',
+  resource: 'compositions',
+  namespaced: false,
+  kind: 'Composition',
+  source: 'builtin',
+} as const;
+
+/** Everyone who may create, update or patch Compositions, by the live RBAC. */
+async function compositionAuthors(rbac: RbacSnapshot): Promise<Grantee[]> {
+  const { whoCan } = await import('../who-can/who-can.js');
+  const byKey = new Map<string, Grantee>();
+  for (const verb of ['create', 'update', 'patch']) {
+    for (const s of whoCan({ verb, resource: COMPOSITIONS, namespace: undefined }, rbac).subjects) {
+      const key = `${s.kind}/${s.namespace ?? ''}/${s.name}`;
+      const had = byKey.get(key);
+      byKey.set(key, had === undefined ? s : { ...had, paths: [...had.paths, ...s.paths] });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** Reads, analyses and renders the composed part for INPUT (read with COMPOSED_PARTS as well as sync's). */
+export async function renderComposedPart(
+  input: Input,
+  render: RenderOptions,
+  settings: ResolvedSyncSettings,
+  alsoRendered: readonly RbacObject[],
+): Promise<ComposedReport> {
+  const [
+    { analyseComposed, accountRules, composedRoleName },
+    { rulesAllow },
+    { renderCrossplaneAggregated },
+    composites,
+    known,
+  ] = await Promise.all([
+    import('../composed/analyse.js'),
+    import('../authz/authorize.js'),
+    import('../crossplane/base-roles.js'),
+    readComposites(input),
+    knownResources(input),
+  ]);
+  const { others, clusterRoles } = input.snapshot;
+  const account = { namespace: settings.crossplaneNamespace, name: settings.crossplaneServiceAccount };
+  const analysis = analyseComposed({
+    compositions: others.filter(ofApiGroup('apiextensions.crossplane.io', 'Composition')),
+    composites,
+    events: others.filter(
+      (o) => o.kind === 'Event' && (o.apiVersion === 'v1' || o.apiVersion === 'events.k8s.io/v1'),
+    ),
+    watchOperations: others.filter(ofApiGroup('ops.crossplane.io', 'WatchOperation')),
+    known,
+    rbac: await accountView(input, render, clusterRoles),
+    account,
+    allowPrivileged: render.allowPrivileged === true,
+  });
+  const live: RbacSnapshot = { ...input.snapshot, roles: rolesOf(input) };
+  const objects: RbacObject[] = [...analysis.roles];
+  const groups: PruneGroup[] = ['composed-roles'];
+  const warnings: string[] = [];
+  // The roles reach the account only through a ClusterRole that aggregates their label and is bound to it: the
+  // chart's `crossplane` role does; without the RBAC manager's chart roles, crossplane:aggregated must.
+  const missing = analysis.grants.filter((g) => g.status === 'missing');
+  const reaches = (extra: readonly RbacObject[]): boolean => {
+    const withRoles = [
+      ...live.clusterRoles,
+      ...analysis.roles,
+      ...extra.filter((o): o is ClusterRole => o.kind === 'ClusterRole'),
+    ];
+    const bindings = [
+      ...live.clusterRoleBindings,
+      ...extra.filter((o): o is ClusterRoleBinding => o.kind === 'ClusterRoleBinding'),
+    ];
+    const rules = accountRules({ ...live, clusterRoles: withRoles, clusterRoleBindings: bindings }, account);
+    return missing.every((g) =>
+      g.lacking.every((verb) => rulesAllow(rules, { verb, apiGroup: g.group, resource: g.resource })),
+    );
+  };
+  if (missing.length > 0 && !reaches(alsoRendered)) {
+    const aggregated = renderCrossplaneAggregated({
+      namespace: account.namespace,
+      serviceAccountName: account.name,
+    });
+    if (reaches([...alsoRendered, ...aggregated])) {
+      objects.push(...aggregated);
+      groups.push('crossplane-aggregated');
+    } else {
+      warnings.push(
+        `no ClusterRole bound to ${analysis.account} aggregates the composed roles: check that Crossplane runs as that service account (--crossplane-namespace)`,
+      );
+    }
+  }
+  const held = analysis.grants.flatMap((g) =>
+    g.status === 'refused'
+      ? [
+          `ClusterRole "${composedRoleName(g.group)}": Compositions compose ${g.resource}${g.group === '' ? '' : `.${g.group}`}, and it ${g.privileged ?? 'is privileged'} (--allow-privileged writes it)`,
+        ]
+      : [],
+  );
+  return { analysis, compositionAuthors: await compositionAuthors(live), objects, groups, warnings, held };
+}
