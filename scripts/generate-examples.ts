@@ -11,7 +11,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CROSSPLANE_VERSION, crossplaneChart } from './examples/chart.js';
-import { clusterNamespaces, configSync, crossplaneCrds } from './examples/cluster.js';
+import { clusterNamespaces, compositionCrds, configSync, crossplaneCrds } from './examples/cluster.js';
+import { compositionObjects } from './examples/compositions.js';
 import { readByPackage } from './examples/inventories.js';
 import { definedCrds } from './examples/defined-crds.js';
 import { DEFAULT_INVENTORIES, largeNamespaces, largePackages, largeXrds } from './examples/large.js';
@@ -110,7 +111,7 @@ function main(): void {
     write(
       opts.out,
       c('05-crds.yaml'),
-      crossplaneCrds(),
+      [...crossplaneCrds(), ...compositionCrds()],
       'CustomResourceDefinitions of the Crossplane and Config Sync kinds used below (schemas elided).',
     ),
   );
@@ -168,6 +169,15 @@ function main(): void {
       c('50-config-sync.yaml'),
       configSyncObjects,
       'Config Sync: RootSync root-sync with spec.override.roleRefs; its reconciler is still bound to cluster-admin.',
+    ),
+  );
+
+  written.push(
+    write(
+      opts.out,
+      c('60-compositions.yaml'),
+      compositionObjects(),
+      'Compositions of the XRDs above (function pipelines, and one Crossplane v1-style spec.resources composition), live XRs with their resourceRefs, Warning events of forbidden composed resources, and a WatchOperation.',
     ),
   );
 

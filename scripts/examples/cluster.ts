@@ -120,16 +120,17 @@ export function configSync(): Doc[] {
   ];
 }
 
-/** The CustomResourceDefinitions of the kinds the examples use, as a real cluster has them. */
-export function crossplaneCrds(): KubeObject[] {
-  const crd = (
-    group: string,
-    plural: string,
-    kind: string,
-    scope: string,
-    versions: readonly string[],
-    extra: Readonly<Record<string, unknown>> = {},
-  ): KubeObject => ({
+/** A CustomResourceDefinition as a real cluster has it (schema elided); a status subresource unless `status` is false. */
+function crd(
+  group: string,
+  plural: string,
+  kind: string,
+  scope: string,
+  versions: readonly string[],
+  extra: Readonly<Record<string, unknown>> = {},
+  { status = true }: { status?: boolean } = {},
+): KubeObject {
+  return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: { name: `${plural}.${group}`, uid: uid('crd', plural, group) },
@@ -142,10 +143,14 @@ export function crossplaneCrds(): KubeObject[] {
         served: true,
         storage: i === versions.length - 1,
         schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {} },
+        subresources: status ? { status: {} } : {},
       })),
     },
-  });
+  };
+}
+
+/** The CustomResourceDefinitions of the kinds the examples use, as a real cluster has them. */
+export function crossplaneCrds(): KubeObject[] {
   return [
     crd(
       'apiextensions.crossplane.io',
@@ -165,5 +170,27 @@ export function crossplaneCrds(): KubeObject[] {
       categories: ['crossplane', 'pkg'],
     }),
     crd('configsync.gke.io', 'rootsyncs', 'RootSync', 'Namespaced', ['v1beta1']),
+  ];
+}
+
+/**
+ * The CRDs of the kinds in 60-compositions.yaml (small cluster only): Composition, which has no status
+ * subresource, and WatchOperation (cluster/crds/ of crossplane/crossplane v2.1.0).
+ */
+export function compositionCrds(): KubeObject[] {
+  return [
+    crd(
+      'apiextensions.crossplane.io',
+      'compositions',
+      'Composition',
+      'Cluster',
+      ['v1'],
+      { shortNames: ['comp'], categories: ['crossplane'] },
+      { status: false },
+    ),
+    crd('ops.crossplane.io', 'watchoperations', 'WatchOperation', 'Cluster', ['v1alpha1'], {
+      shortNames: ['watchops'],
+      categories: ['crossplane'],
+    }),
   ];
 }

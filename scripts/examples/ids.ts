@@ -25,6 +25,8 @@ export const PROVIDERS_INSTALLED = '2025-11-04T09:20:00Z';
 export const PROVIDERS_UPGRADED = '2026-01-12T14:05:00Z';
 export const XRDS_CREATED = '2026-01-20T10:30:00Z';
 export const PROVIDER_INSTALLING = '2026-01-21T08:40:00Z';
+export const COMPOSITIONS_CREATED = '2026-01-20T10:45:00Z';
+export const XRS_CREATED = '2026-01-22T09:10:00Z';
 
 export const CROSSPLANE_NS = 'crossplane-system';
 

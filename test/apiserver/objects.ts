@@ -22,9 +22,20 @@ export function apiVersionGroup(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** Resources whose metadata.generation follows spec changes. */
+/** Resources whose metadata.generation follows spec changes (their strategies' PrepareForCreate set it to 1). */
+const GENERATION_BUILTINS = new Set([
+  'deployments',
+  'statefulsets',
+  'jobs',
+  'cronjobs',
+  'ingresses',
+  'networkpolicies',
+  'poddisruptionbudgets',
+  'customresourcedefinitions',
+]);
+
 export function hasGeneration(info: ResourceInfo): boolean {
-  return info.custom || info.resource === 'deployments' || info.resource === 'customresourcedefinitions';
+  return info.custom || GENERATION_BUILTINS.has(info.resource);
 }
 
 /** The CRD status a healthy apiextensions controller converges to. */

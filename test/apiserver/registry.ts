@@ -1,5 +1,6 @@
 /**
- * The resources the server serves: the built-in kinds the plugin touches, plus every resource a stored
+ * The resources the server serves: the built-in kinds the plugin touches or the examples compose (each with the
+ * short names, categories and status subresource Kubernetes 1.32 gives it), plus every resource a stored
  * CustomResourceDefinition defines. Also renders the legacy discovery documents from them.
  */
 
@@ -69,10 +70,29 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtin('', 'v1', 'secrets', 'Secret', true),
   builtin('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
+  builtin('', 'v1', 'resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], status: true }),
+  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], status: true, categories: ['all'] }),
   builtin('apps', 'v1', 'deployments', 'Deployment', true, {
     shortNames: ['deploy'],
     status: true,
     categories: ['all'],
+  }),
+  builtin('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
+    shortNames: ['sts'],
+    status: true,
+    categories: ['all'],
+  }),
+  builtin('batch', 'v1', 'cronjobs', 'CronJob', true, {
+    shortNames: ['cj'],
+    status: true,
+    categories: ['all'],
+  }),
+  builtin('batch', 'v1', 'jobs', 'Job', true, { status: true, categories: ['all'] }),
+  builtin('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, { shortNames: ['ing'], status: true }),
+  builtin('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, { shortNames: ['netpol'] }),
+  builtin('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, {
+    shortNames: ['pdb'],
+    status: true,
   }),
   builtin(RBAC, 'v1', 'clusterroles', 'ClusterRole', false),
   builtin(RBAC, 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),

@@ -331,6 +331,35 @@ describe('examples/cluster contents', () => {
     expect(ofKind(cluster, 'CompositeResourceDefinition').length).toBeGreaterThanOrEqual(20);
   });
 
+  it('CompositionsAndXrsReferToTheExamplesXrds', () => {
+    const gvk = (apiVersion: string, kind: string): string => `${apiVersion}, Kind=${kind}`;
+    const xrTypes = new Set(
+      ofKind(cluster, 'CompositeResourceDefinition').flatMap((x) =>
+        x.spec.versions
+          .filter((v: any) => v.served && v.referenceable)
+          .map((v: any) => gvk(`${x.spec.group}/${v.name}`, x.spec.names.kind)),
+      ),
+    );
+    const compositions = new Map(ofKind(cluster, 'Composition').map((c) => [c.metadata.name, c]));
+    expect(compositions.size).toBeGreaterThan(0);
+    for (const c of compositions.values()) {
+      const { apiVersion, kind } = c.spec.compositeTypeRef;
+      expect(xrTypes.has(gvk(apiVersion, kind)), c.metadata.name).toBe(true);
+    }
+    const xrs = cluster.filter((o) => xrTypes.has(gvk(o.apiVersion, o.kind)));
+    expect(xrs.length).toBeGreaterThan(0);
+    for (const xr of xrs) {
+      // v2 XRs keep Crossplane's fields under spec.crossplane, v1 ones directly under spec.
+      const ref = (xr.spec.crossplane ?? xr.spec).compositionRef;
+      const type = compositions.get(ref?.name)?.spec.compositeTypeRef;
+      expect(type && gvk(type.apiVersion, type.kind), xr.metadata.name).toBe(gvk(xr.apiVersion, xr.kind));
+    }
+    // Crossplane's events name a live XR, uid included.
+    const uids = new Set(xrs.map((x) => x.metadata.uid));
+    for (const e of ofKind(cluster, 'Event').filter((e) => e.reason === 'ComposeResources'))
+      expect(uids.has(e.involvedObject.uid), e.metadata.name).toBe(true);
+  });
+
   it('RootSyncWithRoleRefs', () => {
     expect(ofKind(cluster, 'Namespace').some((n) => n.metadata.name === 'config-management-system')).toBe(
       true,
