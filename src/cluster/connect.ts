@@ -145,6 +145,11 @@ class ClientCluster implements Cluster {
           ? this.core.listConfigMapForAllNamespaces(page)
           : this.core.listNamespacedConfigMap({ ...page, namespace: opts.namespace });
       }
+      if (kind.plural === 'events') {
+        return opts.namespace === undefined
+          ? this.core.listEventForAllNamespaces(page)
+          : this.core.listNamespacedEvent({ ...page, namespace: opts.namespace });
+      }
       throw new Error(`listing core resource ${kind.plural} is not supported`);
     }
     const res = { group: kind.group, version: kind.version, plural: kind.plural, ...page };

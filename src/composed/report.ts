@@ -56,7 +56,7 @@ export function formatComposedReport(
     lines.push(`  unknown ${u.name}: ${u.reason}; ${evidenceList(u.evidence)}`);
   for (const n of analysis.notAnalysed) {
     lines.push(
-      `  not analysed: Composition/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): its input cannot be read statically`,
+      `  not analysed: Composition/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): what it composes cannot be read statically`,
     );
   }
   if (analysis.grants.some((g) => g.status !== 'granted')) {

@@ -15,6 +15,7 @@ import {
   CHART_ROLE_EDIT,
   CHART_ROLE_RBAC_MANAGER,
   CHART_ROLE_VIEW,
+  LABEL_AGGREGATE_TO_CROSSPLANE,
   NS_ROLE_PREFIX,
   PROVIDER_ROLE_PREFIX,
   PROVIDER_ROLE_SUFFIX_SYSTEM,
@@ -33,7 +34,8 @@ export interface Reason {
     | 'not-bound'
     | 'not-converged'
     | 'other-namespace'
-    | 'other-verbs';
+    | 'other-verbs'
+    | 'not-composed';
   readonly message: string;
   readonly fix?: string;
 }
@@ -161,6 +163,22 @@ export function reasons(denial: Denial): Reason[] {
         fix: 'kubectl crossplane-rbac sync',
       });
     }
+  }
+
+  // Crossplane's own account (it holds Crossplane's role) and a kind that is neither an XR nor a managed resource:
+  // in Crossplane v2 only a role labelled aggregate-to-crossplane lets it compose that kind.
+  const holdsCrossplaneRole = reaching(undefined).some(
+    (b) =>
+      b.kind === 'ClusterRoleBinding' &&
+      b.roleRef.kind === 'ClusterRole' &&
+      (b.roleRef.name === CHART_ROLE_CROSSPLANE || b.roleRef.name === AGGREGATED_ROLE),
+  );
+  if (holdsCrossplaneRole && res.path === undefined && res.xrd === undefined && res.provider === undefined) {
+    out.push({
+      reason: 'not-composed',
+      message: `the subject runs Crossplane (it is bound to ClusterRole ${CHART_ROLE_CROSSPLANE} or ${AGGREGATED_ROLE}), and no role labelled ${LABEL_AGGREGATE_TO_CROSSPLANE}=true grants ${what}: Crossplane cannot compose it`,
+      fix: 'kubectl crossplane-rbac sync --only composed',
+    });
   }
 
   // Roles that grant it, but no binding reaches the subject.

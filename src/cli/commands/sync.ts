@@ -62,7 +62,10 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           choices: MANAGE_LEVELS,
           describe: 'Management level (default all, or the crossplane-rbac ConfigMap)',
         })
-        .option('only', { type: 'string', describe: `Only some families: ${SYNC_FAMILIES.join(',')}` })
+        .option('only', {
+          type: 'string',
+          describe: `Only some families: ${SYNC_FAMILIES.join(',')} (default: all but composed)`,
+        })
         .option('provider', {
           type: 'string',
           array: true,
@@ -116,6 +119,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         )
         .example('$0 sync --dry-run=server -o diff', 'Diff against the cluster, validated by the API server')
         .example('$0 sync --check', 'Exit 1 when the cluster drifted (for CI)')
+        .example('$0 sync --only composed', 'Grant Crossplane the kinds its compositions compose')
         .example(
           '$0 sync --manage serviceaccounts --yes',
           'Only the roles providers and Crossplane need, without asking',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { analyseComposed, type ComposedInput } from '../../../src/composed/analyse.js';
 import { builtinResources, resourceOfCrd } from '../../../src/crossplane/resolve-resource.js';
-import type { ClusterRole, ClusterRoleBinding, KubeObject } from '../../../src/kube/types.js';
+import type { ClusterRole, ClusterRoleBinding, KubeObject, RoleBinding } from '../../../src/kube/types.js';
 
 // Crossplane 2.1.0's chart as the example cluster holds it: the `crossplane` ClusterRole aggregating
 // `rbac.crossplane.io/aggregate-to-crossplane`, its system role, and the binding to the crossplane account.
@@ -131,11 +131,11 @@ describe('analyseComposed', () => {
       subjects: [{ kind: 'ServiceAccount', name: 'crossplane', namespace: 'elsewhere' }],
     };
     const comp = [pt('c', [['cron', 'batch/v1', 'CronJob']])];
-    const inNamespace = {
+    const inNamespace: RoleBinding = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding' as const,
+      kind: 'RoleBinding',
       metadata: { name: 'cron', namespace: 'team-a' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole' as const, name: 'cron' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cron' },
       subjects: [{ kind: 'ServiceAccount', name: 'crossplane', namespace: 'crossplane-system' }],
     };
     const rbac = {
@@ -145,7 +145,7 @@ describe('analyseComposed', () => {
       roles: [],
     };
     expect(analyseComposed(input({ compositions: comp, rbac })).grants[0]?.status).toBe('missing');
-    const bound = {
+    const bound: ClusterRoleBinding = {
       ...other,
       metadata: { name: 'cron-mine' },
       subjects: [{ kind: 'ServiceAccount', name: 'crossplane', namespace: 'crossplane-system' }],

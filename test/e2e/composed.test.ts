@@ -1,0 +1,192 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSeedFiles } from '../apiserver/seed.js';
+import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+
+// sync --only composed on examples/cluster (60-compositions.yaml): the kinds its compositions, XRs, events and
+// WatchOperation name, judged by the test API server's own authorizer through `kubectl auth can-i --as`.
+const CROSSPLANE = 'system:serviceaccount:crossplane-system:crossplane';
+const MANAGED = 'app.kubernetes.io/managed-by=kubectl-crossplane-rbac';
+
+/** [verb, resource, namespace or '' for cluster scope]: what Crossplane must be able to do after the sync. */
+const COMPOSED: readonly (readonly [string, string, string])[] = [
+  ['patch', 'cronjobs.batch', 'team-a'],
+  ['create', 'jobs.batch', 'payments'],
+  ['patch', 'ingresses.networking.k8s.io', 'team-a'],
+  ['patch', 'networkpolicies.networking.k8s.io', 'team-a'],
+  ['delete', 'poddisruptionbudgets.policy', 'team-a'],
+  ['create', 'resourcequotas', 'team-a'],
+  ['create', 'namespaces', ''],
+  ['watch', 'statefulsets.apps', ''],
+];
+/** Never granted without --allow-privileged: a RoleBinding (tenant-namespace); a watched kind is never written. */
+const STILL_DENIED: readonly (readonly [string, string, string])[] = [
+  ['create', 'rolebindings.rbac.authorization.k8s.io', 'team-a'],
+  ['patch', 'statefulsets.apps', 'team-a'],
+];
+
+let server: TestApiServer;
+let dir: string;
+let kubeconfig: string;
+
+const run = (args: string[]): Promise<RunResult> => kubectl(args, { env: { KUBECONFIG: kubeconfig } });
+
+async function canI([verb, resource, namespace]: readonly [string, string, string]): Promise<boolean> {
+  const ns = namespace === '' ? [] : ['-n', namespace];
+  const r = await run(['auth', 'can-i', verb, resource, ...ns, '--as', CROSSPLANE]);
+  if (r.code !== 0 && r.code !== 1) throw new Error(`kubectl auth can-i failed (${r.code}): ${r.stderr}`);
+  return r.code === 0;
+}
+
+/** The aggregation controller runs asynchronously: ask until every answer is WANT (or 10 s pass). */
+async function eventually(
+  checks: readonly (readonly [string, string, string])[],
+  want: boolean,
+): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const wrong: string[] = [];
+    for (const c of checks) if ((await canI(c)) !== want) wrong.push(c.join(' '));
+    if (wrong.length === 0 || Date.now() > deadline) return wrong;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function composedRoles(): Promise<string[]> {
+  const r = await run(['get', 'clusterroles', '-l', MANAGED, '-o', 'name']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.includes('crossplane:composed:'))
+    .sort();
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startApiServer({
+    aggregation: true,
+    seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]),
+  });
+  dir = tempDir('xrbac-e2e-composed-');
+  kubeconfig = join(dir, 'kubeconfig');
+  server.writeKubeconfig(kubeconfig);
+});
+
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sync --only composed through the real kubectl', () => {
+  it('finds, grants and explains exactly the kinds Crossplane composes', async () => {
+    // Before: the API server forbids every composed kind to Crossplane's account.
+    expect(await eventually([...COMPOSED, ...STILL_DENIED], false)).toEqual([]);
+    const why = await run([
+      'crossplane-rbac',
+      'explain',
+      '--subject',
+      'ServiceAccount:crossplane-system/crossplane',
+      '--for',
+      'cronjobs.batch',
+      '--verb',
+      'patch',
+      '-n',
+      'team-a',
+    ]);
+    expect(why.stdout).toMatch(/patch batch\/cronjobs in namespace team-a: denied/);
+    expect(why.stdout).toMatch(/fix: kubectl crossplane-rbac sync --only composed$/m);
+
+    // Live and offline render the same objects.
+    const offline = await run([
+      'crossplane-rbac',
+      'sync',
+      '-f',
+      join(repoRoot, 'examples', 'cluster'),
+      '--only',
+      'composed',
+      '-o',
+      'yaml',
+    ]);
+    const live = await run([
+      'crossplane-rbac',
+      'sync',
+      '--only',
+      'composed',
+      '--dry-run=client',
+      '-o',
+      'yaml',
+    ]);
+    expect(offline.stdout).toBe(live.stdout);
+    // The RoleBinding kind is held (privileged): both runs say so and fail after everything else.
+    expect(offline.code).toBe(2);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toMatch(
+      /^held ClusterRole "crossplane:composed:rbac\.authorization\.k8s\.io": .*--allow-privileged/m,
+    );
+    expect(live.stderr).toMatch(
+      /^ {2}not analysed: Composition\/webservice-templated step render \(function function-go-templating\)/m,
+    );
+    expect(live.stderr).toMatch(/^ {2}unknown Cluster\.v1\.postgresql\.cnpg\.io: /m);
+
+    const apply = await run(['crossplane-rbac', 'sync', '--only', 'composed', '--yes']);
+    expect(apply.code, apply.stderr).toBe(2);
+    expect(apply.stdout).toMatch(/^ClusterRole\s+5\s+0\s+0\s+0\s+0\s+0$/m);
+    // One role per API group that was missing; none for the provider-kubernetes Object (a managed resource its
+    // provider's roles grant) or for deployments and configmaps (the chart's role grants them).
+    expect(await composedRoles()).toEqual([
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:apps',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:batch',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:core',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:networking.k8s.io',
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:policy',
+    ]);
+    expect(await eventually(COMPOSED, true)).toEqual([]);
+    expect(await eventually(STILL_DENIED, false)).toEqual([]);
+
+    // who-can names the new role on Crossplane's path.
+    const who = await run([
+      'crossplane-rbac',
+      'who-can',
+      'patch',
+      'cronjobs.batch',
+      '-n',
+      'team-a',
+      '-o',
+      'json',
+    ]);
+    expect(who.code, who.stderr).toBe(0);
+    const answer = JSON.parse(who.stdout) as {
+      subjects: { kind: string; name: string; paths: { chain: string[] }[] }[];
+    };
+    const crossplane = answer.subjects.find((s) => s.kind === 'ServiceAccount' && s.name === 'crossplane');
+    expect(crossplane?.paths.some((p) => p.chain.includes('crossplane:composed:batch'))).toBe(true);
+
+    // A second run has nothing to do; a plain sync neither renders nor prunes the composed roles.
+    const again = await run(['crossplane-rbac', 'sync', '--only', 'composed', '--check']);
+    expect(again.stdout).toMatch(/^ClusterRole\s+0\s+0\s+5\s+0\s+0\s+0$/m);
+    const plain = await run(['crossplane-rbac', 'sync', '--prune', '--yes']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(await composedRoles()).toHaveLength(5);
+    expect(plain.stderr).not.toMatch(/composed/);
+  });
+
+  it('--prune removes the role of a group nothing composes any more', async () => {
+    // app-web is the only thing that composes PodDisruptionBudgets.
+    const del = await run(['delete', 'composition', 'app-web']);
+    expect(del.code, del.stderr).toBe(0);
+    const keep = await run(['crossplane-rbac', 'sync', '--only', 'composed', '--yes']);
+    // Without --prune the role nothing needs any more stays; only the four still needed are planned.
+    expect(keep.stdout).toMatch(/^ClusterRole\s+0\s+0\s+4\s+0\s+0\s+0$/m);
+    expect(await composedRoles()).toContain(
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:policy',
+    );
+    const prune = await run(['crossplane-rbac', 'sync', '--only', 'composed', '--prune', '--yes']);
+    expect(prune.stdout).toMatch(/^ClusterRole\s+0\s+0\s+4\s+1\s+0\s+0$/m);
+    expect(await composedRoles()).not.toContain(
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:policy',
+    );
+    expect(await eventually([['delete', 'poddisruptionbudgets.policy', 'team-a']], false)).toEqual([]);
+  });
+});
