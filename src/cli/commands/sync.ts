@@ -5,6 +5,7 @@ import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
@@ -16,7 +17,7 @@ import {
   type PresentOptions,
 } from '../flags.js';
 
-interface SyncArgs extends GlobalArgs {
+interface SyncArgs extends GlobalArgs, FleetArgs {
   readonly from: FromPaths | undefined;
   readonly manage: ManageLevel | undefined;
   readonly only: string | undefined;
@@ -56,7 +57,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
     describe:
       "Render and apply the RBAC Crossplane's RBAC manager would make (providers, XRDs, base and namespace roles)",
     builder: (y) =>
-      y
+      withFleetFlags(y)
         .option('from', fromOption)
         .option('manage', {
           choices: MANAGE_LEVELS,
@@ -135,11 +136,26 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         await printRequiredRole(deps, args.output);
         return;
       }
-      const { runSync } = await import('../../app/sync.js');
-      const outcome = await runSync(options.run, appDeps(deps, args.color));
-      await presentWrite(deps.io, outcome, options.present);
+      const { write } = options.run;
+      const fleet = fleetOptions(args, !write.check && write.dryRun === 'none');
+      if (fleet === undefined) return syncOnce(deps, options, args.color);
+      const source = options.run.source;
+      await runAcrossContexts(deps, fleet, source, options.present.output, args.color, (d, context) =>
+        syncOnce(d, { ...options, run: { ...options.run, source: inContext(source, context) } }, args.color),
+      );
     },
   };
+}
+
+/** sync against one cluster (or -f): run, then show the outcome. */
+async function syncOnce(
+  deps: Deps,
+  options: { run: SyncRunOptions; present: PresentOptions },
+  color: boolean,
+): Promise<void> {
+  const { runSync } = await import('../../app/sync.js');
+  const outcome = await runSync(options.run, appDeps(deps, color));
+  await presentWrite(deps.io, outcome, options.present);
 }
 
 /** The flags as sync's options, every one checked; -o is checked only when sync writes a plan. */
