@@ -59,7 +59,7 @@ export interface LookupResult {
   readonly subjects: readonly LookupSubject[];
 }
 
-export const CLUSTER_WIDE = 'cluster-wide';
+const CLUSTER_WIDE = 'cluster-wide';
 
 function matches(
   query: LookupQuery,

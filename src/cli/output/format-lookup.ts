@@ -5,7 +5,7 @@ import { formatTable } from './table.js';
 const SHOWN_SOURCES = 2;
 
 /** A subject as kubectl names objects: `User/NAME`, `Group/NAME`, `ServiceAccount/NS/NAME`. */
-export function subjectName(s: LookupSubject): string {
+function subjectName(s: LookupSubject): string {
   return `${s.kind}/${s.namespace !== undefined ? `${s.namespace}/` : ''}${s.name}`;
 }
 

@@ -106,6 +106,7 @@ const clusterRoleBindings: ClusterRoleBinding[] = [
   crb('ross-admin', 'admin', [user('ross@example.com')]),
   crb('robots', 'reader', [sa('robot', 'infra'), sa('nobody-without-namespace'), group('robots')]),
   crb('dangling', 'no-such-role', [user('rob@example.com')]),
+  crb('infra-service-accounts', 'reader', [group('system:serviceaccounts:infra')]),
 ];
 
 const roleBindings: RoleBinding[] = [
@@ -158,6 +159,7 @@ describe('lookup: which subjects, which bindings', () => {
       query: {},
       want: [
         'Group/robots cluster-wide ClusterRole/reader ClusterRoleBinding/robots',
+        'Group/system:serviceaccounts:infra cluster-wide ClusterRole/reader ClusterRoleBinding/infra-service-accounts',
         'ServiceAccount/infra/robot cluster-wide ClusterRole/reader ClusterRoleBinding/robots',
         'ServiceAccount/infra/robot infra Role/deployer RoleBinding/infra/deployer',
         'ServiceAccount/infra/robot web Role/deployer? RoleBinding/web/deployer',
@@ -189,6 +191,16 @@ describe('lookup: which subjects, which bindings', () => {
         "a namespace is only matched as a ServiceAccount's NS:NAME: nginx finds no one, though rob is bound in nginx-ingress",
       query: { pattern: 'nginx' },
       want: [],
+    },
+    GroupMembershipIsNotFollowed: {
+      reason:
+        "a subject is what a binding names: robot's tokens carry system:serviceaccounts:infra, but that group's binding is not robot's row",
+      query: { pattern: '^robot$' },
+      want: [
+        'ServiceAccount/infra/robot cluster-wide ClusterRole/reader ClusterRoleBinding/robots',
+        'ServiceAccount/infra/robot infra Role/deployer RoleBinding/infra/deployer',
+        'ServiceAccount/infra/robot web Role/deployer? RoleBinding/web/deployer',
+      ],
     },
     KindFilter: {
       reason: "--kind keeps one kind of subject, as rbac-lookup's --kind",
