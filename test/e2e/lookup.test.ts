@@ -7,9 +7,10 @@
  * controller (test/apiserver/aggregation.ts, no code shared with the plugin) stored. Then -f on the same files must
  * give the same answer as the live cluster.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
@@ -99,6 +100,8 @@ let server: TestApiServer;
 let kubeconfig: string;
 let extraFile: string;
 let syncedFile: string;
+/** The same server under two contexts, for --contexts and --all-contexts. */
+let fleetKubeconfig: string;
 
 const run = (args: readonly string[], input?: string): Promise<RunResult> =>
   kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
@@ -243,6 +246,19 @@ beforeAll(async () => {
   syncedFile = join(dir, 'synced.yaml');
   writeFileSync(syncedFile, offline.stdout);
   ok(await run(['crossplane-rbac', 'sync', '--yes']), 'sync --yes');
+  const k = parse(readFileSync(kubeconfig, 'utf8')) as Record<string, unknown> & {
+    contexts: { name: string; context: object }[];
+  };
+  const admin = k.contexts[0]?.context ?? {};
+  fleetKubeconfig = join(dir, 'fleet.kubeconfig');
+  writeFileSync(
+    fleetKubeconfig,
+    stringify({
+      ...k,
+      contexts: ['one', 'two'].map((name) => ({ name, context: admin })),
+      'current-context': 'one',
+    }),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -336,6 +352,32 @@ describe('lookup through the real kubectl, checked against kubectl get', () => {
     const wide = ok(await run(['crossplane-rbac', 'lookup', '^crossplane:masters$', '-o', 'wide']), 'wide');
     expect(wide.stdout).toMatch(/ crossplane-admin → crossplane:aggregate-to-admin$/m);
   });
+
+  it('--all-contexts: each context answers as --context does, the table gains a CONTEXT column', async () => {
+    const fleet = (args: string[]) =>
+      kubectl(['crossplane-rbac', 'lookup', 'alice', '--all-contexts', ...args], {
+        env: { KUBECONFIG: fleetKubeconfig },
+      });
+    const alone = await lookup(['alice']);
+    const json = await fleet(['-o', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { context: 'one', result: alone },
+        { context: 'two', result: alone },
+      ],
+    });
+    const table = await fleet([]);
+    const lines = table.stdout.split('\n').filter((l) => l !== '');
+    expect(lines[0]).toMatch(/^CONTEXT +SUBJECT +SCOPE +ROLE +BINDING +AGGREGATES$/);
+    const rows = rowsOf(alone);
+    expect(lines.slice(1).map((l) => l.split(/ {2,}/).slice(0, 5).join(' '))).toStrictEqual([
+      ...rows.map((r) => `one ${r}`),
+      ...rows.map((r) => `two ${r}`),
+    ]);
+  }, 60_000);
 
   it('bad input: one error line, exit 2, nothing on stdout', async () => {
     const r = await run(['crossplane-rbac', 'lookup', 'team-(a']);

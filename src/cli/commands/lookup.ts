@@ -6,10 +6,12 @@ import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
 import { parseOutput } from '../flags.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
+import type { InputSource } from '../../app/read-input.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
-interface LookupArgs extends GlobalArgs {
+interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly pattern: string | undefined;
   readonly kind: string | undefined;
   readonly 'all-namespaces': boolean;
@@ -22,7 +24,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
     describe:
       'List the subjects bindings name, with each binding and role (aggregation resolved), as rbac-lookup',
     builder: (y) =>
-      y
+      withFleetFlags(y)
         .positional('pattern', {
           type: 'string',
           describe:
@@ -47,26 +49,42 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
         .example('$0 lookup "^team-" --kind group -n team-a -o wide', 'Team groups in team-a, with chains'),
     handler: async (args) => {
       const { output, query } = lookupFlags(args);
-      const { runLookup } = await import('../../app/lookup.js');
-      const result = await runLookup({ source: inputSource(args), query }, appDeps(deps, args.color));
-      const [{ formatLookupTable, noSubjectsMessage }, data] = await Promise.all([
-        import('../output/format-lookup.js'),
-        import('../output/format-data.js'),
-      ]);
-      if ((output === 'table' || output === 'wide') && result.subjects.length === 0) {
-        writeLine(deps.io.stderr, noSubjectsMessage(result));
-        return;
-      }
-      const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-      const text = {
-        table: () => formatLookupTable(result, false, color),
-        wide: () => formatLookupTable(result, true, color),
-        json: () => data.formatJson(result),
-        yaml: () => data.formatYaml(result),
-      }[output]();
-      deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      const fleet = fleetOptions(args, false);
+      const source = inputSource(args);
+      if (fleet === undefined) return lookupOnce(deps, args, source, output, query);
+      await runAcrossContexts(deps, fleet, source, output, args.color, (d, context) =>
+        lookupOnce(d, args, inContext(source, context), output, query),
+      );
     },
   };
+}
+
+/** lookup against one cluster (or -f): the answer, printed as OUTPUT. */
+async function lookupOnce(
+  deps: Deps,
+  args: LookupArgs,
+  source: InputSource,
+  output: (typeof OUTPUTS)[number],
+  query: LookupQuery,
+): Promise<void> {
+  const { runLookup } = await import('../../app/lookup.js');
+  const result = await runLookup({ source, query }, appDeps(deps, args.color));
+  const [{ formatLookupTable, noSubjectsMessage }, data] = await Promise.all([
+    import('../output/format-lookup.js'),
+    import('../output/format-data.js'),
+  ]);
+  if ((output === 'table' || output === 'wide') && result.subjects.length === 0) {
+    writeLine(deps.io.stderr, noSubjectsMessage(result));
+    return;
+  }
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = {
+    table: () => formatLookupTable(result, false, color),
+    wide: () => formatLookupTable(result, true, color),
+    json: () => data.formatJson(result),
+    yaml: () => data.formatYaml(result),
+  }[output]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** lookup's flags, checked before anything is read: the output format and the query. */
