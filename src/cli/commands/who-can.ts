@@ -4,7 +4,8 @@ import { writeLine } from '../../app/io.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { parseOutput } from '../flags.js';
+import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
+import type { AfterSyncOptions } from '../../app/after-sync.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
@@ -14,6 +15,8 @@ interface WhoCanArgs extends GlobalArgs {
   readonly name: string | undefined;
   readonly 'all-namespaces': boolean;
   readonly from: FromPaths | undefined;
+  readonly 'after-sync': boolean;
+  readonly only: string | undefined;
 }
 
 export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs> {
@@ -42,13 +45,18 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           describe: 'Every namespace: RoleBindings of all namespaces count',
         })
         .option('from', fromOption)
+        .options(afterSyncOptions)
         .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
         .example(
           '$0 who-can delete buckets.s3.aws.upbound.io -o wide -f examples/cluster',
           'Every path, from files',
+        )
+        .example(
+          '$0 who-can delete buckets.s3.aws.upbound.io -A --after-sync',
+          'Who will be able to once sync has run',
         ),
     handler: async (args) => {
-      const output = whoCanOutput(args);
+      const { output, afterSync } = whoCanFlags(args);
       const { runWhoCan } = await import('../../app/who-can.js');
       const result = await runWhoCan(
         {
@@ -58,6 +66,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           name: args.name,
           namespace: args.namespace,
           allNamespaces: args['all-namespaces'],
+          afterSync,
         },
         appDeps(deps, args.color),
       );
@@ -78,8 +87,11 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
   };
 }
 
-/** who-can's flags, checked before anything is read; returns the output format. */
-function whoCanOutput(args: WhoCanArgs): (typeof OUTPUTS)[number] {
+/** who-can's flags, checked before anything is read: the output format and --after-sync. */
+function whoCanFlags(args: WhoCanArgs): {
+  output: (typeof OUTPUTS)[number];
+  afterSync: AfterSyncOptions | undefined;
+} {
   const output = parseOutput(args.output, OUTPUTS, 'table', 'who-can');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
@@ -87,5 +99,5 @@ function whoCanOutput(args: WhoCanArgs): (typeof OUTPUTS)[number] {
     });
   }
   if (args.verb === '') throw new UsageError('a verb is required', { hint: 'e.g. who-can get pods' });
-  return output;
+  return { output, afterSync: afterSyncFlags(args) };
 }
