@@ -57,9 +57,9 @@ function cluster(...objects: object[]): string {
 
 const base = cluster(revision, crossplaneEdit, devsBinding);
 
-function json<T>(r: CliResult): T {
+function json(r: CliResult): unknown {
   expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as T;
+  return JSON.parse(r.stdout);
 }
 
 interface WhoCanJson {
@@ -72,7 +72,8 @@ interface SubjectJson {
   readonly access: { allowed: boolean; whyNot: readonly { message: string; fix?: string }[] };
 }
 
-const names = (w: WhoCanJson): string[] => w.subjects.map((s) => `${s.kind}/${s.name}`);
+const names = (answer: unknown): string[] =>
+  (answer as WhoCanJson).subjects.map((s) => `${s.kind}/${s.name}`);
 
 describe('--after-sync from files', () => {
   it("who-can: the group bound to crossplane-edit may delete the provider's resources once sync made its roles", async () => {
@@ -94,10 +95,10 @@ describe('--after-sync from files', () => {
       '-f',
       base,
     ];
-    expect(json<ExplainJson>(await runCaptured([...args, '-o', 'json'])).access?.allowed).toBe(false);
-    const after = json<ExplainJson & { tree: { children: { role: string }[] } }>(
+    expect((json(await runCaptured([...args, '-o', 'json'])) as ExplainJson).access?.allowed).toBe(false);
+    const after = json(
       await runCaptured([...args, '--after-sync', '--only', 'providers', '-o', 'json']),
-    );
+    ) as ExplainJson & { tree: { children: { role: string }[] } };
     expect(after.access?.allowed).toBe(true);
     expect(after.tree.children.map((c) => c.role)).toContain(PROVIDER_EDIT);
   });
@@ -112,10 +113,10 @@ describe('--after-sync from files', () => {
       '--verb',
       'delete',
     ];
-    const before = json<SubjectJson>(await runCaptured([...args, '-f', base, '-o', 'json']));
+    const before = json(await runCaptured([...args, '-f', base, '-o', 'json'])) as SubjectJson;
     expect(before.access.allowed).toBe(false);
     expect(before.access.whyNot.map((w) => w.fix).join('\n')).toMatch(/kubectl crossplane-rbac sync/);
-    const after = json<SubjectJson>(await runCaptured([...args, '-f', base, '-o', 'json', '--after-sync']));
+    const after = json(await runCaptured([...args, '-f', base, '-o', 'json', '--after-sync'])) as SubjectJson;
     expect(after.access.allowed).toBe(true);
   });
 
@@ -192,7 +193,7 @@ describe('--after-sync from files', () => {
       dir,
     ];
     expect(
-      json<ExplainJson>(await runCaptured([...args, '--after-sync', '-o', 'json'])).access?.allowed,
+      (json(await runCaptured([...args, '--after-sync', '-o', 'json'])) as ExplainJson).access?.allowed,
     ).toBe(true);
   });
 
