@@ -2,23 +2,27 @@ import type { AccessAttributes } from '../authz/authorize.js';
 import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
 import type { AppDeps } from './deps.js';
-import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
+import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
+import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 
 export interface ExplainRoleOptions {
   readonly source: InputSource;
   readonly role: string;
   /** --for/--verb: keep only the rules granting this, and answer whether the role does. */
   readonly access?: AccessAttributes | undefined;
+  /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it. */
+  readonly afterSync?: AfterSyncOptions | undefined;
 }
 
 /** `explain ROLE`: the role's effective rules as the aggregation controller computes them, with provenance. */
 export async function runExplainRole(options: ExplainRoleOptions, deps: AppDeps): Promise<Explanation> {
-  const input = await readInput(options.source, deps, [
-    'clusterRoles',
-    'clusterRoleBindings',
-    'roleBindings',
-  ]);
+  const input = await readQuestionInput(
+    options.source,
+    deps,
+    ['clusterRoles', 'clusterRoleBindings', 'roleBindings'],
+    options.afterSync,
+  );
   const { explainRole } = await import('../explain/explain-role.js');
   return explainRole(
     options.role,
@@ -36,6 +40,8 @@ export interface ExplainSubjectOptions {
   readonly namespace?: string | undefined;
   /** --for RESOURCE (as kubectl takes it) --verb VERB: answered allowed or denied, with why. */
   readonly request?: { readonly verb: string; readonly resource: string } | undefined;
+  /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it. */
+  readonly afterSync?: AfterSyncOptions | undefined;
 }
 
 /** `explain --subject`: every binding of a subject, the rules it grants, and the answer to a request. */
@@ -43,8 +49,12 @@ export async function runExplainSubject(
   options: ExplainSubjectOptions,
   deps: AppDeps,
 ): Promise<SubjectExplanation> {
-  const input = await readInput(options.source, deps, [...ACCESS_PARTS, 'namespaces']);
-  warnInvalidOwners(deps, input);
+  const input = await readQuestionInput(
+    options.source,
+    deps,
+    [...ACCESS_PARTS, 'namespaces'],
+    options.afterSync,
+  );
   const { explainSubject } = await import('../explain/explain-subject.js');
   const { request } = options;
   const resolved =

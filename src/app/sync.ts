@@ -1,6 +1,10 @@
 import type { SyncOptions } from '../sync/settings.js';
 import type { DesiredState } from '../sync/render.js';
 import type { ClusterSnapshot, RbacObject } from '../kube/types.js';
+import type { SyncFamily } from '../sync/choices.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
+import type { PruneScope } from '../crossplane/owned-objects.js';
+import type { Plan } from '../plan/plan.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import { holdInvalidOwners, liveCrdsOf, readInput, type Input, type InputSource } from './read-input.js';
@@ -40,45 +44,84 @@ export interface SyncOutcome extends WriteOutcome {
   readonly desired: readonly RbacObject[];
 }
 
-/** `sync`: read, render what Crossplane's RBAC manager would make, plan against the live objects, write. */
-export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<SyncOutcome> {
-  const withComposed = options.render.only?.includes('composed') === true;
-  const parts = withComposed ? [...SYNC_PARTS, 'roles' as const, ...COMPOSED_PARTS] : SYNC_PARTS;
-  const input = await readInput(options.source, deps, parts);
-  const desired = await renderDesired(input, options.render, deps);
+/** The parts sync reads for the families it renders (with `composed`, also what compositions need). */
+export function syncParts(only: readonly SyncFamily[] | undefined): readonly SnapshotPart[] {
+  return only?.includes('composed') === true ? [...SYNC_PARTS, 'roles', ...COMPOSED_PARTS] : SYNC_PARTS;
+}
+
+/** What sync would write: the plan against the live objects, the owners it holds, and the composed report. */
+export interface SyncPlan {
+  readonly plan: Plan;
+  /** One line per owner left untouched (`Kind "name": why`). */
+  readonly held: readonly string[];
+  readonly pruneScope: PruneScope;
+  readonly composed?: ComposedReport;
+  /** Every object sync wants to exist, in render order. */
+  readonly desired: readonly RbacObject[];
+}
+
+/**
+ * Renders what sync makes from INPUT (read with syncParts) and plans it against the live objects, writing the
+ * renderer's skipped owners and warnings (and, with `report`, the composed report) to stderr as sync does.
+ * Shared by sync and the answers `--after-sync` gives.
+ */
+export async function planSync(
+  input: Input,
+  render: RenderOptions,
+  how: { readonly prune: boolean; readonly adopt: boolean; readonly report: boolean },
+  deps: Pick<AppDeps, 'io'>,
+): Promise<SyncPlan> {
+  const desired = await renderDesired(input, render, deps);
   for (const s of desired.skipped) writeLine(deps.io.stderr, `skipped ${s.kind} ${s.name}: ${s.reason}`);
-  const [{ planChanges, wouldPrune }, { replanOne }, { describeHeld }] = await Promise.all([
+  const [{ planChanges }, { describeHeld }] = await Promise.all([
     import('../plan/plan.js'),
-    import('../plan/replan.js'),
     import('../sync/held.js'),
   ]);
   let objects = desired.objects;
   let scope = desired.scope;
   let composed: ComposedReport | undefined;
-  if (withComposed) {
+  if (render.only?.includes('composed') === true) {
     const [{ renderComposedPart }, { formatComposedReport }] = await Promise.all([
       import('./composed.js'),
       import('../composed/report.js'),
     ]);
-    composed = await renderComposedPart(input, options.render, desired.settings, desired.objects);
+    composed = await renderComposedPart(input, render, desired.settings, desired.objects);
     objects = [...objects, ...composed.objects];
     scope = { ...scope, groups: [...scope.groups, ...composed.groups] };
-    for (const line of formatComposedReport(composed.analysis, composed.compositionAuthors))
-      writeLine(deps.io.stderr, line);
+    if (how.report) {
+      for (const line of formatComposedReport(composed.analysis, composed.compositionAuthors))
+        writeLine(deps.io.stderr, line);
+    }
     for (const w of composed.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
   }
-  const pruneScope = scope;
   const plan = planChanges(objects, input.snapshot, {
-    prune: options.prune,
-    pruneScope,
-    adopt: options.adopt,
+    prune: how.prune,
+    pruneScope: scope,
+    adopt: how.adopt,
   });
+  const held = [...desired.held.map(describeHeld), ...(composed?.held ?? [])];
+  return { plan, held, pruneScope: scope, desired: objects, ...(composed !== undefined ? { composed } : {}) };
+}
+
+/** `sync`: read, render what Crossplane's RBAC manager would make, plan against the live objects, write. */
+export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<SyncOutcome> {
+  const input = await readInput(options.source, deps, syncParts(options.render.only));
+  const { plan, held, pruneScope, composed, desired } = await planSync(
+    input,
+    options.render,
+    { prune: options.prune, adopt: options.adopt, report: true },
+    deps,
+  );
+  const [{ wouldPrune }, { replanOne }] = await Promise.all([
+    import('../plan/plan.js'),
+    import('../plan/replan.js'),
+  ]);
   const outcome = await writePlan(deps, input.cluster, input.source, plan, options.write, {
     replan: (live, want) => replanOne(want, live, options.adopt),
     mayDelete: (live) => wouldPrune(live, pruneScope),
-    held: [...desired.held.map(describeHeld), ...(composed?.held ?? [])],
+    held,
   });
-  return { ...outcome, desired: objects, ...(composed !== undefined ? { composed } : {}) };
+  return { ...outcome, desired, ...(composed !== undefined ? { composed } : {}) };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { WhoCanResult } from '../who-can/who-can.js';
 import type { AppDeps } from './deps.js';
-import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
+import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
+import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 
 export interface WhoCanOptions {
   readonly source: InputSource;
@@ -13,12 +14,13 @@ export interface WhoCanOptions {
   readonly namespace?: string | undefined;
   /** -A: RoleBindings of every namespace count. */
   readonly allNamespaces: boolean;
+  /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it. */
+  readonly afterSync?: AfterSyncOptions | undefined;
 }
 
 /** `who-can`: every subject the RBAC allows the request, each with its path (binding, role, chain, rule). */
 export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult> {
-  const input = await readInput(options.source, deps, ACCESS_PARTS);
-  warnInvalidOwners(deps, input);
+  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync);
   const { whoCan } = await import('../who-can/who-can.js');
   const resource = await resolveInput(
     options.resource,

@@ -1,8 +1,11 @@
 import { UsageError } from '../errors.js';
 import { dnsLabelProblem } from '../kube/name-rules.js';
 import { DRY_RUN_CHOICES, type DryRun, type WriteOptions } from '../app/write.js';
+import type { AfterSyncOptions } from '../app/after-sync.js';
+import { SYNC_FAMILIES, type SyncFamily } from '../sync/choices.js';
 
-// The flags the writing commands share, defined once. Each command adds them in the order its --help lists them.
+// The flags the writing commands share, and sync's --only with --after-sync, which explain and who-can share,
+// defined once. Each command adds them in the order its --help lists them.
 
 export const dryRunOption = {
   type: 'string',
@@ -132,4 +135,51 @@ export function writeFlags(
     write: { dryRun, check, yes: args.yes, concurrency: args.concurrency, what, preview: extra.preview },
     present: { output, color: args.color, check, serverDryRun: dryRun === 'server' },
   };
+}
+
+/** sync's `--only LIST` (also explain's and who-can's with --after-sync): the families, checked; undefined: all. */
+export function parseOnly(value: string | undefined): SyncFamily[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const bad = parts.filter((p) => !(SYNC_FAMILIES as readonly string[]).includes(p));
+  if (bad.length > 0 || parts.length === 0) {
+    throw new UsageError(`invalid --only "${value}"`, {
+      hint: `use a comma-separated list of: ${SYNC_FAMILIES.join(', ')}`,
+    });
+  }
+  return parts as SyncFamily[];
+}
+
+/** `--after-sync` and its `--only`, for the commands that answer questions (explain, who-can). */
+export const afterSyncOptions = {
+  'after-sync': {
+    type: 'boolean',
+    default: false,
+    describe:
+      'Answer for the cluster as a plain sync would leave it, writing nothing: what sync would create or update replaces or joins the live objects; what it refuses, and live objects it no longer makes (it prunes nothing), stay',
+  },
+  only: {
+    type: 'string',
+    describe: `With --after-sync: the families sync makes, as sync --only takes them: ${SYNC_FAMILIES.join(',')} (default: all but composed)`,
+  },
+} as const;
+
+/** --after-sync and --only, checked: the options of the answer, undefined without --after-sync. */
+export function afterSyncFlags(args: {
+  readonly 'after-sync': boolean;
+  readonly only: string | undefined;
+}): AfterSyncOptions | undefined {
+  if (!args['after-sync']) {
+    if (args.only !== undefined) {
+      throw new UsageError('--only needs --after-sync', {
+        hint: 'e.g. --after-sync --only providers,composites,namespaces,base,composed',
+      });
+    }
+    return undefined;
+  }
+  const only = parseOnly(args.only);
+  return only !== undefined ? { only } : {};
 }

@@ -4,7 +4,8 @@ import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
-import { parseOutput } from '../flags.js';
+import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
+import type { AfterSyncOptions } from '../../app/after-sync.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
@@ -15,6 +16,8 @@ interface ExplainArgs extends GlobalArgs {
   readonly from: FromPaths | undefined;
   readonly for: string | undefined;
   readonly verb: string | undefined;
+  readonly 'after-sync': boolean;
+  readonly only: string | undefined;
 }
 
 /** Parses `--for GROUP/RESOURCE[/SUBRESOURCE]` (`core/...` or a bare `RESOURCE` for the core group) and `--verb`. */
@@ -73,6 +76,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
             'Keep only rules granting GROUP/RESOURCE[/SUBRESOURCE]; with --subject, RESOURCE as kubectl takes it, answered allowed or denied',
         })
         .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
+        .options(afterSyncOptions)
         .example(
           '$0 explain crossplane-edit',
           'The aggregation tree of crossplane-edit, live from the cluster',
@@ -88,16 +92,20 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
         .example(
           '$0 explain crossplane -o json | jq .effectiveRules',
           'The exact rules the controller stores',
+        )
+        .example(
+          '$0 explain crossplane-edit -f examples/cluster --after-sync',
+          'crossplane-edit once sync made the provider and XRD roles it aggregates',
         ),
     handler: async (args) => {
       if (args.subject !== undefined) {
         await explainSubjectHandler(args, deps);
         return;
       }
-      const { role, output, access } = explainRoleFlags(args);
+      const { role, output, access, afterSync } = explainRoleFlags(args);
       const { runExplainRole } = await import('../../app/explain.js');
       const explanation = await runExplainRole(
-        { source: inputSource(args), role, access },
+        { source: inputSource(args), role, access, afterSync },
         appDeps(deps, args.color),
       );
       const [fmt, data] = await Promise.all([
@@ -124,6 +132,7 @@ function explainRoleFlags(args: ExplainArgs): {
   role: string;
   output: (typeof OUTPUTS)[number];
   access: AccessAttributes | undefined;
+  afterSync: AfterSyncOptions | undefined;
 } {
   if (args.role === undefined || args.role === '') {
     throw new UsageError('explain needs a ClusterRole, or --subject KIND:NAME', {
@@ -136,6 +145,7 @@ function explainRoleFlags(args: ExplainArgs): {
     role: args.role,
     output,
     access: parseAccess(args.for, args.verb),
+    afterSync: afterSyncFlags(args),
   };
 }
 
@@ -160,6 +170,7 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
     import('../../app/explain.js'),
   ]);
   const subject = parseSubject(args.subject ?? '');
+  const afterSync = afterSyncFlags(args);
   const explanation = await runExplainSubject(
     {
       source: inputSource(args),
@@ -170,6 +181,7 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
         args.for !== undefined && args.verb !== undefined
           ? { verb: args.verb, resource: args.for }
           : undefined,
+      afterSync,
     },
     appDeps(deps, args.color),
   );

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { SyncRunOptions } from '../../app/sync.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
+import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel } from '../../sync/choices.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
@@ -12,6 +12,7 @@ import {
   checkNamespaceFlag,
   concurrencyOption,
   dryRunOption,
+  parseOnly,
   writeFlags,
   yesOption,
   type PresentOptions,
@@ -35,21 +36,6 @@ interface SyncArgs extends GlobalArgs, FleetArgs {
   readonly 'allow-privileged': boolean;
   readonly 'print-required-role': boolean;
   readonly 'output-dir': string | undefined;
-}
-
-export function parseOnly(value: string | undefined): SyncFamily[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  const bad = parts.filter((p) => !(SYNC_FAMILIES as readonly string[]).includes(p));
-  if (bad.length > 0 || parts.length === 0) {
-    throw new UsageError(`invalid --only "${value}"`, {
-      hint: `use a comma-separated list of: ${SYNC_FAMILIES.join(', ')}`,
-    });
-  }
-  return parts as SyncFamily[];
 }
 
 export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {

@@ -4,7 +4,8 @@ import { writeLine } from '../../app/io.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { parseOutput } from '../flags.js';
+import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
+import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
@@ -16,6 +17,8 @@ interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly name: string | undefined;
   readonly 'all-namespaces': boolean;
   readonly from: FromPaths | undefined;
+  readonly 'after-sync': boolean;
+  readonly only: string | undefined;
 }
 
 export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs> {
@@ -44,18 +47,23 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           describe: 'Every namespace: RoleBindings of all namespaces count',
         })
         .option('from', fromOption)
+        .options(afterSyncOptions)
         .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
         .example(
           '$0 who-can delete buckets.s3.aws.upbound.io -o wide -f examples/cluster',
           'Every path, from files',
+        )
+        .example(
+          '$0 who-can delete buckets.s3.aws.upbound.io -A --after-sync',
+          'Who will be able to once sync has run',
         ),
     handler: async (args) => {
-      const output = whoCanOutput(args);
+      const { output, afterSync } = whoCanFlags(args);
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);
-      if (fleet === undefined) return whoCanOnce(deps, args, source, output);
+      if (fleet === undefined) return whoCanOnce(deps, args, source, output, afterSync);
       await runAcrossContexts(deps, fleet, source, output, args.color, (d, context) =>
-        whoCanOnce(d, args, inContext(source, context), output),
+        whoCanOnce(d, args, inContext(source, context), output, afterSync),
       );
     },
   };
@@ -67,6 +75,7 @@ async function whoCanOnce(
   args: WhoCanArgs,
   source: InputSource,
   output: (typeof OUTPUTS)[number],
+  afterSync: AfterSyncOptions | undefined,
 ): Promise<void> {
   const { runWhoCan } = await import('../../app/who-can.js');
   const result = await runWhoCan(
@@ -77,6 +86,7 @@ async function whoCanOnce(
       name: args.name,
       namespace: args.namespace,
       allNamespaces: args['all-namespaces'],
+      afterSync,
     },
     appDeps(deps, args.color),
   );
@@ -95,8 +105,11 @@ async function whoCanOnce(
   for (const line of whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
 }
 
-/** who-can's flags, checked before anything is read; returns the output format. */
-function whoCanOutput(args: WhoCanArgs): (typeof OUTPUTS)[number] {
+/** who-can's flags, checked before anything is read: the output format and --after-sync. */
+function whoCanFlags(args: WhoCanArgs): {
+  output: (typeof OUTPUTS)[number];
+  afterSync: AfterSyncOptions | undefined;
+} {
   const output = parseOutput(args.output, OUTPUTS, 'table', 'who-can');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
@@ -104,5 +117,5 @@ function whoCanOutput(args: WhoCanArgs): (typeof OUTPUTS)[number] {
     });
   }
   if (args.verb === '') throw new UsageError('a verb is required', { hint: 'e.g. who-can get pods' });
-  return output;
+  return { output, afterSync: afterSyncFlags(args) };
 }
