@@ -1,9 +1,10 @@
 import type { AccessAttributes } from '../authz/authorize.js';
 import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
+import type { AccessMatrix } from '../explain/matrix.js';
 import type { AppDeps } from './deps.js';
 import { readInput, warnInvalidOwners, type InputSource } from './read-input.js';
-import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
+import { ACCESS_PARTS, resolveInput, rolesOf, servedResources } from './resource-catalogue.js';
 
 export interface ExplainRoleOptions {
   readonly source: InputSource;
@@ -61,4 +62,32 @@ export async function runExplainSubject(
     { ...input.snapshot, roles: rolesOf(input) },
     resolved,
   );
+}
+
+export interface ExplainMatrixOptions {
+  readonly source: InputSource;
+  readonly subject: SubjectRef;
+  /** --group: further groups of the subject. */
+  readonly groups: readonly string[];
+  /** -n: namespaced resources judged there (RoleBindings count); else cluster-wide. */
+  readonly namespace?: string | undefined;
+  /** --diff-with: a second subject, side by side. */
+  readonly diffWith?: SubjectRef | undefined;
+  /** --all: keep the rows that are all denied (or, with diffWith, alike). */
+  readonly all: boolean;
+}
+
+/** `explain --subject --matrix`: the subject's access to every resource served, verb by verb. */
+export async function runExplainMatrix(options: ExplainMatrixOptions, deps: AppDeps): Promise<AccessMatrix> {
+  const input = await readInput(options.source, deps, ACCESS_PARTS);
+  warnInvalidOwners(deps, input);
+  const [{ accessMatrix }, resources] = await Promise.all([
+    import('../explain/matrix.js'),
+    servedResources(input),
+  ]);
+  return accessMatrix(options, {
+    rbac: { ...input.snapshot, roles: rolesOf(input) },
+    resources,
+    providerRevisions: input.snapshot.providerRevisions,
+  });
 }
