@@ -251,7 +251,7 @@ export function accessMatrix(options: MatrixOptions, input: MatrixInput): Access
   const other = otherUser !== undefined ? decider(otherUser, input.rbac, roles, namespace) : undefined;
   const providers = providerGroups(input.providerRevisions);
 
-  const groups = new Map<string, { kind: MatrixGroupKind; name: string; rows: MatrixRow[] }>();
+  const groups = new Map<string, { kind: MatrixGroupKind; name: string; key: string; rows: MatrixRow[] }>();
   let hidden = 0;
   for (const r of input.resources) {
     // A managed resource known only by a ProviderRevision's objectRef: asked about in the namespace when one is given
@@ -271,7 +271,7 @@ export function accessMatrix(options: MatrixOptions, input: MatrixInput): Access
     const g = groupOf(r, providers);
     const id = `${g.kind}\u0000${g.key}`;
     let group = groups.get(id);
-    if (group === undefined) groups.set(id, (group = { kind: g.kind, name: g.name, rows: [] }));
+    if (group === undefined) groups.set(id, (group = { ...g, rows: [] }));
     group.rows.push({
       resource: res.resource,
       group: res.group,
@@ -290,7 +290,8 @@ export function accessMatrix(options: MatrixOptions, input: MatrixInput): Access
       // The core group first among Kubernetes' own.
       Number(b.name === 'core' && b.kind === 'kubernetes') -
         Number(a.name === 'core' && a.kind === 'kubernetes') ||
-      compareNames(a.name, b.name),
+      compareNames(a.name, b.name) ||
+      compareNames(a.key, b.key),
   );
   return {
     subject: options.subject,
