@@ -22,6 +22,15 @@ function rowName(r: MatrixRow): string {
   return r.group === '' ? r.resource : `${r.resource}.${r.group}`;
 }
 
+const graphemes = new Intl.Segmenter();
+
+/** The columns a cell takes: one per grapheme (names are escaped first, so no control character is counted). */
+function width(s: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(s)) n++;
+  return n;
+}
+
 function plural(n: number, one: string, many: string): string {
   return `${String(n)} ${n === 1 ? one : many}`;
 }
@@ -75,8 +84,8 @@ export function formatMatrix(m: AccessMatrix, color: boolean): string {
       body.push({ cells: [`  ${escapeTerminal(rowName(r))}`, ...verbCells] });
     }
   }
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => [...(b.cells[i] ?? '')].length)));
-  const pad = (s: string, i: number): string => s + ' '.repeat((widths[i] ?? 0) - [...s].length);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => width(b.cells[i] ?? ''))));
+  const pad = (s: string, i: number): string => s + ' '.repeat((widths[i] ?? 0) - width(s));
   const render = (cells: readonly string[], painted: (s: string, i: number) => string): string =>
     cells
       .map((c, i) => painted(pad(c, i), i))
