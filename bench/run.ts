@@ -4,7 +4,8 @@
  * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`,
  * who-can against `kubectl auth can-i` per subject, and explain over 5,000 ClusterRoles. Run with `npm run bench`
  * (builds first; also builds the standalone linux-amd64 executable when bun is installed); `npm run bench -- help
- * render` runs only some cases (help, render, sync, input, who-can, explain; and apply, which is not run by default).
+ * render` runs only some cases (help, render, sync, input, who-can, explain; and apply and fleet, which are not run
+ * by default).
  * Nothing here is a pass/fail test: it prints figures and their targets.
  *
  * BENCH_BIN_DIR and BENCH_STANDALONE_DIR measure other builds (a directory holding kubectl-crossplane_rbac: the
@@ -25,6 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { explainRole } from '../src/explain/explain-role.js';
 import type { ClusterRole } from '../src/kube/types.js';
@@ -85,11 +87,22 @@ function run(
   return { ms, peakMB: Number.isFinite(peakKB) ? (peakKB * 1024) / MB : undefined, out: r.stdout ?? '' };
 }
 
-/** Like run(), without blocking the event loop: the test API server answering the command lives in this process. */
-function runAsync(cmd: string, args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Measured> {
+/**
+ * Like run(), without blocking the event loop: the test API server answering the command lives in this process.
+ * OK_CODES: the exit codes that are not a failure (sync --check exits 1 on drift); PEAK: measure peak RSS.
+ */
+function runAsync(
+  cmd: string,
+  args: readonly string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+  opts: { okCodes?: readonly number[]; peak?: boolean } = {},
+): Promise<Measured> {
   const start = process.hrtime.bigint();
+  const timeFile = join(work, `time-${String(start)}.txt`);
+  const measure = opts.peak === true && existsSync(GNU_TIME);
+  const [bin, argv] = measure ? [GNU_TIME, ['-f', '%M', '-o', timeFile, cmd, ...args]] : [cmd, args];
   return new Promise((done, failed) => {
-    const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, argv, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -97,12 +110,16 @@ function runAsync(cmd: string, args: readonly string[], extraEnv: NodeJS.Process
     child.on('error', failed);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) {
+      if (!(opts.okCodes ?? [0]).includes(code ?? -1)) {
         failed(
           new Error(`${cmd} ${args.join(' ')} failed (${String(code)}): ${Buffer.concat(err).toString()}`),
         );
       } else {
-        done({ ms, peakMB: undefined, out: Buffer.concat(out).toString('utf8') });
+        const peakKB = measure
+          ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1))
+          : Number.NaN;
+        const peakMB = Number.isFinite(peakKB) ? (peakKB * 1024) / MB : undefined;
+        done({ ms, peakMB, out: Buffer.concat(out).toString('utf8') });
       }
     });
   });
@@ -518,6 +535,58 @@ function benchExplain(): void {
   );
 }
 
+/**
+ * Fleets: 20 test API servers seeded with the large example, 20 ms latency each, one kubeconfig. `sync --check
+ * --all-contexts` against the slowest single-context run (target <= 1.5x) and a sequential loop over the contexts
+ * (the shell loop it replaces); peak RSS with --parallel 8 against one context's (target <= 3x).
+ */
+async function benchFleet(): Promise<void> {
+  const seed = loadSeedFiles([join(root, 'examples', 'large')]);
+  const count = 20;
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => startApiServer({ seed, latencyMs: 20 })),
+  );
+  const names = servers.map((_s, i) => `fleet-${String(i).padStart(2, '0')}`);
+  const config = { clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[] };
+  servers.forEach((server, i) => {
+    const file = join(work, `fleet-${String(i)}.kubeconfig`);
+    server.writeKubeconfig(file);
+    const one = JSON.parse(JSON.stringify(parseYaml(readFileSync(file, 'utf8')))) as {
+      clusters: { cluster: unknown }[];
+      users: { user: unknown }[];
+    };
+    const name = names[i] ?? '';
+    config.clusters.push({ name, cluster: one.clusters[0]?.cluster });
+    config.users.push({ name, user: one.users[0]?.user });
+    config.contexts.push({ name, context: { cluster: name, user: name } });
+  });
+  const kc = join(work, 'fleet.kubeconfig');
+  writeFileSync(
+    kc,
+    JSON.stringify({ apiVersion: 'v1', kind: 'Config', ...config, 'current-context': names[0] }),
+  );
+  const check = ['crossplane-rbac', 'sync', '--check', '--kubeconfig', kc];
+  const drift = { okCodes: [1], peak: true };
+  try {
+    const single: Measured[] = [];
+    for (const name of names)
+      single.push(await runAsync('kubectl', [...check, '--context', name], {}, drift));
+    const slowest = Math.max(...single.map((m) => m.ms));
+    const loop = single.reduce((t, m) => t + m.ms, 0);
+    const fleet: Measured[] = [];
+    for (let i = 0; i < 3; i++)
+      fleet.push(await runAsync('kubectl', [...check, '--all-contexts'], {}, drift));
+    const wall = median(fleet.map((m) => m.ms));
+    const onePeak = median(single.map((m) => m.peakMB ?? Number.NaN));
+    const fleetPeak = median(fleet.map((m) => m.peakMB ?? Number.NaN));
+    console.log(
+      `fleet: sync --check --all-contexts over ${String(count)} large clusters (20 ms latency, --parallel 8): ${fixed(wall)} ms (median of 3) vs the slowest single context ${fixed(slowest)} ms: ratio ${ratio(wall, slowest)} (target <= 1.50x); vs a sequential loop over the contexts ${fixed(loop)} ms: ratio ${ratio(wall, loop)}; peak RSS ${fixed(fleetPeak)} MB vs one context's ${fixed(onePeak)} MB: ratio ${ratio(fleetPeak, onePeak)} (target <= 3.00x)`,
+    );
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
 // ---- main
 
 try {
@@ -542,6 +611,7 @@ try {
     benchLargeInput(binDir, 'Node.js bundle');
   }
   if (want('explain')) benchExplain();
+  if (want('fleet', false)) await benchFleet();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -43,6 +43,8 @@ async function main(): Promise<void> {
           now: () => Date.now(),
         },
       }),
+    contextNames: async (flags) =>
+      (await import('./cluster/connection/kubeconfig.js')).contextNames(flags, process.env),
     prompter: inquirerPrompter,
     version,
   };

@@ -1,6 +1,6 @@
 import type { SyncOptions } from '../sync/settings.js';
 import type { DesiredState } from '../sync/render.js';
-import type { ClusterSnapshot } from '../kube/types.js';
+import type { ClusterSnapshot, RbacObject } from '../kube/types.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import { holdInvalidOwners, liveCrdsOf, readInput, type Input, type InputSource } from './read-input.js';
@@ -36,6 +36,8 @@ const SYNC_PARTS = [
 /** What sync did; with the composed part, also its report. */
 export interface SyncOutcome extends WriteOutcome {
   readonly composed?: ComposedReport;
+  /** Every object this run wants to exist (what --output-dir writes), in render order. */
+  readonly desired: readonly RbacObject[];
 }
 
 /** `sync`: read, render what Crossplane's RBAC manager would make, plan against the live objects, write. */
@@ -76,7 +78,7 @@ export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<S
     mayDelete: (live) => wouldPrune(live, pruneScope),
     held: [...desired.held.map(describeHeld), ...(composed?.held ?? [])],
   });
-  return composed !== undefined ? { ...outcome, composed } : outcome;
+  return { ...outcome, desired: objects, ...(composed !== undefined ? { composed } : {}) };
 }
 
 /**

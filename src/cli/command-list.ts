@@ -3,6 +3,7 @@ import { bindCommand } from './commands/bind.js';
 import { completionCommand } from './commands/completion.js';
 import { enableXrdCommand } from './commands/enable-xrd.js';
 import { explainCommand } from './commands/explain.js';
+import { lookupCommand } from './commands/lookup.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
 import { whoCanCommand } from './commands/who-can.js';
@@ -15,6 +16,7 @@ export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
     enableXrdCommand(deps),
     explainCommand(deps),
     whoCanCommand(deps),
+    lookupCommand(deps),
     bindCommand(deps),
     versionCommand(deps),
     completionCommand(deps),

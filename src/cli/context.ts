@@ -11,6 +11,8 @@ import { useColor } from './output/terminal.js';
 export interface Deps {
   readonly io: Io;
   readonly connect: AppDeps['connect'];
+  /** The kubeconfig's context names (for --contexts and --all-contexts); absent in tests that use none. */
+  readonly contextNames?: (flags: ConnectionFlags) => Promise<string[]>;
   readonly prompter: Prompter;
   readonly version: string;
   /** Ctrl-C handling for writes; absent in tests that never interrupt. */

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prompter } from '../../src/cli/output/prompt.js';
 import { connect } from '../../src/cluster/connect.js';
+import { contextNames } from '../../src/cluster/connection/kubeconfig.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type ApiServerOptions, type TestApiServer } from '../apiserver/server.js';
 import { runCaptured, type CliResult } from '../support/run-cli.js';
@@ -45,5 +46,10 @@ export function runPlugin(
   opts: { env?: Record<string, string>; stdin?: string; prompter?: Prompter; tty?: boolean } = {},
 ): Promise<CliResult> {
   const env = { ...opts.env };
-  return runCaptured(argv, { ...opts, env, connect: (flags) => Promise.resolve(connect(flags, env)) });
+  return runCaptured(argv, {
+    ...opts,
+    env,
+    connect: (flags) => Promise.resolve(connect(flags, env)),
+    contextNames: (flags) => Promise.resolve(contextNames(flags, env)),
+  });
 }

@@ -14,6 +14,8 @@ export interface CliResult {
 export interface RunOptions {
   /** How the command reaches a cluster; by default it may not. */
   readonly connect?: Deps['connect'];
+  /** The kubeconfig's contexts (for --contexts); by default there are none. */
+  readonly contextNames?: Deps['contextNames'];
   readonly prompter?: Prompter;
   /** stdin and stderr are terminals (stdout never is: its output is captured). */
   readonly tty?: boolean;
@@ -41,6 +43,7 @@ export async function runCaptured(argv: readonly string[], opts: RunOptions = {}
       env: { ...opts.env },
     },
     connect: opts.connect ?? (() => Promise.reject(new Error('this test gives no cluster'))),
+    ...(opts.contextNames !== undefined ? { contextNames: opts.contextNames } : {}),
     prompter: opts.prompter ?? noPrompts,
     version: 'v0.0.0-test',
   };

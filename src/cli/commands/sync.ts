@@ -5,6 +5,7 @@ import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel, type SyncFamily } from '../../sync/choices.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
@@ -16,7 +17,7 @@ import {
   type PresentOptions,
 } from '../flags.js';
 
-interface SyncArgs extends GlobalArgs {
+interface SyncArgs extends GlobalArgs, FleetArgs {
   readonly from: FromPaths | undefined;
   readonly manage: ManageLevel | undefined;
   readonly only: string | undefined;
@@ -33,6 +34,7 @@ interface SyncArgs extends GlobalArgs {
   readonly yes: boolean;
   readonly 'allow-privileged': boolean;
   readonly 'print-required-role': boolean;
+  readonly 'output-dir': string | undefined;
 }
 
 export function parseOnly(value: string | undefined): SyncFamily[] | undefined {
@@ -56,8 +58,13 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
     describe:
       "Render and apply the RBAC Crossplane's RBAC manager would make (providers, XRDs, base and namespace roles)",
     builder: (y) =>
-      y
+      withFleetFlags(y)
         .option('from', fromOption)
+        .option('output-dir', {
+          type: 'string',
+          describe:
+            'Write the objects to DIR (one YAML file each and a kustomization.yaml) for a GitOps engine; with --contexts, DIR/<context>/',
+        })
         .option('manage', {
           choices: MANAGE_LEVELS,
           describe: 'Management level (default all, or the crossplane-rbac ConfigMap)',
@@ -119,6 +126,10 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         )
         .example('$0 sync --dry-run=server -o diff', 'Diff against the cluster, validated by the API server')
         .example('$0 sync --check', 'Exit 1 when the cluster drifted (for CI)')
+        .example(
+          '$0 sync -f examples/cluster --output-dir gitops/',
+          'Render for Argo CD, Flux or Config Sync',
+        )
         .example('$0 sync --only composed', 'Grant Crossplane the kinds its compositions compose')
         .example(
           '$0 sync --manage serviceaccounts --yes',
@@ -135,17 +146,41 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         await printRequiredRole(deps, args.output);
         return;
       }
-      const { runSync } = await import('../../app/sync.js');
-      const outcome = await runSync(options.run, appDeps(deps, args.color));
-      await presentWrite(deps.io, outcome, options.present);
+      const { write } = options.run;
+      const fleet = fleetOptions(args, !write.check && write.dryRun === 'none');
+      if (fleet === undefined) return syncOnce(deps, options, args.color);
+      const source = options.run.source;
+      await runAcrossContexts(deps, fleet, source, options.present.output, args.color, async (d, context) => {
+        const run = { ...options.run, source: inContext(source, context) };
+        const outputDir = (await import('../../app/output-dir.js')).inContextDir(options.outputDir, context);
+        return syncOnce(d, { ...options, run, outputDir }, args.color);
+      });
     },
   };
 }
 
+/** sync against one cluster (or -f): run, then show the outcome, or write it to --output-dir. */
+async function syncOnce(
+  deps: Deps,
+  options: { run: SyncRunOptions; present: PresentOptions; outputDir?: string | undefined },
+  color: boolean,
+): Promise<void> {
+  const { runSync } = await import('../../app/sync.js');
+  const outcome = await runSync(options.run, appDeps(deps, color));
+  if (options.outputDir === undefined) return presentWrite(deps.io, outcome, options.present);
+  const { writeOutputDir } = await import('../output-dir.js');
+  await writeOutputDir(deps.io, outcome, options.outputDir);
+}
+
 /** The flags as sync's options, every one checked; -o is checked only when sync writes a plan. */
-function syncOptions(args: SyncArgs): { run: SyncRunOptions; present: PresentOptions } {
+function syncOptions(args: SyncArgs): {
+  run: SyncRunOptions;
+  present: PresentOptions;
+  outputDir: string | undefined;
+} {
   const printsRole = args['print-required-role'];
-  const { write, present } = writeFlags(
+  const outputDir = outputDirOf(args);
+  const { write: flagged, present } = writeFlags(
     printsRole ? { ...args, output: undefined } : args,
     'apply the Crossplane RBAC',
     { check: args.check },
@@ -166,8 +201,32 @@ function syncOptions(args: SyncArgs): { run: SyncRunOptions; present: PresentOpt
       : {}),
     allowPrivileged: args['allow-privileged'],
   };
+  // --output-dir writes files, never the cluster: the plan is only previewed.
+  const write = outputDir !== undefined ? { ...flagged, dryRun: 'client' as const } : flagged;
   const run = { source: inputSource(args), render, prune: args.prune, adopt: args.adopt, write };
-  return { run, present };
+  return { run, present, outputDir };
+}
+
+/** --output-dir DIR, checked against the flags it cannot go with. */
+function outputDirOf(args: SyncArgs): string | undefined {
+  const dir = args['output-dir'];
+  if (dir === undefined) return undefined;
+  if (dir === '') throw new UsageError('--output-dir needs a directory');
+  const clash = (
+    [
+      ['--yes', args.yes],
+      ['--check', args.check],
+      ['--prune', args.prune],
+      ['--dry-run', args['dry-run'] !== undefined],
+      ['-o', args.output !== undefined],
+    ] as const
+  ).find(([, given]) => given);
+  if (clash !== undefined) {
+    throw new UsageError(`--output-dir and ${clash[0]} cannot be used together`, {
+      hint: '--output-dir writes what sync would apply to files, for a GitOps engine; it never writes the cluster',
+    });
+  }
+  return dir;
 }
 
 /** --print-required-role: the ClusterRole the account that runs sync needs (YAML, or JSON with -o json). */

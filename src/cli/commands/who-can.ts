@@ -5,10 +5,12 @@ import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
 import { parseOutput } from '../flags.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
+import type { InputSource } from '../../app/read-input.js';
 
 const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
-interface WhoCanArgs extends GlobalArgs {
+interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly verb: string;
   readonly resource: string;
   readonly name: string | undefined;
@@ -22,7 +24,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
     describe:
       "List every subject the cluster's RBAC allows to do something, and through which binding and rule",
     builder: (y) =>
-      y
+      withFleetFlags(y)
         .positional('verb', {
           type: 'string',
           demandOption: true,
@@ -49,33 +51,48 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         ),
     handler: async (args) => {
       const output = whoCanOutput(args);
-      const { runWhoCan } = await import('../../app/who-can.js');
-      const result = await runWhoCan(
-        {
-          source: inputSource(args),
-          verb: args.verb,
-          resource: args.resource,
-          name: args.name,
-          namespace: args.namespace,
-          allNamespaces: args['all-namespaces'],
-        },
-        appDeps(deps, args.color),
+      const fleet = fleetOptions(args, false);
+      const source = inputSource(args);
+      if (fleet === undefined) return whoCanOnce(deps, args, source, output);
+      await runAcrossContexts(deps, fleet, source, output, args.color, (d, context) =>
+        whoCanOnce(d, args, inContext(source, context), output),
       );
-      const [{ formatWhoCanTable, whoCanWarnings }, data] = await Promise.all([
-        import('../output/format-who-can.js'),
-        import('../output/format-data.js'),
-      ]);
-      const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-      const text = {
-        table: () => formatWhoCanTable(result, false, color),
-        wide: () => formatWhoCanTable(result, true, color),
-        json: () => data.formatJson(result),
-        yaml: () => data.formatYaml(result),
-      }[output]();
-      deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      for (const line of whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
     },
   };
+}
+
+/** who-can against one cluster (or -f): the answer, printed as OUTPUT. */
+async function whoCanOnce(
+  deps: Deps,
+  args: WhoCanArgs,
+  source: InputSource,
+  output: (typeof OUTPUTS)[number],
+): Promise<void> {
+  const { runWhoCan } = await import('../../app/who-can.js');
+  const result = await runWhoCan(
+    {
+      source,
+      verb: args.verb,
+      resource: args.resource,
+      name: args.name,
+      namespace: args.namespace,
+      allNamespaces: args['all-namespaces'],
+    },
+    appDeps(deps, args.color),
+  );
+  const [{ formatWhoCanTable, whoCanWarnings }, data] = await Promise.all([
+    import('../output/format-who-can.js'),
+    import('../output/format-data.js'),
+  ]);
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = {
+    table: () => formatWhoCanTable(result, false, color),
+    wide: () => formatWhoCanTable(result, true, color),
+    json: () => data.formatJson(result),
+    yaml: () => data.formatYaml(result),
+  }[output]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  for (const line of whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
 }
 
 /** who-can's flags, checked before anything is read; returns the output format. */

@@ -37,6 +37,13 @@ const originDir = new WeakMap<object, string>();
 
 const KUBECONFIG_HINT = 'check it with: kubectl config view';
 
+/** The context names of the kubeconfig kubectl would read (files merged, first definition wins), in file order. */
+export function contextNames(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): string[] {
+  const merged: RawKubeconfig = { clusters: [], users: [], contexts: [] };
+  for (const file of kubeconfigFiles(flags, env)) mergeFirstWins(merged, readRaw(file));
+  return names(merged.contexts);
+}
+
 /**
  * Resolves the kubeconfig and the connection flags into one RestConfig, the way kubectl does: `--kubeconfig` alone,
  * else every file of `KUBECONFIG` merged with the first definition of each name winning (current-context from the

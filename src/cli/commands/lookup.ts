@@ -1,0 +1,107 @@
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../../errors.js';
+import { writeLine } from '../../app/io.js';
+import { parsePattern, parseSubjectKind, type LookupQuery } from '../../lookup/query.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { useColor } from '../output/terminal.js';
+import { parseOutput } from '../flags.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
+import type { InputSource } from '../../app/read-input.js';
+
+const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+
+interface LookupArgs extends GlobalArgs, FleetArgs {
+  readonly pattern: string | undefined;
+  readonly kind: string | undefined;
+  readonly 'all-namespaces': boolean;
+  readonly from: FromPaths | undefined;
+}
+
+export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs> {
+  return {
+    command: 'lookup [pattern]',
+    describe:
+      'List the subjects bindings name, with each binding and role (aggregation resolved), as rbac-lookup',
+    builder: (y) =>
+      withFleetFlags(y)
+        .positional('pattern', {
+          type: 'string',
+          describe:
+            "A regular expression found anywhere in the subject's name (a ServiceAccount's also in NS:NAME); none: every subject",
+        })
+        .option('kind', {
+          alias: 'k',
+          type: 'string',
+          describe: 'Only subjects of this kind: User, Group or ServiceAccount (any case)',
+        })
+        .option('all-namespaces', {
+          alias: 'A',
+          type: 'boolean',
+          default: false,
+          describe: 'RoleBindings of every namespace (the default); -n NS: only those in NS',
+        })
+        .option('from', fromOption)
+        .epilogue(
+          'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
+        )
+        .example('$0 lookup crossplane -f examples/cluster', 'Every subject whose name holds "crossplane"')
+        .example('$0 lookup "^team-" --kind group -n team-a -o wide', 'Team groups in team-a, with chains'),
+    handler: async (args) => {
+      const { output, query } = lookupFlags(args);
+      const fleet = fleetOptions(args, false);
+      const source = inputSource(args);
+      if (fleet === undefined) return lookupOnce(deps, args, source, output, query);
+      await runAcrossContexts(deps, fleet, source, output, args.color, (d, context) =>
+        lookupOnce(d, args, inContext(source, context), output, query),
+      );
+    },
+  };
+}
+
+/** lookup against one cluster (or -f): the answer, printed as OUTPUT. */
+async function lookupOnce(
+  deps: Deps,
+  args: LookupArgs,
+  source: InputSource,
+  output: (typeof OUTPUTS)[number],
+  query: LookupQuery,
+): Promise<void> {
+  const { runLookup } = await import('../../app/lookup.js');
+  const result = await runLookup({ source, query }, appDeps(deps, args.color));
+  const [{ formatLookupTable, noSubjectsMessage }, data] = await Promise.all([
+    import('../output/format-lookup.js'),
+    import('../output/format-data.js'),
+  ]);
+  if ((output === 'table' || output === 'wide') && result.subjects.length === 0) {
+    writeLine(deps.io.stderr, noSubjectsMessage(result));
+    return;
+  }
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = {
+    table: () => formatLookupTable(result, false, color),
+    wide: () => formatLookupTable(result, true, color),
+    json: () => data.formatJson(result),
+    yaml: () => data.formatYaml(result),
+  }[output]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** lookup's flags, checked before anything is read: the output format and the query. */
+function lookupFlags(args: LookupArgs): { output: (typeof OUTPUTS)[number]; query: LookupQuery } {
+  const output = parseOutput(args.output, OUTPUTS, 'table', 'lookup');
+  if (args['all-namespaces'] && args.namespace !== undefined) {
+    throw new UsageError('-n and -A cannot be used together', {
+      hint: '-n NS lists the RoleBindings of NS (and the ClusterRoleBindings), -A those of every namespace',
+    });
+  }
+  parsePattern(args.pattern);
+  return {
+    output,
+    query: {
+      pattern: args.pattern,
+      kind: parseSubjectKind(args.kind),
+      namespace: args['all-namespaces'] ? undefined : args.namespace,
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { Argv } from 'yargs';
+import { ExitCode, ExitSignal, UsageError } from '../errors.js';
+import type { FleetOptions } from '../app/fleet.js';
+import type { InputSource } from '../app/read-input.js';
+import { writeLine } from '../app/io.js';
+import { appDeps, type Deps } from './context.js';
+
+export interface FleetArgs {
+  readonly contexts: string[] | undefined;
+  readonly 'all-contexts': boolean;
+  readonly parallel: number;
+}
+
+const DEFAULT_PARALLEL = 8;
+
+/** --contexts, --all-contexts and --parallel, for the commands that only read. */
+export function withFleetFlags<T>(y: Argv<T>): Argv<T & FleetArgs> {
+  return y
+    .group(['contexts', 'all-contexts', 'parallel'], 'Fleet flags (read-only runs across contexts):')
+    .option('contexts', {
+      type: 'string',
+      array: true,
+      describe: 'Contexts to ask, comma-separated or repeated; shell globs match context names (prod-*)',
+    })
+    .option('all-contexts', { type: 'boolean', default: false, describe: 'Every context of the kubeconfig' })
+    .option('parallel', {
+      type: 'number',
+      default: DEFAULT_PARALLEL,
+      describe: 'How many contexts at once (each with its own connections)',
+    });
+}
+
+/** The fleet flags as given, checked; undefined for a run against one cluster. */
+export function fleetOptions(
+  args: FleetArgs & { readonly context?: string | undefined; readonly from?: unknown },
+  writes: boolean,
+): FleetOptions | undefined {
+  const contexts = (args.contexts ?? [])
+    .flatMap((c) => c.split(','))
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  const all = args['all-contexts'];
+  if (contexts.length === 0 && !all) {
+    if (args.contexts !== undefined)
+      throw new UsageError('--contexts needs at least one context name or pattern');
+    return undefined;
+  }
+  if (all && contexts.length > 0)
+    throw new UsageError('--contexts and --all-contexts cannot be used together');
+  if (args.context !== undefined)
+    throw new UsageError('--context and --contexts/--all-contexts cannot be used together');
+  if (args.from !== undefined)
+    throw new UsageError('-f reads files, not contexts: drop --contexts/--all-contexts');
+  if (writes) {
+    throw new UsageError('a run across contexts only reads', {
+      hint: 'add --check or --dry-run=client|server, or name one --context to write',
+    });
+  }
+  if (!Number.isInteger(args.parallel) || args.parallel < 1) {
+    throw new UsageError(
+      `invalid --parallel ${String(args.parallel)}: expected a whole number of at least 1`,
+    );
+  }
+  return { contexts, all, parallel: args.parallel };
+}
+
+/** SOURCE connected to CONTEXT instead of the current one. */
+export function inContext(source: InputSource, context: string): InputSource {
+  return { ...source, connection: { ...source.connection, context } };
+}
+
+/**
+ * Runs RUN_ONE once per context of FLEET (its output captured), then prints the results in the order of the
+ * contexts: merged as OUTPUT shows them (see output/fleet-output.ts), each failure as one `error: context NAME: ...`
+ * line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or was denied, else 0.
+ */
+export async function runAcrossContexts(
+  deps: Deps,
+  fleet: FleetOptions,
+  source: InputSource,
+  output: string,
+  color: boolean,
+  runOne: (deps: Deps, context: string) => Promise<void>,
+): Promise<void> {
+  const [{ selectContexts, runFleet }, { mergeFleetOutput }] = await Promise.all([
+    import('../app/fleet.js'),
+    import('./output/fleet-output.js'),
+  ]);
+  const names = await (deps.contextNames ?? (() => Promise.resolve([])))(source.connection);
+  const contexts = selectContexts(fleet, names);
+  const base = appDeps(deps, color);
+  const progress = await base.startProgress(`contexts: 0/${String(contexts.length)} done`);
+  let runs;
+  try {
+    runs = await runFleet(
+      contexts,
+      fleet.parallel,
+      base,
+      async (context, d) => {
+        await runOne({ ...deps, io: d.io, connect: d.connect }, context);
+        return ExitCode.ok;
+      },
+      (done, failed) => {
+        const failures = failed > 0 ? `, ${String(failed)} failed` : '';
+        progress.update(`contexts: ${String(done)}/${String(contexts.length)} done${failures}`);
+      },
+    );
+  } finally {
+    progress.stop();
+  }
+  const merged = mergeFleetOutput(runs, output);
+  deps.io.stdout.write(merged.stdout);
+  for (const line of merged.stderr) writeLine(deps.io.stderr, line);
+  const failed = runs.filter((r) => r.error !== undefined).length;
+  const flagged = runs.filter((r) => r.error === undefined && r.exitCode !== ExitCode.ok).length;
+  writeLine(
+    deps.io.stderr,
+    `${String(runs.length)} contexts: ${String(runs.length - failed - flagged)} ok, ${String(flagged)} drifted or denied, ${String(failed)} failed`,
+  );
+  if (failed > 0) throw new ExitSignal(ExitCode.error);
+  if (flagged > 0) throw new ExitSignal(ExitCode.drift);
+}

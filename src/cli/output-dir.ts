@@ -1,0 +1,26 @@
+import { UserError } from '../errors.js';
+import type { SyncOutcome } from '../app/sync.js';
+import { writeLine, type Io } from '../app/io.js';
+import { formatYaml } from './output/format-data.js';
+
+/**
+ * --output-dir: writes what sync would apply, unless something is held or refused: a GitOps engine applying a
+ * directory without those objects would delete the held owners' roles, or take over objects that are not the
+ * plugin's.
+ */
+export async function writeOutputDir(io: Io, outcome: SyncOutcome, dir: string): Promise<void> {
+  if (outcome.held.length > 0 || outcome.refused.length > 0) {
+    for (const line of outcome.held) writeLine(io.stderr, `held ${line}`);
+    for (const r of outcome.refused) writeLine(io.stderr, `refused ${r.key}: ${r.reason ?? ''}`);
+    throw new UserError(
+      `not writing ${dir}: ${String(outcome.held.length)} held and ${String(outcome.refused.length)} refused (listed above)`,
+      {
+        hint: 'an engine applying the directory would prune or take them over: fix them first (see sync without --output-dir)',
+      },
+    );
+  }
+  const { writeManifestDir } = await import('../app/output-dir.js');
+  const { written, removed } = writeManifestDir(dir, outcome.desired, formatYaml);
+  const gone = removed > 0 ? `, removed ${String(removed)} no longer rendered` : '';
+  writeLine(io.stderr, `wrote ${String(written)} objects to ${dir} (listed in kustomization.yaml${gone})`);
+}

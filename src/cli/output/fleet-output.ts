@@ -1,0 +1,109 @@
+/**
+ * One output from the runs of a command across contexts, each printed as it would have been alone: tables gain a
+ * first CONTEXT column, json and yaml become a List with one item per context (`context`, and `result` or `error`),
+ * diffs name the context in their headers, other text comes in one section per context.
+ */
+import { parse } from 'yaml';
+import type { ContextRun } from '../../app/fleet.js';
+import { formatJson, formatYaml } from './format-data.js';
+
+/** The columns of a table printed with two spaces between them: where each header cell starts. */
+function columnStarts(header: string): number[] {
+  const starts: number[] = [];
+  for (let i = 0; i < header.length; i++) {
+    if (header[i] !== ' ' && (i === 0 || (header[i - 1] === ' ' && header[i - 2] === ' '))) starts.push(i);
+  }
+  return starts;
+}
+
+function cells(line: string, starts: readonly number[]): string[] {
+  return starts.map((s, i) => line.slice(s, starts[i + 1] ?? line.length).trim());
+}
+
+/** Whether TEXT is one table of ours: a header of upper-case words, then rows. */
+function isTable(text: string): boolean {
+  const first = text.split('\n', 1)[0] ?? '';
+  return /^[A-Z][A-Z ]*[A-Z]$/.test(first.trimEnd()) && columnStarts(first).length > 1;
+}
+
+/** Display columns of a cell: one per code point (the cells are escaped: no control or combining tricks). */
+function width(s: string): number {
+  return Array.from(s).length;
+}
+
+function align(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
+  return rows
+    .map((row) =>
+      row
+        .map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - width(c) + 2)))
+        .join('')
+        .trimEnd(),
+    )
+    .join('\n')
+    .concat('\n');
+}
+
+function mergeTables(runs: readonly ContextRun[]): string {
+  const rows: string[][] = [];
+  let head: string[] | undefined;
+  for (const r of runs) {
+    const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
+    const [header, ...body] = lines;
+    if (header === undefined) continue;
+    const starts = columnStarts(header);
+    head ??= ['CONTEXT', ...cells(header, starts)];
+    for (const line of body) rows.push([r.context, ...cells(line, starts)]);
+  }
+  return head === undefined ? '' : align([head, ...rows]);
+}
+
+function parsed(r: ContextRun, output: 'json' | 'yaml'): unknown {
+  return output === 'json' ? (JSON.parse(r.stdout) as unknown) : (parse(r.stdout) as unknown);
+}
+
+function errorText(r: ContextRun): string {
+  return (r.error ?? []).map((l) => l.replace(/^error: /, '')).join('; ');
+}
+
+/** What to print: stdout, then stderr lines (each context's own, then one error line per failed context). */
+export function mergeFleetOutput(
+  runs: readonly ContextRun[],
+  output: string,
+): { stdout: string; stderr: string[] } {
+  const stderr: string[] = [];
+  for (const r of runs) {
+    for (const line of r.stderr.split('\n')) if (line !== '') stderr.push(`context ${r.context}: ${line}`);
+    if (r.error !== undefined) {
+      const [first = 'error: failed', ...rest] = r.error;
+      stderr.push(first.replace(/^error: /, `error: context ${r.context}: `), ...rest);
+    }
+  }
+  if (output === 'json' || output === 'yaml') {
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: runs.map((r) =>
+        r.error !== undefined
+          ? { context: r.context, error: errorText(r) }
+          : { context: r.context, result: parsed(r, output) },
+      ),
+    };
+    return { stdout: output === 'json' ? formatJson(list) : formatYaml(list), stderr };
+  }
+  const ok = runs.filter((r) => r.stdout !== '');
+  if (output === 'diff') {
+    const stdout = ok
+      .map((r) =>
+        r.stdout.replace(
+          /^(---|\+\+\+) (live|desired)\//gm,
+          (_m, sign: string, side: string) => `${sign} ${side}/${r.context}/`,
+        ),
+      )
+      .join('');
+    return { stdout, stderr };
+  }
+  if (ok.length > 0 && ok.every((r) => isTable(r.stdout))) return { stdout: mergeTables(ok), stderr };
+  return { stdout: ok.map((r) => `# context ${r.context}\n${r.stdout}`).join('\n'), stderr };
+}

@@ -1,0 +1,158 @@
+/**
+ * Read-only runs across contexts: four contexts in one kubeconfig (a drifted cluster, a synced one, one whose user
+ * may read nothing, one nobody listens on). Each context's answer must be exactly what a run with --context alone
+ * prints; failures stay with their context; the exit code and summary count each.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import type { TestApiServer } from '../apiserver/server.js';
+import { runPlugin, startSeeded, userKubeconfig } from './harness.js';
+
+interface Named {
+  name: string;
+  [k: string]: unknown;
+}
+interface Kubeconfig {
+  clusters: Named[];
+  users: Named[];
+  contexts: Named[];
+}
+
+let drifted: TestApiServer;
+let synced: TestApiServer;
+let dir: string;
+let kubeconfig: string;
+const dirs: string[] = [];
+
+/** The one cluster, user and context of FILE, renamed NAME. */
+function entry(file: string, name: string): Kubeconfig {
+  const k = parse(readFileSync(file, 'utf8')) as Kubeconfig;
+  const rename = (list: Named[]): Named[] => list.slice(0, 1).map((e) => ({ ...e, name }));
+  const [context] = k.contexts;
+  return {
+    clusters: rename(k.clusters),
+    users: rename(k.users),
+    contexts: [{ ...(context as Named), name, context: { cluster: name, user: name } }],
+  };
+}
+
+beforeAll(async () => {
+  const a = await startSeeded();
+  const b = await startSeeded();
+  drifted = a.server;
+  synced = b.server;
+  dirs.push(a.dir, b.dir);
+  expect((await runPlugin(['sync', '--kubeconfig', b.kubeconfig, '--yes'])).code).toBe(0);
+  const nobody = userKubeconfig(synced, b.dir, 'nobody');
+  dir = mkdtempSync(join(tmpdir(), 'xrbac-fleet-'));
+  const parts = [
+    entry(a.kubeconfig, 'eu-drifted'),
+    entry(b.kubeconfig, 'eu-synced'),
+    entry(nobody, 'us-forbidden'),
+  ];
+  const dead: Kubeconfig = {
+    clusters: [
+      { name: 'us-dead', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } },
+    ],
+    users: [{ name: 'us-dead', user: { token: 'x' } }],
+    contexts: [{ name: 'us-dead', context: { cluster: 'us-dead', user: 'us-dead' } }],
+  };
+  const all = [...parts, dead];
+  kubeconfig = join(dir, 'fleet.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: all.flatMap((p) => p.clusters),
+      users: all.flatMap((p) => p.users),
+      contexts: all.flatMap((p) => p.contexts),
+      'current-context': 'eu-drifted',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await Promise.all([drifted.stop(), synced.stop()]);
+  for (const d of [...dirs, dir]) rmSync(d, { recursive: true, force: true });
+});
+
+const K = (): string[] => ['--kubeconfig', kubeconfig];
+
+describe('--contexts and --all-contexts', () => {
+  it('gives each context exactly the answer --context gives, in the order asked', async () => {
+    const question = ['who-can', 'delete', 'buckets.s3.aws.upbound.io', '-A', '-o', 'json', ...K()];
+    const fleet = await runPlugin([...question, '--contexts', 'eu-synced,eu-drifted']);
+    expect(fleet.code, fleet.stderr).toBe(0);
+    const list = JSON.parse(fleet.stdout) as { kind: string; items: { context: string; result: unknown }[] };
+    expect(list.kind).toBe('List');
+    expect(list.items.map((i) => i.context)).toEqual(['eu-synced', 'eu-drifted']);
+    for (const item of list.items) {
+      const alone = await runPlugin([...question, '--context', item.context]);
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(item.result).toEqual(JSON.parse(alone.stdout));
+    }
+    // The synced cluster has the provider roles: more subjects may delete buckets there.
+    expect(list.items[0]?.result).not.toEqual(list.items[1]?.result);
+  });
+
+  it('keeps failures local: exit 2, one error line per failed context, the others answered', async () => {
+    const r = await runPlugin(['sync', '--check', '--all-contexts', '-o', 'json', ...K()]);
+    expect(r.code).toBe(2);
+    const list = JSON.parse(r.stdout) as {
+      items: { context: string; result?: { items: unknown[] }; error?: string }[];
+    };
+    expect(list.items.map((i) => i.context)).toEqual(['eu-drifted', 'eu-synced', 'us-forbidden', 'us-dead']);
+    const [driftedItem, syncedItem, forbidden, dead] = list.items;
+    expect(driftedItem?.error).toBeUndefined();
+    expect(driftedItem?.result?.items.length).toBeGreaterThan(100);
+    const alone = await runPlugin(['sync', '--check', '-o', 'json', '--context', 'eu-drifted', ...K()]);
+    expect(alone.code).toBe(1);
+    expect(driftedItem?.result).toEqual(JSON.parse(alone.stdout));
+    expect(syncedItem?.error).toBeUndefined();
+    expect(forbidden?.error).toMatch(/forbidden/);
+    expect(forbidden?.result).toBeUndefined();
+    expect(dead?.error).toMatch(/cannot reach the API server/);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^error: context us-forbidden: /);
+    expect(errors[1]).toMatch(/^error: context us-dead: /);
+    expect(r.stderr).toMatch(/^4 contexts: 1 ok, 1 drifted or denied, 2 failed$/m);
+  });
+
+  it('adds a CONTEXT column to tables and exits 1 when a context drifted', async () => {
+    const r = await runPlugin(['sync', '--check', '--contexts', 'eu-*', ...K()]);
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^CONTEXT\s+KIND\s+TO CREATE\s+TO UPDATE\s+UNCHANGED\s+TO DELETE\s+REFUSED\s+FAILED$/,
+    );
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual([
+      'eu-drifted',
+      'eu-drifted',
+      'eu-synced',
+      'eu-synced',
+    ]);
+    expect(lines[3]).toMatch(/^eu-synced\s+ClusterRole\s+0\s+0\s+\d+\s+0\s+0\s+0$/);
+    expect(r.stderr).toMatch(/^2 contexts: 1 ok, 1 drifted or denied, 0 failed$/m);
+  });
+
+  it('refuses what it cannot do with one clear error', async () => {
+    const cases: [string[], RegExp][] = [
+      [['sync', '--contexts', 'eu-synced'], /^error: a run across contexts only reads$/m],
+      [['sync', '--check', '--contexts', 'ap-*'], /^error: --contexts "ap-\*" matches no context$/m],
+      [['sync', '--check', '--contexts', 'nope'], /^error: context "nope" does not exist$/m],
+      [['sync', '--check', '--contexts', 'eu-synced', '--context', 'eu-synced'], /cannot be used together/],
+      [['sync', '--check', '--all-contexts', '--parallel', '0'], /invalid --parallel 0/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await runPlugin([...argv, ...K()]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
