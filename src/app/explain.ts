@@ -1,9 +1,10 @@
 import type { AccessAttributes } from '../authz/authorize.js';
 import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
+import type { AccessMatrix } from '../explain/matrix.js';
 import type { AppDeps } from './deps.js';
 import type { InputSource } from './read-input.js';
-import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
+import { ACCESS_PARTS, resolveInput, rolesOf, servedResources } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 
 export interface ExplainRoleOptions {
@@ -71,4 +72,33 @@ export async function runExplainSubject(
     { ...input.snapshot, roles: rolesOf(input) },
     resolved,
   );
+}
+
+export interface ExplainMatrixOptions {
+  readonly source: InputSource;
+  readonly subject: SubjectRef;
+  /** --group: further groups of the subject. */
+  readonly groups: readonly string[];
+  /** -n: namespaced resources judged there (RoleBindings count); else cluster-wide. */
+  readonly namespace?: string | undefined;
+  /** --diff-with: a second subject, side by side. */
+  readonly diffWith?: SubjectRef | undefined;
+  /** --all: keep the rows that are all denied (or, with diffWith, alike). */
+  readonly all: boolean;
+  /** --after-sync: the matrix for the cluster as a plain sync (of these families) would leave it. */
+  readonly afterSync?: AfterSyncOptions | undefined;
+}
+
+/** `explain --subject --matrix`: the subject's access to every resource served, verb by verb. */
+export async function runExplainMatrix(options: ExplainMatrixOptions, deps: AppDeps): Promise<AccessMatrix> {
+  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync);
+  const [{ accessMatrix }, resources] = await Promise.all([
+    import('../explain/matrix.js'),
+    servedResources(input),
+  ]);
+  return accessMatrix(options, {
+    rbac: { ...input.snapshot, roles: rolesOf(input) },
+    resources,
+    providerRevisions: input.snapshot.providerRevisions,
+  });
 }

@@ -29,21 +29,39 @@ export function rolesOf(input: Input): Role[] {
  * The resources a name may resolve to: live, discovery (one GET per API group) plus the XRDs and ProviderRevisions
  * read; from files, Kubernetes' common resources plus the CRDs, XRDs and ProviderRevisions read.
  */
-export async function knownResources(input: Input): Promise<KnownResource[]> {
+export function knownResources(input: Input): Promise<KnownResource[]> {
+  return catalogueOf(input, false);
+}
+
+/**
+ * The resources the cluster serves, for the access matrix: live, only what discovery lists (each with the XRD or
+ * ProviderRevision that defines it, from those read); from files, knownResources.
+ */
+export function servedResources(input: Input): Promise<KnownResource[]> {
+  return catalogueOf(input, true);
+}
+
+async function catalogueOf(input: Input, servedOnly: boolean): Promise<KnownResource[]> {
   const r = await import('../crossplane/resolve-resource.js');
   const { snapshot, cluster } = input;
   const xrds = snapshot.xrds.flatMap(r.resourcesOfXrd);
   const providers = snapshot.providerRevisions.flatMap(r.resourcesOfProviderRevision);
-  return cluster !== undefined
-    ? r.catalogue(r.resourcesFromDiscovery(await cluster.discoverResources()), xrds, providers)
-    : r.catalogue(
-        r.builtinResources(),
-        snapshot.others
-          .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
-          .flatMap((c) => r.resourceOfCrd(c) ?? []),
-        xrds,
-        providers,
-      );
+  if (cluster === undefined) {
+    return r.catalogue(
+      r.builtinResources(),
+      snapshot.others
+        .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
+        .flatMap((c) => r.resourceOfCrd(c) ?? []),
+      xrds,
+      providers,
+    );
+  }
+  const discovered = r.resourcesFromDiscovery(await cluster.discoverResources());
+  const known = r.catalogue(discovered, xrds, providers);
+  if (!servedOnly) return known;
+  const key = (k: KnownResource): string => `${k.plural}.${k.group}`;
+  const served = new Set(discovered.map(key));
+  return known.filter((k) => served.has(key(k)));
 }
 
 /**

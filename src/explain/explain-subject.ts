@@ -30,8 +30,8 @@ export interface SubjectRef {
   readonly namespace?: string;
 }
 
-/** Parses `User:NAME`, `Group:NAME` or `ServiceAccount:NS/NAME`. */
-export function parseSubject(text: string): SubjectRef {
+/** Parses `User:NAME`, `Group:NAME` or `ServiceAccount:NS/NAME`; `flag` names the flag it came from in errors. */
+export function parseSubject(text: string, flag = '--subject'): SubjectRef {
   const colon = text.indexOf(':');
   const kind = colon < 0 ? '' : text.slice(0, colon);
   const rest = colon < 0 ? '' : text.slice(colon + 1);
@@ -43,7 +43,7 @@ export function parseSubject(text: string): SubjectRef {
       return { kind, name, namespace: ns };
     }
   }
-  throw new UsageError(`invalid --subject "${text}"`, { hint });
+  throw new UsageError(`invalid ${flag} "${text}"`, { hint });
 }
 
 /** The identity the authorizer sees for the subject: users and service accounts are authenticated. */

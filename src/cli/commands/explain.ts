@@ -2,20 +2,15 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { fromOption, inputSource } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
 import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
+import { explainMatrixHandler, matrixOptions, refuseMatrixFlags, type MatrixArgs } from './explain-matrix.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
-interface ExplainArgs extends GlobalArgs {
-  readonly role: string | undefined;
-  readonly subject: string | undefined;
-  readonly group: string[] | undefined;
-  readonly from: FromPaths | undefined;
-  readonly for: string | undefined;
-  readonly verb: string | undefined;
+interface ExplainArgs extends MatrixArgs {
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
 }
@@ -57,47 +52,54 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
     describe:
       'Show the effective rules of a ClusterRole as Kubernetes aggregates them, and where each came from',
     builder: (y) =>
-      y
-        .positional('role', { type: 'string', describe: 'The ClusterRole to explain' })
-        .option('subject', {
-          type: 'string',
-          describe:
-            'Explain a subject instead: User:NAME, Group:NAME or ServiceAccount:NS/NAME (with -n NS: its RoleBindings there)',
-        })
-        .option('group', {
-          type: 'string',
-          array: true,
-          describe: 'With --subject: a further group of the subject (repeatable)',
-        })
-        .option('from', fromOption)
-        .option('for', {
-          type: 'string',
-          describe:
-            'Keep only rules granting GROUP/RESOURCE[/SUBRESOURCE]; with --subject, RESOURCE as kubectl takes it, answered allowed or denied',
-        })
-        .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
-        .options(afterSyncOptions)
-        .example(
-          '$0 explain crossplane-edit',
-          'The aggregation tree of crossplane-edit, live from the cluster',
-        )
-        .example(
-          '$0 explain admin -o wide -f examples/cluster',
-          'Every rule of admin with its source, from files',
-        )
-        .example(
-          '$0 explain crossplane-edit --for s3.aws.upbound.io/buckets --verb delete',
-          'Which rules let crossplane-edit delete buckets, and where they came from',
-        )
-        .example(
-          '$0 explain crossplane -o json | jq .effectiveRules',
-          'The exact rules the controller stores',
-        )
-        .example(
-          '$0 explain crossplane-edit -f examples/cluster --after-sync',
-          'crossplane-edit once sync made the provider and XRD roles it aggregates',
-        ),
+      matrixOptions(
+        y
+          .positional('role', { type: 'string', describe: 'The ClusterRole to explain' })
+          .option('subject', {
+            type: 'string',
+            describe:
+              'Explain a subject instead: User:NAME, Group:NAME or ServiceAccount:NS/NAME (with -n NS: its RoleBindings there)',
+          })
+          .option('group', {
+            type: 'string',
+            array: true,
+            describe: 'With --subject: a further group of the subject (repeatable)',
+          })
+          .option('from', fromOption)
+          .option('for', {
+            type: 'string',
+            describe:
+              'Keep only rules granting GROUP/RESOURCE[/SUBRESOURCE]; with --subject, RESOURCE as kubectl takes it, answered allowed or denied',
+          })
+          .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
+          .options(afterSyncOptions)
+          .example(
+            '$0 explain crossplane-edit',
+            'The aggregation tree of crossplane-edit, live from the cluster',
+          )
+          .example(
+            '$0 explain admin -o wide -f examples/cluster',
+            'Every rule of admin with its source, from files',
+          )
+          .example(
+            '$0 explain crossplane-edit --for s3.aws.upbound.io/buckets --verb delete',
+            'Which rules let crossplane-edit delete buckets, and where they came from',
+          )
+          .example(
+            '$0 explain crossplane -o json | jq .effectiveRules',
+            'The exact rules the controller stores',
+          )
+          .example(
+            '$0 explain crossplane-edit -f examples/cluster --after-sync',
+            'crossplane-edit once sync made the provider and XRD roles it aggregates',
+          ),
+      ),
     handler: async (args) => {
+      if (args.matrix === true) {
+        await explainMatrixHandler(args, deps, afterSyncFlags(args));
+        return;
+      }
+      refuseMatrixFlags(args);
       if (args.subject !== undefined) {
         await explainSubjectHandler(args, deps);
         return;

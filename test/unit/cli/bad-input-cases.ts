@@ -990,6 +990,57 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
       error:
         'refusing to bind a privileged role without --allow-privileged, nothing was written: ClusterRole/edit (in namespace team-a) grants impersonate on serviceaccounts',
     },
+
+    // ---- explain --subject --matrix: its flags, checked before anything is read ----
+    MatrixWithoutSubject: {
+      reason: 'the matrix is the access of one subject',
+      argv: ['explain', '--matrix', '-f', good],
+      error: '--matrix needs --subject KIND:NAME',
+      hint: 'e.g. explain --subject ServiceAccount:crossplane-system/crossplane --matrix',
+    },
+    MatrixWithRole: {
+      reason: 'a ClusterRole and a subject at once',
+      argv: ['explain', 'admin', '--subject', 'User:jane', '--matrix', '-f', good],
+      error: 'explain takes a ClusterRole or --subject, not both',
+    },
+    MatrixWithFor: {
+      reason: 'the matrix answers every resource: --for would be silently ignored',
+      argv: ['explain', '--subject', 'User:jane', '--matrix', '--for', 'pods', '--verb', 'get', '-f', good],
+      error: '--matrix answers every resource and verb: drop --for',
+    },
+    MatrixAllWithoutMatrix: {
+      reason: 'a forgotten --matrix: --all means nothing to explain --subject',
+      argv: ['explain', '--subject', 'User:jane', '--all', '-f', good],
+      error: '--all needs --matrix',
+    },
+    MatrixDiffWithWithoutMatrix: {
+      reason: 'a forgotten --matrix: --diff-with means nothing to explain ROLE',
+      argv: ['explain', 'admin', '--diff-with', 'User:bob', '-f', good],
+      error: '--diff-with needs --matrix',
+    },
+    MatrixDiffWithNotASubject: {
+      reason: 'the second subject is checked as the first is, and the message names its flag',
+      argv: ['explain', '--subject', 'User:jane', '--matrix', '--diff-with', 'bob', '-f', good],
+      error: 'invalid --diff-with "bob"',
+      hint: 'use User:NAME, Group:NAME or ServiceAccount:NAMESPACE/NAME',
+    },
+    MatrixSubjectNotASubject: {
+      reason: 'a ServiceAccount without its namespace',
+      argv: ['explain', '--subject', 'ServiceAccount:crossplane', '--matrix', '-f', good],
+      error: 'invalid --subject "ServiceAccount:crossplane"',
+    },
+    MatrixWideOutput: {
+      reason: 'the matrix prints a table, json or yaml',
+      argv: ['explain', '--subject', 'User:jane', '--matrix', '-o', 'wide', '-f', good],
+      error: 'unknown output format "wide" for explain --matrix',
+      hint: 'use one of: table, json, yaml',
+    },
+    MatrixNamespaceNotAName: {
+      reason: '-n names a namespace whose RoleBindings count',
+      argv: ['explain', '--subject', 'User:jane', '--matrix', '-n', 'Team_A', '-f', good],
+      error:
+        'invalid --namespace "Team_A": not a namespace name: only lower-case letters, digits and "-", starting and ending with a letter or digit',
+    },
   };
   // sync holds an invalid XRD or ProviderRevision instead of failing: every such case is a held one.
   const owner = /^[^\n]*: (CompositeResourceDefinition|ProviderRevision) "/;
