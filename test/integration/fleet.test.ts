@@ -99,6 +99,23 @@ describe('--contexts and --all-contexts', () => {
     expect(list.items[0]?.result).not.toEqual(list.items[1]?.result);
   });
 
+  it('explains a role per context as --context does, and sections plain text by context', async () => {
+    const question = ['explain', 'crossplane-edit', '-o', 'json', ...K()];
+    const fleet = await runPlugin([...question, '--contexts', 'eu-drifted,eu-synced']);
+    expect(fleet.code, fleet.stderr).toBe(0);
+    const list = JSON.parse(fleet.stdout) as { items: { context: string; result: unknown }[] };
+    for (const item of list.items) {
+      const alone = await runPlugin([...question, '--context', item.context]);
+      expect(item.result).toEqual(JSON.parse(alone.stdout));
+    }
+    const text = await runPlugin(['explain', 'crossplane-edit', '--contexts', 'eu-*', ...K()]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.split('\n').filter((l) => l.startsWith('# context '))).toEqual([
+      '# context eu-drifted',
+      '# context eu-synced',
+    ]);
+  });
+
   it('keeps failures local: exit 2, one error line per failed context, the others answered', async () => {
     const r = await runPlugin(['sync', '--check', '--all-contexts', '-o', 'json', ...K()]);
     expect(r.code).toBe(2);

@@ -6,11 +6,12 @@ import { fromOption, inputSource } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
 import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
+import { fleetOptions, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import { explainMatrixHandler, matrixOptions, refuseMatrixFlags, type MatrixArgs } from './explain-matrix.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 
-interface ExplainArgs extends MatrixArgs {
+interface ExplainArgs extends MatrixArgs, FleetArgs {
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
 }
@@ -53,7 +54,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
       'Show the effective rules of a ClusterRole as Kubernetes aggregates them, and where each came from',
     builder: (y) =>
       matrixOptions(
-        y
+        withFleetFlags(y)
           .positional('role', { type: 'string', describe: 'The ClusterRole to explain' })
           .option('subject', {
             type: 'string',
@@ -95,38 +96,46 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           ),
       ),
     handler: async (args) => {
-      if (args.matrix === true) {
-        await explainMatrixHandler(args, deps, afterSyncFlags(args));
-        return;
-      }
-      refuseMatrixFlags(args);
-      if (args.subject !== undefined) {
-        await explainSubjectHandler(args, deps);
-        return;
-      }
-      const { role, output, access, afterSync } = explainRoleFlags(args);
-      const { runExplainRole } = await import('../../app/explain.js');
-      const explanation = await runExplainRole(
-        { source: inputSource(args), role, access, afterSync },
-        appDeps(deps, args.color),
+      const fleet = fleetOptions(args, false);
+      if (fleet === undefined) return explainOnce(args, deps);
+      await runAcrossContexts(
+        deps,
+        fleet,
+        inputSource(args),
+        args.output ?? 'text',
+        args.color,
+        (d, context) => explainOnce({ ...args, context }, d),
       );
-      const [fmt, data] = await Promise.all([
-        import('../output/format-explain.js'),
-        import('../output/format-data.js'),
-      ]);
-      const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-      const text = {
-        tree: () => fmt.formatExplainTree(explanation, palette(color)),
-        table: () => fmt.formatExplainTable(explanation, false),
-        wide: () => fmt.formatExplainTable(explanation, true),
-        yaml: () => data.formatYaml(explanation),
-        json: () => data.formatJson(explanation),
-        dot: () => fmt.formatExplainDot(explanation),
-        mermaid: () => fmt.formatExplainMermaid(explanation),
-      }[output]();
-      deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     },
   };
+}
+
+/** explain against one cluster (or -f): a role, a subject, or a subject's matrix. */
+async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
+  if (args.matrix === true) return explainMatrixHandler(args, deps, afterSyncFlags(args));
+  refuseMatrixFlags(args);
+  if (args.subject !== undefined) return explainSubjectHandler(args, deps);
+  const { role, output, access, afterSync } = explainRoleFlags(args);
+  const { runExplainRole } = await import('../../app/explain.js');
+  const explanation = await runExplainRole(
+    { source: inputSource(args), role, access, afterSync },
+    appDeps(deps, args.color),
+  );
+  const [fmt, data] = await Promise.all([
+    import('../output/format-explain.js'),
+    import('../output/format-data.js'),
+  ]);
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = {
+    tree: () => fmt.formatExplainTree(explanation, palette(color)),
+    table: () => fmt.formatExplainTable(explanation, false),
+    wide: () => fmt.formatExplainTable(explanation, true),
+    yaml: () => data.formatYaml(explanation),
+    json: () => data.formatJson(explanation),
+    dot: () => fmt.formatExplainDot(explanation),
+    mermaid: () => fmt.formatExplainMermaid(explanation),
+  }[output]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** explain ROLE's flags, checked before anything is read. */
