@@ -115,7 +115,7 @@ function contextDeps(
 
 /**
  * Runs RUN once per context, PARALLEL at a time, each with its own streams; RUN returns the exit code (0 or 1) or
- * throws. PROGRESS is told each time a context finishes.
+ * throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after one failed.
  */
 export async function runFleet(
   contexts: readonly string[],
@@ -123,13 +123,14 @@ export async function runFleet(
   base: AppDeps,
   run: (context: string, deps: AppDeps) => Promise<number>,
   progress?: (done: number, failed: number) => void,
+  failFast = false,
 ): Promise<ContextRun[]> {
   const results: ContextRun[] = new Array<ContextRun>(contexts.length);
   let next = 0;
   let done = 0;
   let failed = 0;
   const worker = async (): Promise<void> => {
-    while (next < contexts.length) {
+    while (next < contexts.length && !(failFast && failed > 0)) {
       const i = next++;
       const context = contexts[i] ?? '';
       const opened: Cluster[] = [];
@@ -158,5 +159,6 @@ export async function runFleet(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, contexts.length)) }, worker));
-  return results;
+  // With failFast, the contexts never started are left out.
+  return results.filter((r) => r !== undefined);
 }

@@ -3,6 +3,7 @@ import { ExitCode, ExitSignal, UsageError } from '../errors.js';
 import type { FleetOptions } from '../app/fleet.js';
 import type { InputSource } from '../app/read-input.js';
 import { writeLine } from '../app/io.js';
+import type { AppDeps } from '../app/deps.js';
 import { appDeps, type Deps } from './context.js';
 
 export interface FleetArgs {
@@ -30,10 +31,23 @@ export function withFleetFlags<T>(y: Argv<T>): Argv<T & FleetArgs> {
     });
 }
 
-/** The fleet flags as given, checked; undefined for a run against one cluster. */
+/** sync's --fail-fast: writing across contexts, stop at the first context that fails. */
+export function withFailFast<T>(y: Argv<T>): Argv<T & { readonly 'fail-fast': boolean }> {
+  return y.option('fail-fast', {
+    type: 'boolean',
+    default: false,
+    describe: 'Writing across contexts (one at a time): stop at the first context that fails',
+  });
+}
+
+/**
+ * The fleet flags as given, checked; undefined for a run against one cluster. WRITES: the run would write; only
+ * sync may (WRITE_ALLOWED), one context at a time.
+ */
 export function fleetOptions(
   args: FleetArgs & { readonly context?: string | undefined; readonly from?: unknown },
   writes: boolean,
+  writeAllowed = false,
 ): FleetOptions | undefined {
   const contexts = (args.contexts ?? [])
     .flatMap((c) => c.split(','))
@@ -51,7 +65,7 @@ export function fleetOptions(
     throw new UsageError('--context and --contexts/--all-contexts cannot be used together');
   if (args.from !== undefined)
     throw new UsageError('-f reads files, not contexts: drop --contexts/--all-contexts');
-  if (writes) {
+  if (writes && !writeAllowed) {
     throw new UsageError('a run across contexts only reads', {
       hint: 'add --check or --dry-run=client|server, or name one --context to write',
     });
@@ -119,4 +133,71 @@ export async function runAcrossContexts(
   );
   if (failed > 0) throw new ExitSignal(ExitCode.error);
   if (flagged > 0) throw new ExitSignal(ExitCode.drift);
+}
+
+/**
+ * sync across contexts with writes: the plan of every context first (in parallel, shown before the one question on
+ * a terminal that names every context), then the writes one context at a time in the order given; --fail-fast stops
+ * at the first context that fails. A context whose plan cannot be made stops everything before the first write.
+ */
+export async function writeAcrossContexts(
+  deps: Deps,
+  fleet: FleetOptions,
+  run: {
+    readonly source: InputSource;
+    readonly color: boolean;
+    readonly yes: boolean;
+    readonly failFast: boolean;
+    readonly what: string;
+    readonly preview: (deps: Deps, context: string) => Promise<void>;
+    readonly apply: (deps: Deps, context: string) => Promise<void>;
+  },
+): Promise<void> {
+  const [{ selectContexts, runFleet }, { mergeFleetOutput }, { confirmWrite }] = await Promise.all([
+    import('../app/fleet.js'),
+    import('./output/fleet-output.js'),
+    import('./output/prompt.js'),
+  ]);
+  const names = await (deps.contextNames ?? (() => Promise.resolve([])))(run.source.connection);
+  const contexts = selectContexts(fleet, names);
+  const base = appDeps(deps, run.color);
+  const each =
+    (fn: (deps: Deps, context: string) => Promise<void>) =>
+    async (context: string, d: AppDeps): Promise<number> => {
+      await fn({ ...deps, io: d.io, connect: d.connect }, context);
+      return ExitCode.ok;
+    };
+  if (!run.yes) {
+    // Off a terminal this refuses before anything is read, as sync alone does.
+    if (!deps.io.stdinIsTTY || !deps.io.stderrIsTTY) {
+      await confirmWrite(deps.io, deps.prompter, { yes: false, message: '', what: run.what });
+    }
+    const plans = await runFleet(contexts, fleet.parallel, base, each(run.preview));
+    const shown = mergeFleetOutput(plans, 'table');
+    deps.io.stderr.write(shown.stdout);
+    for (const line of shown.stderr) writeLine(deps.io.stderr, line);
+    const failed = plans.filter((p) => p.error !== undefined).length;
+    if (failed > 0) {
+      throw new UsageError(
+        `${String(failed)} of ${String(contexts.length)} contexts could not be planned: nothing was written`,
+      );
+    }
+    const yes = await confirmWrite(deps.io, deps.prompter, {
+      yes: false,
+      message: `${run.what} in ${String(contexts.length)} contexts (${contexts.join(', ')}), one at a time?`,
+      what: run.what,
+    });
+    if (!yes) throw new UsageError('aborted: nothing was written');
+  }
+  const applied = await runFleet(contexts, 1, base, each(run.apply), undefined, run.failFast);
+  const merged = mergeFleetOutput(applied, 'table');
+  deps.io.stdout.write(merged.stdout);
+  for (const line of merged.stderr) writeLine(deps.io.stderr, line);
+  const failed = applied.filter((r) => r.error !== undefined).length;
+  const skipped = contexts.length - applied.length;
+  writeLine(
+    deps.io.stderr,
+    `${String(contexts.length)} contexts: ${String(applied.length - failed)} written, ${String(failed)} failed${skipped > 0 ? `, ${String(skipped)} not started (--fail-fast)` : ''}`,
+  );
+  if (failed > 0) throw new ExitSignal(ExitCode.error);
 }

@@ -159,7 +159,8 @@ describe('--contexts and --all-contexts', () => {
 
   it('refuses what it cannot do with one clear error', async () => {
     const cases: [string[], RegExp][] = [
-      [['sync', '--contexts', 'eu-synced'], /^error: a run across contexts only reads$/m],
+      [['sync', '--contexts', 'eu-synced'], /^error: refusing to apply the Crossplane RBAC without confirmation/m],
+      [['sync', '--contexts', 'eu-synced', '-f', 'examples/cluster'], /^error: -f reads files, not contexts/m],
       [['sync', '--check', '--contexts', 'ap-*'], /^error: --contexts "ap-\*" matches no context$/m],
       [['sync', '--check', '--contexts', 'nope'], /^error: context "nope" does not exist$/m],
       [['sync', '--check', '--contexts', 'eu-synced', '--context', 'eu-synced'], /cannot be used together/],
@@ -171,5 +172,59 @@ describe('--contexts and --all-contexts', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
     }
+  });
+});
+
+describe('sync across contexts with writes', () => {
+  it('refuses off a terminal without --yes, and asks once on one, naming every context after showing each plan', async () => {
+    const refused = await runPlugin(['sync', '--contexts', 'eu-drifted,eu-synced', ...K()]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: refusing to apply the Crossplane RBAC without confirmation/m);
+    const asked: string[] = [];
+    const declined = await runPlugin(['sync', '--contexts', 'eu-drifted,eu-synced', ...K()], {
+      tty: true,
+      prompter: {
+        confirm: (message: string) => {
+          asked.push(message);
+          return Promise.resolve(false);
+        },
+        checkbox: () => Promise.reject(new Error('unexpected')),
+      },
+    });
+    expect(declined.code).toBe(2);
+    expect(asked).toEqual([
+      'apply the Crossplane RBAC in 2 contexts (eu-drifted, eu-synced), one at a time?',
+    ]);
+    expect(declined.stderr).toMatch(/^CONTEXT\s+KIND\s+TO CREATE/m);
+    expect(declined.stderr).toMatch(/^eu-drifted\s+ClusterRole\s+[1-9]\d*\s/m);
+    expect(declined.stderr).toMatch(/^error: aborted: nothing was written$/m);
+    const still = await runPlugin(['sync', '--check', '--context', 'eu-drifted', ...K()]);
+    expect(still.code).toBe(1);
+  });
+
+  it('writes one context at a time; --fail-fast stops at the first that fails', async () => {
+    const r = await runPlugin([
+      'sync',
+      '--contexts',
+      'eu-drifted,us-dead,eu-synced',
+      '--yes',
+      '--fail-fast',
+      ...K(),
+    ]);
+    expect(r.code).toBe(2);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['CONTEXT', 'eu-drifted', 'eu-drifted']);
+    expect(r.stderr).toMatch(/^error: context us-dead: /m);
+    expect(r.stderr).toMatch(/^3 contexts: 1 written, 1 failed, 1 not started \(--fail-fast\)$/m);
+    // What sync --check --context says of each, alone.
+    expect((await runPlugin(['sync', '--check', '--context', 'eu-drifted', ...K()])).code).toBe(0);
+    const all = await runPlugin(['sync', '--contexts', 'us-dead,eu-synced', '--yes', ...K()]);
+    expect(all.code).toBe(2);
+    expect(all.stderr).toMatch(/^2 contexts: 1 written, 1 failed$/m);
+    expect(all.stdout).toMatch(/^eu-synced\s+ClusterRole\s+0\s+0\s+\d+\s+0\s+0\s+0$/m);
   });
 });

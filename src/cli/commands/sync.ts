@@ -1,11 +1,20 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { SyncRunOptions } from '../../app/sync.js';
+import type { WriteOptions } from '../../app/write.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel } from '../../sync/choices.js';
 import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
-import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
+import {
+  fleetOptions,
+  inContext,
+  runAcrossContexts,
+  withFailFast,
+  withFleetFlags,
+  writeAcrossContexts,
+  type FleetArgs,
+} from '../fleet.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
@@ -19,6 +28,7 @@ import {
 } from '../flags.js';
 
 interface SyncArgs extends GlobalArgs, FleetArgs {
+  readonly 'fail-fast': boolean;
   readonly from: FromPaths | undefined;
   readonly manage: ManageLevel | undefined;
   readonly only: string | undefined;
@@ -44,7 +54,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
     describe:
       "Render and apply the RBAC Crossplane's RBAC manager would make (providers, XRDs, base and namespace roles)",
     builder: (y) =>
-      withFleetFlags(y)
+      withFailFast(withFleetFlags(y))
         .option('from', fromOption)
         .option('output-dir', {
           type: 'string',
@@ -133,13 +143,28 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         return;
       }
       const { write } = options.run;
-      const fleet = fleetOptions(args, !write.check && write.dryRun === 'none');
+      const writes = !write.check && write.dryRun === 'none' && options.outputDir === undefined;
+      const fleet = fleetOptions(args, writes, true);
       if (fleet === undefined) return syncOnce(deps, options, args.color);
       const source = options.run.source;
+      const inOne = (context: string, w: Partial<WriteOptions>): typeof options => ({
+        ...options,
+        run: { ...options.run, source: inContext(source, context), write: { ...write, ...w } },
+      });
+      if (writes) {
+        return writeAcrossContexts(deps, fleet, {
+          source,
+          color: args.color,
+          yes: write.yes,
+          failFast: args['fail-fast'],
+          what: write.what,
+          preview: (d, context) => syncOnce(d, inOne(context, { dryRun: 'client' }), args.color),
+          apply: (d, context) => syncOnce(d, inOne(context, { yes: true }), args.color),
+        });
+      }
       await runAcrossContexts(deps, fleet, source, options.present.output, args.color, async (d, context) => {
-        const run = { ...options.run, source: inContext(source, context) };
         const outputDir = (await import('../../app/output-dir.js')).inContextDir(options.outputDir, context);
-        return syncOnce(d, { ...options, run, outputDir }, args.color);
+        return syncOnce(d, { ...inOne(context, {}), outputDir }, args.color);
       });
     },
   };
