@@ -4,11 +4,16 @@ import { commands } from './command-list.js';
 import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
 import { checkConnectionFlags } from '../app/read-input.js';
 import { withGlobalFlags } from './global-flags.js';
+import { checkArgs } from './check-args.js';
+import { flagTable } from './flag-table.js';
 
 export const PROGRAM = 'kubectl crossplane-rbac';
 
-/** Builds the parser: kubectl's global flags and ours, and the explicit list of commands. */
-export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> {
+/**
+ * Builds the parser: kubectl's global flags and ours, and the explicit list of commands. ARGV is checked
+ * (checkArgs): unknown commands and flags never reach it. COMMAND names the command, for the hint of an error.
+ */
+export function buildCli(argv: readonly string[], deps: Deps, command?: string): Argv<GlobalArgs> {
   const cli = withGlobalFlags(yargs([...argv]))
     .scriptName(PROGRAM)
     .locale('en')
@@ -24,9 +29,7 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
       checkConnectionFlags(connectionFlags(args));
     })
     .command(commands(deps) as CommandModule<GlobalArgs, GlobalArgs>[])
-    .demandCommand(1, 'a command is required')
     .strict()
-    .recommendCommands()
     .help('help')
     .alias('help', 'h')
     .version(false)
@@ -34,7 +37,12 @@ export function buildCli(argv: readonly string[], deps: Deps): Argv<GlobalArgs> 
     .exitProcess(false)
     .fail((msg, err) => {
       if (err !== undefined && err !== null) throw err;
-      throw new UsageError(msg, { hint: `see: ${PROGRAM} --help` });
+      const hint = `see: ${PROGRAM}${command !== undefined ? ` ${command}` : ''} --help`;
+      // Flags are checked before: what yargs still calls unknown are words beyond the command's arguments.
+      const extra = /^Unknown arguments?: (.*)$/.exec(msg);
+      if (extra !== null)
+        throw new UsageError(`unexpected arguments: [${(extra[1] ?? '').split(', ').join(' ')}]`, { hint });
+      throw new UsageError(msg, { hint });
     });
   return cli;
 }
@@ -58,16 +66,19 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
       return cluster;
     },
   };
-  const cli = buildCli(argv, tracked);
+  const checked = checkArgs(argv, flagTable(deps), PROGRAM);
+  const cli = buildCli(checked.argv, tracked, checked.command);
   let helpText = '';
   try {
-    await cli.parseAsync([...argv], {}, (err, _parsed, output) => {
+    await cli.parseAsync([...checked.argv], {}, (err, _parsed, output) => {
       if (err !== null && err !== undefined) return;
       helpText = output;
     });
   } finally {
     for (const cluster of opened) cluster.close?.();
   }
+  // No command (a bare `kubectl crossplane-rbac`): the help, on stdout, exit 0, as a bare `kubectl` does.
+  if (helpText === '' && checked.command === undefined) helpText = await cli.getHelp();
   if (helpText !== '') deps.io.stdout.write(`${helpText}\n`);
 }
 

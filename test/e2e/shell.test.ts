@@ -45,10 +45,37 @@ describe('the plugin through the real kubectl', () => {
     expect(JSON.parse(json.stdout).clientVersion.gitVersion).toMatch(/^v\d+\.\d+\.\d+/);
   });
 
-  it('rejects an unknown flag with a one-line error and exit 2', async () => {
-    const r = await kubectl(['crossplane-rbac', 'version', '--bogus']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: Unknown argument: bogus\nhint: /);
+  it.each([
+    { kubectl: 'version --dryrun', plugin: 'sync --dryrun', hint: 'did you mean --dry-run?' },
+    { kubectl: 'version -Z', plugin: 'sync -Z', hint: 'see: kubectl crossplane-rbac sync --help' },
+    { kubectl: 'synk', plugin: 'synk', hint: 'did you mean sync?' },
+    { kubectl: 'frobnicate', plugin: 'frobnicate', hint: 'see: kubectl crossplane-rbac --help' },
+  ])(
+    'answers `$plugin` as kubectl answers `kubectl $kubectl`: one error line, a hint, exit 2',
+    async ({ kubectl: ref, plugin, hint }) => {
+      // kubectl (cobra) prints `Error: <message>` and exits 1; the plugin's errors are `error:` lines, exit 2.
+      const want = await kubectl(ref.split(' '));
+      expect(want.code, want.stderr).toBe(1);
+      const message = /^Error: (.*)$/m
+        .exec(want.stderr)?.[1]
+        ?.replace('"kubectl"', '"kubectl crossplane-rbac"');
+      expect(message).toBeDefined();
+      const r = await kubectl(['crossplane-rbac', ...plugin.split(' ')]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`error: ${message ?? ''}\nhint: ${hint}\n`);
+    },
+  );
+
+  it('prints the help on stdout, exit 0, when no command is given, as a bare kubectl does', async () => {
+    const ref = await kubectl([]);
+    expect(ref.code).toBe(0);
+    expect(ref.stderr).toBe('');
+    expect(ref.stdout).toMatch(/^kubectl controls the Kubernetes cluster manager\./);
+    const bare = await kubectl(['crossplane-rbac']);
+    const help = await kubectl(['crossplane-rbac', '--help']);
+    expect(bare).toStrictEqual({ code: 0, stdout: help.stdout, stderr: '' });
+    expect(bare.stdout).toMatch(/^kubectl crossplane-rbac: /);
   });
 
   it('reports an unreachable server in one line, exit 2', async () => {
