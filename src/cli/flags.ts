@@ -25,6 +25,18 @@ export const concurrencyOption = {
   describe: 'Writes in flight at once',
 } as const;
 
+/** kubectl's --no-headers: tables without their header row (their columns as wide as their cells). */
+export const noHeadersOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'Print tables without their header row (as kubectl)',
+} as const;
+
+/** The help of a command's -o: its own formats, the default first, as they are checked (parseOutput). */
+export function outputHelp(formats: readonly string[], more = ''): string {
+  return `Output format: ${formats.join('|')}${more}`;
+}
+
 /** `--adopt`, described by what the command would take over. */
 export function adoptOption(what: string) {
   return { type: 'boolean', default: false, describe: `Take over ${what} instead of refusing them` } as const;
@@ -107,6 +119,8 @@ export interface PresentOptions {
   readonly check: boolean;
   /** --dry-run=server: the table says what would be done. */
   readonly serverDryRun: boolean;
+  /** The table's header row (false: --no-headers). */
+  readonly headers: boolean;
 }
 
 /** The write flags every writing command has, as they reach its handler. */
@@ -116,6 +130,7 @@ export interface WriteArgs {
   readonly concurrency: number;
   readonly output: string | undefined;
   readonly color: boolean;
+  readonly 'no-headers': boolean;
 }
 
 /**
@@ -133,7 +148,13 @@ export function writeFlags(
   const check = extra.check ?? false;
   return {
     write: { dryRun, check, yes: args.yes, concurrency: args.concurrency, what, preview: extra.preview },
-    present: { output, color: args.color, check, serverDryRun: dryRun === 'server' },
+    present: {
+      output,
+      color: args.color,
+      check,
+      serverDryRun: dryRun === 'server',
+      headers: !args['no-headers'],
+    },
   };
 }
 

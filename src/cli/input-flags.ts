@@ -2,17 +2,17 @@ import { UsageError } from '../errors.js';
 import type { InputSource } from '../app/read-input.js';
 import { connectionFlags, type GlobalArgs } from './context.js';
 
-/** The -f/--from value after parsing: one or more paths (repeat -f to read several). */
+/** The -f/--filename value after parsing: one or more paths (repeat -f to read several). */
 export type FromPaths = readonly string[];
 
 /** The default of --max-input-size, as the flag spells it. */
 export const DEFAULT_MAX_INPUT_SIZE_TEXT = '256Mi';
 
 /** Where the command reads: -f (checked: every path names something), else the cluster of the connection flags. */
-export function inputSource(args: GlobalArgs & { readonly from?: FromPaths | undefined }): InputSource {
+export function inputSource(args: GlobalArgs & { readonly filename?: FromPaths | undefined }): InputSource {
   const maxInputBytes = maxInputSize(args);
   return {
-    ...(args.from !== undefined ? { from: checkFromPaths(args.from) } : {}),
+    ...(args.filename !== undefined ? { from: checkFromPaths(args.filename) } : {}),
     maxInputBytes,
     connection: connectionFlags(args),
   };
@@ -36,9 +36,9 @@ export function checkFromPaths(paths: FromPaths): FromPaths {
   });
 }
 
-/** The -f/--from option every reading command takes. */
-export const fromOption = {
-  alias: 'f',
+/** The -f/--filename option every reading command takes (as kubectl's -f; --from, its first name, still works). */
+export const filenameOption = {
+  alias: ['f', 'from'],
   type: 'string',
   describe: 'Read objects from a file, a directory or - (stdin) instead of a cluster (repeatable)',
   coerce: fromPathsOf,

@@ -20,7 +20,7 @@ export async function presentWrite(io: Io, outcome: WriteOutcome, opts: PresentO
       return;
     }
     const text = {
-      table: () => fmt.formatPlanSummary(outcome.shown, failed, { color, dryRun }),
+      table: () => fmt.formatPlanSummary(outcome.shown, failed, { color, dryRun, headers: opts.headers }),
       name: () => fmt.formatPlanNames(outcome.shown),
       diff: () => fmt.formatPlanDiff(outcome.shown),
     }[opts.output]();

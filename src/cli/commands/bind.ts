@@ -3,12 +3,14 @@ import { UsageError } from '../../errors.js';
 import type { BindTarget } from '../../bind/target.js';
 import type { BindRunOptions } from '../../app/bind.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
 import {
   adoptOption,
   concurrencyOption,
   dryRunOption,
+  noHeadersOption,
+  outputHelp,
   WRITE_OUTPUTS,
   writeFlags,
   yesOption,
@@ -16,7 +18,8 @@ import {
 } from '../flags.js';
 
 interface BindArgs extends GlobalArgs {
-  readonly from: FromPaths | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
   readonly 'root-sync': string | undefined;
   readonly 'service-account': string | undefined;
   readonly 'role-ref': string[] | undefined;
@@ -110,6 +113,8 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           describe: 'Delete our bindings of this account that are no longer declared (--no-prune keeps them)',
         })
         .option('dry-run', dryRunOption)
+        .describe('output', outputHelp(WRITE_OUTPUTS))
+        .option('no-headers', noHeadersOption)
         .option('allow-privileged', {
           type: 'boolean',
           default: false,
@@ -120,7 +125,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           'adopt',
           adoptOption('existing bindings that nobody owns (no managed-by label, no controller)'),
         )
-        .option('from', fromOption)
+        .option('filename', filenameOption)
         .option('yes', yesOption)
         .option('concurrency', concurrencyOption)
         .example(
@@ -139,9 +144,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           '$0 bind --root-sync root-sync --role-refs-file roles.yaml -o diff --dry-run=server',
           'Diff, validated by the API server',
         )
-        .epilogue(
-          `-o: ${WRITE_OUTPUTS.join(', ')}. The plugin never binds cluster-admin by default: an empty roleRef list is an error.`,
-        ),
+        .epilogue('The plugin never binds cluster-admin by default: an empty roleRef list is an error.'),
     handler: async (args) => {
       const options = await bindOptions(args);
       const { runBind } = await import('../../app/bind.js');

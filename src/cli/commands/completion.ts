@@ -49,6 +49,7 @@ export function completionCommand(deps: Deps): CommandModule<GlobalArgs, Complet
     builder: (y) =>
       y
         .positional('shell', { type: 'string', default: 'bash', describe: 'bash, zsh or kubectl' })
+        .describe('output', 'Not used: completion prints a shell script')
         .example('source <($0 completion bash)', 'Enable completion in the current bash session')
         .example(
           '$0 completion kubectl > ~/bin/kubectl_complete-crossplane_rbac && chmod +x ~/bin/kubectl_complete-crossplane_rbac',

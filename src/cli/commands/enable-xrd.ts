@@ -3,13 +3,16 @@ import { UsageError } from '../../errors.js';
 import type { EnableXrdRunOptions } from '../../app/enable-xrd.js';
 import { parseLabelSelector } from '../../kube/parse-selector.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
 import {
   adoptOption,
   allowPrivilegedRolesOption,
   concurrencyOption,
   dryRunOption,
+  noHeadersOption,
+  outputHelp,
+  WRITE_OUTPUTS,
   writeFlags,
   yesOption,
   type PresentOptions,
@@ -22,7 +25,8 @@ interface EnableXrdArgs extends GlobalArgs {
   readonly sync: boolean;
   readonly 'dry-run': string | undefined;
   readonly interactive: boolean;
-  readonly from: FromPaths | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
   readonly yes: boolean;
   readonly concurrency: number;
   readonly adopt: boolean;
@@ -66,13 +70,15 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
           describe: 'Sync the namespace roles of the namespaces (--no-sync: only annotate)',
         })
         .option('dry-run', dryRunOption)
+        .describe('output', outputHelp(WRITE_OUTPUTS))
+        .option('no-headers', noHeadersOption)
         .option('interactive', {
           alias: 'i',
           type: 'boolean',
           default: false,
           describe: 'Choose XRDs and namespaces from lists, preview, confirm (terminal only)',
         })
-        .option('from', fromOption)
+        .option('filename', filenameOption)
         .option('yes', yesOption)
         .option('adopt', adoptOption('existing namespace roles that nobody owns'))
         .option('concurrency', concurrencyOption)
@@ -133,7 +139,7 @@ function enableXrdOptions(
         hint: 'kubectl crossplane-rbac enable-xrd XRD... -n NAMESPACE (or -i to choose on a terminal)',
       });
     }
-    if (namespaces.length === 0 && !hasSelector && args.from !== undefined) {
+    if (namespaces.length === 0 && !hasSelector && args.filename !== undefined) {
       throw new UsageError('no namespace given: pass -n NAMESPACE... or -l SELECTOR', {
         hint: 'kubectl crossplane-rbac enable-xrd XRD... -n NAMESPACE (or -i to choose on a terminal)',
       });

@@ -9,13 +9,15 @@ import type { AfterSyncOptions } from '../../app/after-sync.js';
 // `explain --subject KIND:NAME --matrix`: its flags, checked before anything is read, and its presentation. The
 // explain command routes here; its own file stays the role and subject explanations.
 
-const MATRIX_OUTPUTS = ['table', 'json', 'yaml'] as const;
+/** The matrix's -o formats (explain's help names them). */
+export const MATRIX_OUTPUTS = ['table', 'json', 'yaml'] as const;
 
 export interface MatrixArgs extends GlobalArgs {
   readonly role: string | undefined;
   readonly subject: string | undefined;
   readonly group: string[] | undefined;
-  readonly from: FromPaths | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean | undefined;
   readonly for: string | undefined;
   readonly verb: string | undefined;
   readonly matrix: boolean | undefined;
@@ -113,7 +115,8 @@ export async function explainMatrixHandler(
     appDeps(deps, args.color),
   );
   const text = {
-    table: () => formatMatrix(matrix, useColor(deps.io, deps.io.stdoutIsTTY, !args.color)),
+    table: () =>
+      formatMatrix(matrix, useColor(deps.io, deps.io.stdoutIsTTY, !args.color), args['no-headers'] !== true),
     yaml: () => data.formatYaml(matrix),
     json: () => data.formatJson(matrix),
   }[output]();

@@ -2,15 +2,20 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { fromOption, inputSource } from '../input-flags.js';
+import { filenameOption, inputSource } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
-import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
+import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
-import { explainMatrixHandler, matrixOptions, refuseMatrixFlags, type MatrixArgs } from './explain-matrix.js';
+import {
+  explainMatrixHandler,
+  MATRIX_OUTPUTS,
+  matrixOptions,
+  refuseMatrixFlags,
+  type MatrixArgs,
+} from './explain-matrix.js';
 
 const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
-
 interface ExplainArgs extends MatrixArgs, FleetArgs {
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
@@ -66,7 +71,15 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
             array: true,
             describe: 'With --subject: a further group of the subject (repeatable)',
           })
-          .option('from', fromOption)
+          .option('filename', filenameOption)
+          .describe(
+            'output',
+            outputHelp(
+              OUTPUTS,
+              ` (with --subject: ${SUBJECT_OUTPUTS.join('|')}; with --matrix: ${MATRIX_OUTPUTS.join('|')})`,
+            ),
+          )
+          .option('no-headers', noHeadersOption)
           .option('for', {
             type: 'string',
             describe:
@@ -128,8 +141,8 @@ async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = {
     tree: () => fmt.formatExplainTree(explanation, palette(color)),
-    table: () => fmt.formatExplainTable(explanation, false),
-    wide: () => fmt.formatExplainTable(explanation, true),
+    table: () => fmt.formatExplainTable(explanation, false, args['no-headers'] !== true),
+    wide: () => fmt.formatExplainTable(explanation, true, args['no-headers'] !== true),
     yaml: () => data.formatYaml(explanation),
     json: () => data.formatJson(explanation),
     dot: () => fmt.formatExplainDot(explanation),

@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { writeLine } from '../../app/io.js';
 import { parsePattern, parseSubjectKind, type LookupQuery } from '../../lookup/query.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
 import { parseOutput } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
@@ -15,7 +15,7 @@ interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly pattern: string | undefined;
   readonly kind: string | undefined;
   readonly 'all-namespaces': boolean;
-  readonly from: FromPaths | undefined;
+  readonly filename: FromPaths | undefined;
 }
 
 export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs> {
@@ -41,7 +41,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
           default: false,
           describe: 'RoleBindings of every namespace (the default); -n NS: only those in NS',
         })
-        .option('from', fromOption)
+        .option('filename', filenameOption)
         .epilogue(
           'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
         )

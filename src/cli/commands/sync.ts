@@ -4,7 +4,7 @@ import type { SyncRunOptions } from '../../app/sync.js';
 import type { WriteOptions } from '../../app/write.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { MANAGE_LEVELS, SYNC_FAMILIES, type ManageLevel } from '../../sync/choices.js';
-import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { presentWrite } from '../write-flow.js';
 import {
   fleetOptions,
@@ -21,7 +21,10 @@ import {
   checkNamespaceFlag,
   concurrencyOption,
   dryRunOption,
+  noHeadersOption,
+  outputHelp,
   parseOnly,
+  WRITE_OUTPUTS,
   writeFlags,
   yesOption,
   type PresentOptions,
@@ -29,7 +32,8 @@ import {
 
 interface SyncArgs extends GlobalArgs, FleetArgs {
   readonly 'fail-fast': boolean;
-  readonly from: FromPaths | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
   readonly manage: ManageLevel | undefined;
   readonly only: string | undefined;
   readonly provider: string[] | undefined;
@@ -55,7 +59,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       "Render and apply the RBAC Crossplane's RBAC manager would make (providers, XRDs, base and namespace roles)",
     builder: (y) =>
       withFailFast(withFleetFlags(y))
-        .option('from', fromOption)
+        .option('filename', filenameOption)
         .option('output-dir', {
           type: 'string',
           describe:
@@ -80,6 +84,8 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           describe: 'Only this CompositeResourceDefinition (repeatable)',
         })
         .option('dry-run', dryRunOption)
+        .describe('output', outputHelp(WRITE_OUTPUTS))
+        .option('no-headers', noHeadersOption)
         .option('check', {
           type: 'boolean',
           default: false,

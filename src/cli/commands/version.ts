@@ -1,15 +1,18 @@
 import type { CommandModule } from 'yargs';
-import { parseOutput } from '../flags.js';
+import { outputHelp, parseOutput } from '../flags.js';
+import type { Deps, GlobalArgs } from '../context.js';
 
 /** version's -o: kubectl version's (json, yaml), and the text line (also as `short`). */
 const VERSION_OUTPUTS = ['text', 'short', 'json', 'yaml'] as const;
-import type { Deps, GlobalArgs } from '../context.js';
 
 export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
   return {
     command: 'version',
     describe: 'Print the plugin version',
-    builder: (y) => y.example('$0 version -o json', 'Print the version as JSON'),
+    builder: (y) =>
+      y
+        .describe('output', outputHelp(VERSION_OUTPUTS))
+        .example('$0 version -o json', 'Print the version as JSON'),
     handler: (args) => {
       const output = parseOutput(
         args.output,

@@ -2,9 +2,9 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { writeLine } from '../../app/io.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { fromOption, inputSource, type FromPaths } from '../input-flags.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { afterSyncFlags, afterSyncOptions, parseOutput } from '../flags.js';
+import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
@@ -16,7 +16,8 @@ interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly resource: string;
   readonly name: string | undefined;
   readonly 'all-namespaces': boolean;
-  readonly from: FromPaths | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
 }
@@ -46,8 +47,10 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           default: false,
           describe: 'Every namespace: RoleBindings of all namespaces count',
         })
-        .option('from', fromOption)
+        .option('filename', filenameOption)
         .options(afterSyncOptions)
+        .describe('output', outputHelp(OUTPUTS))
+        .option('no-headers', noHeadersOption)
         .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
         .example(
           '$0 who-can delete buckets.s3.aws.upbound.io -o wide -f examples/cluster',
@@ -96,8 +99,8 @@ async function whoCanOnce(
   ]);
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = {
-    table: () => formatWhoCanTable(result, false, color),
-    wide: () => formatWhoCanTable(result, true, color),
+    table: () => formatWhoCanTable(result, false, color, !args['no-headers']),
+    wide: () => formatWhoCanTable(result, true, color, !args['no-headers']),
     json: () => data.formatJson(result),
     yaml: () => data.formatYaml(result),
   }[output]();

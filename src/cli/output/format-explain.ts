@@ -163,8 +163,11 @@ function accessLines(expl: Explanation, pal: Palette): string[] {
   ];
 }
 
-/** `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from. */
-export function formatExplainTable(expl: Explanation, wide: boolean): string {
+/**
+ * `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from. HEADERS:
+ * false for --no-headers.
+ */
+export function formatExplainTable(expl: Explanation, wide: boolean, headers = true): string {
   const head = wide
     ? ['#', 'API GROUPS', 'RESOURCES', 'RESOURCE NAMES', 'NON-RESOURCE URLS', 'VERBS', 'SOURCE', 'CHAIN']
     : ['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE'];
@@ -188,7 +191,7 @@ export function formatExplainTable(expl: Explanation, wide: boolean): string {
       : [String(p.index), groups, resources, verbs, source];
     return row;
   });
-  const lines = formatTable(head, cells, false, 3)
+  const lines = formatTable(headers ? head : [], cells, false, 3)
     .split('\n')
     .filter((l) => l !== '');
   if (rows.length === 0) {

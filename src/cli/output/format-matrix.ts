@@ -38,9 +38,10 @@ function plural(n: number, one: string, many: string): string {
 /**
  * The matrix as rakkess prints it, one column per verb, with a heading row per group: on a terminal ✓ and ✗ in
  * colour, else `yes` and `no`; with --diff-with each cell is SUBJECT/OTHER. A verb only rules not stored yet allow
- * is marked `*`. Every name is escaped for the terminal.
+ * is marked `*`. Every name is escaped for the terminal. HEADERS: false for --no-headers (no RESOURCE GET ... row,
+ * the columns as wide as their cells).
  */
-export function formatMatrix(m: AccessMatrix, color: boolean): string {
+export function formatMatrix(m: AccessMatrix, color: boolean, headers = true): string {
   const p = palette(color);
   const [yes, no] = color ? ['✓', '✗'] : ['yes', 'no'];
   const mark = (allowed: boolean, pending: readonly MatrixVerb[] | undefined, verb: MatrixVerb): string =>
@@ -84,14 +85,16 @@ export function formatMatrix(m: AccessMatrix, color: boolean): string {
       body.push({ cells: [`  ${escapeTerminal(rowName(r))}`, ...verbCells] });
     }
   }
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => width(b.cells[i] ?? ''))));
+  const widths = head.map((h, i) =>
+    Math.max(headers ? h.length : 0, ...body.map((b) => width(b.cells[i] ?? ''))),
+  );
   const pad = (s: string, i: number): string => s + ' '.repeat((widths[i] ?? 0) - width(s));
   const render = (cells: readonly string[], painted: (s: string, i: number) => string): string =>
     cells
       .map((c, i) => painted(pad(c, i), i))
       .join('  ')
       .trimEnd();
-  lines.push(render(head, (s) => (color ? p.cyan(s) : s)));
+  if (headers) lines.push(render(head, (s) => (color ? p.cyan(s) : s)));
   for (const b of body) {
     lines.push(
       b.heading !== undefined ? p.bold(b.heading) : render(b.cells, (s, i) => (i === 0 ? s : paint(s))),

@@ -83,7 +83,7 @@ function comparable(obj: object): object {
 export function formatPlanSummary(
   entries: readonly PlanEntry<KubeObject>[],
   failedKeys: ReadonlySet<string>,
-  opts: { color: boolean; dryRun: boolean },
+  opts: { color: boolean; dryRun: boolean; headers?: boolean },
 ): string {
   const cols = ['create', 'update', 'unchanged', 'delete', 'refused'] as const;
   const byKind = new Map<string, Record<(typeof cols)[number] | 'failed', number>>();
@@ -110,5 +110,5 @@ export function formatPlanSummary(
     return [k, ...cols.map((c) => String(r[c])), String(r.failed)];
   });
   if (rows.length === 0) return 'nothing to do: no objects in scope\n';
-  return `${formatTable(head, rows, opts.color)}\n`;
+  return `${formatTable(opts.headers === false ? [] : head, rows, opts.color)}\n`;
 }

@@ -29,8 +29,16 @@ export function formatRule(rule: PolicyRule): string {
   return `${list(rule.verbs)} ${list(groups)}/${list(rule.resources)}${names}`;
 }
 
-/** One line per subject (its first path, and how many more); `wide`: one line per path, with the rule. */
-export function formatWhoCanTable(result: WhoCanResult, wide: boolean, color: boolean): string {
+/**
+ * One line per subject (its first path, and how many more); `wide`: one line per path, with the rule. HEADERS:
+ * false for --no-headers.
+ */
+export function formatWhoCanTable(
+  result: WhoCanResult,
+  wide: boolean,
+  color: boolean,
+  headers = true,
+): string {
   const rows: string[][] = [];
   for (const s of result.subjects) {
     if (s.paths.length === 0) {
@@ -45,7 +53,8 @@ export function formatWhoCanTable(result: WhoCanResult, wide: boolean, color: bo
     }
     for (const p of s.paths) rows.push([subjectName(s), s.kind, formatPath(p), formatRule(p.rule)]);
   }
-  return formatTable(wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE'] : ['SUBJECT', 'KIND', 'VIA'], rows, color);
+  const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE'] : ['SUBJECT', 'KIND', 'VIA'];
+  return formatTable(headers ? head : [], rows, color);
 }
 
 /** What the table cannot say: roles whose stored rules lag behind the aggregation controller. */

@@ -6,6 +6,8 @@ import { escapeTerminal } from '../../app/escape.js';
  * always set explicitly: colour only when the caller decided it may. Columns are `gap` spaces apart; no borders.
  * Every cell is escaped for the terminal (its text comes from the cluster): a control character, a line break or a
  * bidi control in a name prints as its Go escape and can neither move the cursor nor split or reorder a row.
+ * With an empty HEAD (--no-headers) there is no header row, and the columns are as wide as their cells, as kubectl's
+ * tabwriter makes them.
  */
 export function formatTable(
   head: readonly string[],

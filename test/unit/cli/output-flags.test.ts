@@ -1,0 +1,158 @@
+// The flags kubectl users type without looking: -f's long form --filename (--from, its first name, still works),
+// --no-headers on every table, and each command's --help naming the -o formats it takes (checked against what the
+// command then accepts and refuses, so help and parser cannot drift apart).
+import { describe, expect, it } from 'vitest';
+import { runCaptured } from '../../support/run-cli.js';
+
+const EXAMPLES = 'examples/cluster';
+const XRD = 'xmysqlinstances.database.platform.acme.io';
+
+/** Every command that reads -f, with arguments that read the example cluster from files. */
+const READERS: readonly { readonly command: string; readonly args: readonly string[] }[] = [
+  { command: 'sync', args: ['sync', '-o', 'name'] },
+  { command: 'enable-xrd', args: ['enable-xrd', XRD, '-n', 'team-a', '-o', 'name'] },
+  { command: 'bind', args: ['bind', '--root-sync', 'root-sync', '--allow-privileged', '-o', 'name'] },
+  { command: 'explain', args: ['explain', 'crossplane-edit', '-o', 'wide'] },
+  { command: 'who-can', args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-o', 'wide'] },
+];
+
+describe('--filename is the long form of -f; --from still works', () => {
+  it.each(READERS)('$command', async ({ args }) => {
+    const short = await runCaptured([...args, '-f', EXAMPLES]);
+    expect(short.code, short.stderr).toBe(0);
+    expect(short.stdout).not.toBe('');
+    for (const spelling of [['--filename', EXAMPLES], [`--filename=${EXAMPLES}`], ['--from', EXAMPLES]]) {
+      expect(await runCaptured([...args, ...spelling]), spelling.join(' ')).toStrictEqual(short);
+    }
+  });
+
+  it('every command that takes -f lists it as -f, --filename in its help', async () => {
+    const help = await runCaptured(['--help']);
+    const commands = [...help.stdout.matchAll(/^ {2}kubectl crossplane-rbac ([a-z-]+)/gm)].map(
+      (m) => m[1] ?? '',
+    );
+    expect(commands).toContain('sync');
+    const withF: string[] = [];
+    for (const command of commands) {
+      const text = (await runCaptured([command, '--help'])).stdout;
+      if (/^\s+-f, /m.test(text)) {
+        expect(text, command).toMatch(/^\s+-f, --filename\b/m);
+        withF.push(command);
+      }
+    }
+    expect(withF.sort()).toStrictEqual(READERS.map((r) => r.command).sort());
+  });
+});
+
+/**
+ * The table --no-headers must print, from the table with headers: the header row dropped and each column as wide as
+ * its cells alone, as kubectl's tabwriter does (`kubectl get cm` prints `NAME   CREATED AT` / `b      2026-...`,
+ * and with --no-headers `b     2026-...`: the header no longer sets the width). Columns start where the header's
+ * names start; the gap between them is the table's own.
+ */
+function withoutHeaders(table: string): string {
+  const [head = '', ...rows] = table.split('\n').filter((l) => l !== '');
+  const starts = [...head.matchAll(/(?:^|\s{2,})(\S)/g)].map((m) => (m.index ?? 0) + m[0].length - 1);
+  const cellsOf = (line: string): string[] =>
+    starts.map((s, i) => line.slice(s, starts[i + 1] ?? line.length).trim());
+  const columns = [head, ...rows].map(cellsOf);
+  const gap = (starts[1] ?? 0) - Math.max(...columns.map((c) => (c[0] ?? '').length));
+  const cells = rows.map(cellsOf);
+  const widths = starts.map((_, i) => Math.max(...cells.map((c) => (c[i] ?? '').length)));
+  return cells
+    .map((c) =>
+      c
+        .map((cell, i) => cell.padEnd((widths[i] ?? 0) + gap))
+        .join('')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+describe('--no-headers drops the header row of every table, as kubectl --no-headers', () => {
+  const TABLES: readonly { readonly name: string; readonly args: readonly string[] }[] = [
+    { name: 'sync', args: ['sync', '-f', EXAMPLES] },
+    { name: 'enable-xrd', args: ['enable-xrd', XRD, '-n', 'team-a', '-f', EXAMPLES] },
+    { name: 'bind', args: ['bind', '--root-sync', 'root-sync', '--allow-privileged', '-f', EXAMPLES] },
+    { name: 'explain -o table', args: ['explain', 'crossplane-edit', '-o', 'table', '-f', EXAMPLES] },
+    { name: 'explain -o wide', args: ['explain', 'crossplane-edit', '-o', 'wide', '-f', EXAMPLES] },
+    { name: 'who-can', args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-f', EXAMPLES] },
+    {
+      name: 'who-can -o wide',
+      args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-o', 'wide', '-f', EXAMPLES],
+    },
+  ];
+
+  it.each(TABLES)('$name', async ({ args }) => {
+    const headed = await runCaptured(args);
+    expect(headed.code, headed.stderr).toBe(0);
+    expect(headed.stdout).toMatch(/^(KIND|#|SUBJECT) /);
+    const bare = await runCaptured([...args, '--no-headers']);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stderr).toBe(headed.stderr);
+    expect(bare.stdout.trimEnd()).toBe(withoutHeaders(headed.stdout));
+    expect(await runCaptured([...args, '--no-headers=true'])).toStrictEqual(bare);
+    expect(await runCaptured([...args, '--no-headers=false'])).toStrictEqual(headed);
+  });
+
+  it('the reference: a header wider than its cells no longer sets the width; the gap is kept', () => {
+    expect(withoutHeaders('LONG HEADER  X\nb            1\n')).toBe('b  1');
+    expect(withoutHeaders('#    A\n0    x\n10   y')).toBe('0    x\n10   y');
+    expect(withoutHeaders('K  A     B\nx  long  1\ny        2')).toBe('x  long  1\ny        2');
+  });
+});
+
+/** The formats a command's --help gives for -o: `Output format: a|b|c`, and those in `(with --subject: ...)`. */
+async function helpFormats(command: string): Promise<{ main: string[]; subject: string[] }> {
+  const text = (await runCaptured([command, '--help'])).stdout.replace(/\s+/g, ' ');
+  const line = /-o, --output Output format: ([a-z|]+)(?: \(with --subject: ([a-z|]+)\))?/.exec(text);
+  expect(line, `${command} --help names its -o formats`).not.toBeNull();
+  return { main: (line?.[1] ?? '').split('|'), subject: line?.[2]?.split('|') ?? [] };
+}
+
+describe("each command's --help lists the -o formats it takes", () => {
+  const CASES: readonly {
+    readonly command: string;
+    readonly args: readonly string[];
+    readonly subject?: string[];
+  }[] = [
+    { command: 'sync', args: ['sync', '-f', EXAMPLES] },
+    { command: 'enable-xrd', args: ['enable-xrd', XRD, '-n', 'team-a', '-f', EXAMPLES] },
+    { command: 'bind', args: ['bind', '--root-sync', 'root-sync', '--allow-privileged', '-f', EXAMPLES] },
+    {
+      command: 'explain',
+      args: ['explain', 'crossplane-edit', '-f', EXAMPLES],
+      subject: ['explain', '--subject', 'Group:team-a-devs', '-n', 'team-a', '-f', EXAMPLES],
+    },
+    { command: 'who-can', args: ['who-can', 'get', 'pods', '-f', EXAMPLES] },
+    { command: 'version', args: ['version'] },
+  ];
+
+  it.each(CASES)('$command', async ({ command, args, subject }) => {
+    const formats = await helpFormats(command);
+    expect(formats.main.length).toBeGreaterThan(1);
+    const refusal = /^error: unknown output format/m;
+    for (const [argv, listed] of [
+      [args, formats.main],
+      ...(subject !== undefined ? [[subject, formats.subject] as const] : []),
+    ] as const) {
+      for (const f of listed) {
+        const r = await runCaptured([...argv, '-o', f]);
+        expect(r.stderr, `${argv.join(' ')} -o ${f}`).not.toMatch(refusal);
+        expect(r.code, `${argv.join(' ')} -o ${f}: ${r.stderr}`).toBe(0);
+      }
+      // What the help does not list is refused.
+      const bogus = await runCaptured([...argv, '-o', 'bogus']);
+      expect(bogus.code).toBe(2);
+      expect(bogus.stderr).toMatch(refusal);
+      const hint = /^hint: use one of: (.*)$/m.exec(bogus.stderr)?.[1];
+      if (hint !== undefined) expect(hint.split(', ')).toStrictEqual(listed);
+    }
+  });
+
+  it('the root help says -o depends on the command', async () => {
+    expect((await runCaptured(['--help'])).stdout).toMatch(
+      /-o, --output\s+Output format \(see each command\)/,
+    );
+  });
+});
