@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { assertBuilt, kubectl, tempDir, writeKubeconfig } from './harness.js';
+import { assertBuilt, binDir, kubectl, tempDir, writeKubeconfig } from './harness.js';
+
+/** The bun devDependency's package.json: the standalone executable embeds the bun runtime of its version. */
+const bunPackage = createRequire(import.meta.url).resolve('bun/package.json');
 
 /** A port on loopback that nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -43,6 +49,29 @@ describe('the plugin through the real kubectl', () => {
     expect(r.stdout).toMatch(/^kubectl-crossplane-rbac v\d+\.\d+\.\d+/);
     const json = await kubectl(['crossplane-rbac', 'version', '-o', 'json']);
     expect(JSON.parse(json.stdout).clientVersion.gitVersion).toMatch(/^v\d+\.\d+\.\d+/);
+  });
+
+  it('names the runtime it runs on: bun for the standalone executable (E2E_BIN_DIR), else node', async () => {
+    const json = await kubectl(['crossplane-rbac', 'version', '-o', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const info = (JSON.parse(json.stdout) as { clientVersion: Record<string, unknown> }).clientVersion;
+    // npm run test:e2e:standalone points E2E_BIN_DIR at the bun executable; its runtime is the @oven/bun package of
+    // the bun devDependency's version (scripts/release/bun.ts). The bundle runs on the node its shebang finds on PATH.
+    const want =
+      process.env.E2E_BIN_DIR !== undefined
+        ? {
+            name: 'bun',
+            version: (JSON.parse(readFileSync(bunPackage, 'utf8')) as { version: string }).version,
+          }
+        : {
+            name: 'node',
+            version: execFileSync('node', ['-p', 'process.versions.node'], {
+              env: { PATH: `${binDir}:${process.env.PATH ?? ''}` },
+              encoding: 'utf8',
+            }).trim(),
+          };
+    expect(info.runtime).toStrictEqual(want);
+    expect(info).not.toHaveProperty('nodeVersion');
   });
 
   it.each([
