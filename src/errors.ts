@@ -1,9 +1,14 @@
 import { escapeLines, escapeTerminal } from './app/escape.js';
 
-/** Exit codes of every command: 0 success, 1 drift found (`sync --check`), 2 any error. */
+/**
+ * Exit codes of every command, as kubectl's nearest command has them (README.md, "Exit codes"): 0 success, 1 drift
+ * found (`sync --check`, as `kubectl diff`) or a request denied (`explain --subject --for --verb`, as `kubectl auth
+ * can-i`), 2 any error.
+ */
 export const ExitCode = {
   ok: 0,
   drift: 1,
+  denied: 1,
   error: 2,
   /** Stopped by Ctrl-C (128 + SIGINT), as shells report it. */
   interrupted: 130,

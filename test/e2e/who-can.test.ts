@@ -110,14 +110,23 @@ async function canI(
   namespace: string | undefined,
   s: SubjectId,
 ): Promise<boolean> {
+  return (await canIRun(verb, resource, namespace, s)).stdout.trim() === 'yes';
+}
+
+/** canI's run of kubectl auth can-i, checked as canI describes, with its exit code. */
+async function canIRun(
+  verb: string,
+  resource: string,
+  namespace: string | undefined,
+  s: SubjectId,
+): Promise<RunResult> {
   const scope = namespace !== undefined ? ['-n', namespace] : ['-A'];
   const r = await run(['auth', 'can-i', verb, resource, ...scope, ...asFlags(s)]);
   if (r.code !== 0 && r.code !== 1)
     throw new Error(`kubectl auth can-i failed (${String(r.code)}): ${r.stderr}`);
   expect(r.stderr, `kubectl auth can-i ${verb} ${resource}`).not.toMatch(/doesn't have a resource type/);
-  const answer = r.stdout.trim();
-  expect(answer).toBe(r.code === 0 ? 'yes' : 'no');
-  return answer === 'yes';
+  expect(r.stdout.trim()).toBe(r.code === 0 ? 'yes' : 'no');
+  return r;
 }
 
 /** Runs FN over ITEMS, at most `limit` at a time (each call is a kubectl process). */
@@ -202,12 +211,21 @@ async function expectServerAgrees(
   expect(disagree, `${verb} ${resource} ${namespace ?? '(cluster)'}`).toEqual([]);
 }
 
-/** `explain --subject ... -o json` and its text form, both through kubectl. */
-async function explainSubject(args: readonly string[]): Promise<{ json: SubjectJson; text: string }> {
-  const j = ok(await run(['crossplane-rbac', 'explain', '--subject', ...args, '-o', 'json']), args.join(' '));
-  const t = ok(await run(['crossplane-rbac', 'explain', '--subject', ...args]), args.join(' '));
-  expect(j.stderr).toBe('');
-  return { json: JSON.parse(j.stdout) as SubjectJson, text: t.stdout };
+/**
+ * `explain --subject ... -o json` and its text form, both through kubectl. With --for/--verb each exits as
+ * `kubectl auth can-i` does, 0 when allowed and 1 when denied (`code`); the answer is printed either way.
+ */
+async function explainSubject(
+  args: readonly string[],
+): Promise<{ json: SubjectJson; text: string; code: number }> {
+  const j = await run(['crossplane-rbac', 'explain', '--subject', ...args, '-o', 'json']);
+  const t = await run(['crossplane-rbac', 'explain', '--subject', ...args]);
+  expect(j.stderr, args.join(' ')).toBe('');
+  expect(t.stderr, args.join(' ')).toBe('');
+  const json = JSON.parse(j.stdout) as SubjectJson;
+  expect(j.code, args.join(' ')).toBe(json.access.allowed ? 0 : 1);
+  expect(t.code, args.join(' ')).toBe(j.code);
+  return { json, text: t.stdout, code: j.code };
 }
 
 /** The why/fix pairs of the text form, in order. */
@@ -433,10 +451,14 @@ describe('explain --subject through the real kubectl, checked with kubectl auth 
     },
   ];
 
-  it.each(cases)('$name: explain says what kubectl auth can-i says', async (c) => {
+  it.each(cases)('$name: explain says what kubectl auth can-i says, and exits as it does', async (c) => {
     const ns = c.namespace !== undefined ? ['-n', c.namespace] : [];
-    const { json, text } = await explainSubject([c.flag, ...ns, '--for', c.resource, '--verb', c.verb]);
-    expect(json.access.allowed).toBe(await canI(c.verb, c.resource, c.namespace, c.subject));
+    const { json, text, code } = await explainSubject([c.flag, ...ns, '--for', c.resource, '--verb', c.verb]);
+    const can = await canIRun(c.verb, c.resource, c.namespace, c.subject);
+    // The same question, the same exit code: 0 allowed, 1 denied.
+    expect(code).toBe(can.code);
+    expect(can.code).toBe(c.allowed ? 0 : 1);
+    expect(json.access.allowed).toBe(can.code === 0);
     expect(json.access.allowed).toBe(c.allowed);
     expect(text).toMatch(new RegExp(`: ${c.allowed ? 'allowed' : 'denied'}$`, 'm'));
     if (c.allowed) expect(json.access.whyNot).toEqual([]);

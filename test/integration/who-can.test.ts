@@ -274,7 +274,9 @@ describe('who-can against SubjectAccessReview', () => {
 
   it.each(subjectCases)('explain --subject: %s', async (_reason, args, subject, allowed, reason) => {
     const r = await runPlugin(['explain', '--subject', ...args, '--kubeconfig', kubeconfig, '-o', 'json']);
-    expect(r.code, r.stderr).toBe(0);
+    // As kubectl auth can-i: 0 when allowed, 1 when denied; the answer is printed either way.
+    expect(r.code, r.stderr).toBe(allowed ? 0 : 1);
+    expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as {
       user: { name: string; groups: string[] };
       access: { request: Result['request']; allowed: boolean; whyNot: { reason: string; fix?: string }[] };

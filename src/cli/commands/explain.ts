@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../../errors.js';
+import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
 import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource } from '../input-flags.js';
@@ -216,4 +216,6 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
     json: () => data.formatJson(explanation),
   }[output]();
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  // As `kubectl auth can-i`: the answer is printed, and a denial exits 1.
+  if (explanation.access?.allowed === false) throw new ExitSignal(ExitCode.denied);
 }
