@@ -33,7 +33,8 @@ export function completeWords(words: readonly string[], deps: Deps): { words: st
     return { words: [], directive: DIRECTIVE_DEFAULT };
   }
   if (current.startsWith('-')) {
-    const candidates = [...new Set([...own.names, ...global.names])].sort();
+    // A one-letter flag is offered as -v, never as --v (which is still taken, as kubectl takes it).
+    const candidates = [...new Set([...own.names, ...global.names])].filter((n) => !/^--\w$/.test(n)).sort();
     return { words: candidates.filter((n) => n.startsWith(current)), directive: DIRECTIVE_NO_FILES };
   }
   if (commandName === undefined) {
