@@ -45,7 +45,7 @@ export function withFailFast<T>(y: Argv<T>): Argv<T & { readonly 'fail-fast': bo
  * sync may (WRITE_ALLOWED), one context at a time.
  */
 export function fleetOptions(
-  args: FleetArgs & { readonly context?: string | undefined; readonly from?: unknown },
+  args: FleetArgs & { readonly context?: string | undefined; readonly filename?: unknown },
   writes: boolean,
   writeAllowed = false,
 ): FleetOptions | undefined {
@@ -63,7 +63,7 @@ export function fleetOptions(
     throw new UsageError('--contexts and --all-contexts cannot be used together');
   if (args.context !== undefined)
     throw new UsageError('--context and --contexts/--all-contexts cannot be used together');
-  if (args.from !== undefined)
+  if (args.filename !== undefined)
     throw new UsageError('-f reads files, not contexts: drop --contexts/--all-contexts');
   if (writes && !writeAllowed) {
     throw new UsageError('a run across contexts only reads', {
@@ -83,19 +83,28 @@ export function inContext(source: InputSource, context: string): InputSource {
   return { ...source, connection: { ...source.connection, context } };
 }
 
+/** How the merged output of a run across contexts is shown: -o, --color, and the header row of a table. */
+export interface FleetPresent {
+  readonly output: string;
+  readonly color: boolean;
+  /** false: --no-headers (each context's table is still printed with its header, to be merged). */
+  readonly headers: boolean;
+}
+
 /**
- * Runs RUN_ONE once per context of FLEET (its output captured), then prints the results in the order of the
- * contexts: merged as OUTPUT shows them (see output/fleet-output.ts), each failure as one `error: context NAME: ...`
- * line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or was denied, else 0.
+ * Runs RUN_ONE once per context of FLEET (its output captured; a table with its header row), then prints the
+ * results in the order of the contexts: merged as PRESENT shows them (see output/fleet-output.ts), each failure as
+ * one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or
+ * was denied, else 0.
  */
 export async function runAcrossContexts(
   deps: Deps,
   fleet: FleetOptions,
   source: InputSource,
-  output: string,
-  color: boolean,
+  present: FleetPresent,
   runOne: (deps: Deps, context: string) => Promise<void>,
 ): Promise<void> {
+  const { output, color } = present;
   const [{ selectContexts, runFleet }, { mergeFleetOutput }] = await Promise.all([
     import('../app/fleet.js'),
     import('./output/fleet-output.js'),
@@ -122,7 +131,7 @@ export async function runAcrossContexts(
   } finally {
     progress.stop();
   }
-  const merged = mergeFleetOutput(runs, output);
+  const merged = mergeFleetOutput(runs, output, present.headers);
   deps.io.stdout.write(merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const failed = runs.filter((r) => r.error !== undefined).length;
@@ -146,6 +155,8 @@ export async function writeAcrossContexts(
   run: {
     readonly source: InputSource;
     readonly color: boolean;
+    /** false: --no-headers, for the merged table of what was written (the plans shown first keep theirs). */
+    readonly headers: boolean;
     readonly yes: boolean;
     readonly failFast: boolean;
     readonly what: string;
@@ -190,7 +201,7 @@ export async function writeAcrossContexts(
     if (!yes) throw new UsageError('aborted: nothing was written');
   }
   const applied = await runFleet(contexts, 1, base, each(run.apply), undefined, run.failFast);
-  const merged = mergeFleetOutput(applied, 'table');
+  const merged = mergeFleetOutput(applied, 'table', run.headers);
   deps.io.stdout.write(merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const failed = applied.filter((r) => r.error !== undefined).length;

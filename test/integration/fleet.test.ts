@@ -157,6 +157,38 @@ describe('--contexts and --all-contexts', () => {
     expect(r.stderr).toMatch(/^2 contexts: 1 ok, 1 drifted or denied, 0 failed$/m);
   });
 
+  it('--no-headers drops the merged header row only: the same cells, context by context', async () => {
+    const headed = await runPlugin(['sync', '--check', '--contexts', 'eu-*', ...K()]);
+    const bare = await runPlugin(['sync', '--check', '--contexts', 'eu-*', '--no-headers', ...K()]);
+    expect(bare.code, bare.stderr).toBe(headed.code);
+    const cells = (text: string): string[][] =>
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(/ {2,}/));
+    const [head, ...rows] = cells(headed.stdout);
+    expect(head?.[0]).toBe('CONTEXT');
+    expect(cells(bare.stdout)).toStrictEqual(rows);
+    expect(bare.stdout.split('\n')[0]).toMatch(/^eu-drifted {2}ClusterRole /);
+  });
+
+  it('-f (or --filename) reads files, not contexts', async () => {
+    for (const f of ['-f', '--filename']) {
+      const r = await runPlugin([
+        'who-can',
+        'get',
+        'pods',
+        f,
+        'examples/cluster',
+        '--contexts',
+        'eu-*',
+        ...K(),
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: -f reads files, not contexts/);
+    }
+  });
+
   it('refuses what it cannot do with one clear error', async () => {
     const cases: [string[], RegExp][] = [
       [['sync', '--contexts', 'eu-synced'], /^error: refusing to apply the Crossplane RBAC without confirmation/m],

@@ -111,13 +111,10 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
     handler: async (args) => {
       const fleet = fleetOptions(args, false);
       if (fleet === undefined) return explainOnce(args, deps);
-      await runAcrossContexts(
-        deps,
-        fleet,
-        inputSource(args),
-        args.output ?? 'text',
-        args.color,
-        (d, context) => explainOnce({ ...args, context }, d),
+      // explain prints a section per context (its tables are not merged): --no-headers applies in each.
+      const present = { output: args.output ?? 'text', color: args.color, headers: true };
+      await runAcrossContexts(deps, fleet, inputSource(args), present, (d, context) =>
+        explainOnce({ ...args, context }, d),
       );
     },
   };

@@ -5,7 +5,7 @@ import { parsePattern, parseSubjectKind, type LookupQuery } from '../../lookup/q
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { parseOutput } from '../flags.js';
+import { noHeadersOption, outputHelp, parseOutput } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
@@ -16,6 +16,7 @@ interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly kind: string | undefined;
   readonly 'all-namespaces': boolean;
   readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
 }
 
 export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs> {
@@ -42,6 +43,8 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
           describe: 'RoleBindings of every namespace (the default); -n NS: only those in NS',
         })
         .option('filename', filenameOption)
+        .describe('output', outputHelp(OUTPUTS))
+        .option('no-headers', noHeadersOption)
         .epilogue(
           'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
         )
@@ -52,8 +55,9 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);
       if (fleet === undefined) return lookupOnce(deps, args, source, output, query);
-      await runAcrossContexts(deps, fleet, source, output, args.color, (d, context) =>
-        lookupOnce(d, args, inContext(source, context), output, query),
+      const present = { output, color: args.color, headers: !args['no-headers'] };
+      await runAcrossContexts(deps, fleet, source, present, (d, context) =>
+        lookupOnce(d, { ...args, 'no-headers': false }, inContext(source, context), output, query),
       );
     },
   };
@@ -79,8 +83,8 @@ async function lookupOnce(
   }
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = {
-    table: () => formatLookupTable(result, false, color),
-    wide: () => formatLookupTable(result, true, color),
+    table: () => formatLookupTable(result, false, color, !args['no-headers']),
+    wide: () => formatLookupTable(result, true, color, !args['no-headers']),
     json: () => data.formatJson(result),
     yaml: () => data.formatYaml(result),
   }[output]();

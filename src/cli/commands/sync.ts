@@ -153,14 +153,18 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       const fleet = fleetOptions(args, writes, true);
       if (fleet === undefined) return syncOnce(deps, options, args.color);
       const source = options.run.source;
+      const { present } = options;
+      // Each context's table keeps its header row: the merge reads the columns from it (--no-headers drops it there).
       const inOne = (context: string, w: Partial<WriteOptions>): typeof options => ({
         ...options,
         run: { ...options.run, source: inContext(source, context), write: { ...write, ...w } },
+        present: { ...present, headers: true },
       });
       if (writes) {
         return writeAcrossContexts(deps, fleet, {
           source,
           color: args.color,
+          headers: present.headers,
           yes: write.yes,
           failFast: args['fail-fast'],
           what: write.what,
@@ -168,7 +172,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           apply: (d, context) => syncOnce(d, inOne(context, { yes: true }), args.color),
         });
       }
-      await runAcrossContexts(deps, fleet, source, options.present.output, args.color, async (d, context) => {
+      await runAcrossContexts(deps, fleet, source, { ...present, color: args.color }, async (d, context) => {
         const outputDir = (await import('../../app/output-dir.js')).inContextDir(options.outputDir, context);
         return syncOnce(d, { ...inOne(context, {}), outputDir }, args.color);
       });

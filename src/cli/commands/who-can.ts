@@ -65,8 +65,9 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);
       if (fleet === undefined) return whoCanOnce(deps, args, source, output, afterSync);
-      await runAcrossContexts(deps, fleet, source, output, args.color, (d, context) =>
-        whoCanOnce(d, args, inContext(source, context), output, afterSync),
+      const present = { output, color: args.color, headers: !args['no-headers'] };
+      await runAcrossContexts(deps, fleet, source, present, (d, context) =>
+        whoCanOnce(d, { ...args, 'no-headers': false }, inContext(source, context), output, afterSync),
       );
     },
   };

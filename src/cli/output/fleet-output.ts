@@ -45,7 +45,8 @@ function align(rows: readonly (readonly string[])[]): string {
     .concat('\n');
 }
 
-function mergeTables(runs: readonly ContextRun[]): string {
+/** One table of every context's, with a first CONTEXT column; without the header row unless HEADERS. */
+function mergeTables(runs: readonly ContextRun[], headers: boolean): string {
   const rows: string[][] = [];
   let head: string[] | undefined;
   for (const r of runs) {
@@ -56,7 +57,7 @@ function mergeTables(runs: readonly ContextRun[]): string {
     head ??= ['CONTEXT', ...cells(header, starts)];
     for (const line of body) rows.push([r.context, ...cells(line, starts)]);
   }
-  return head === undefined ? '' : align([head, ...rows]);
+  return head === undefined ? '' : align(headers ? [head, ...rows] : rows);
 }
 
 function parsed(r: ContextRun, output: 'json' | 'yaml'): unknown {
@@ -67,10 +68,14 @@ function errorText(r: ContextRun): string {
   return (r.error ?? []).map((l) => l.replace(/^error: /, '')).join('; ');
 }
 
-/** What to print: stdout, then stderr lines (each context's own, then one error line per failed context). */
+/**
+ * What to print: stdout, then stderr lines (each context's own, then one error line per failed context). HEADERS:
+ * false for --no-headers (the runs' tables carry their header rows, which the merge reads their columns from).
+ */
 export function mergeFleetOutput(
   runs: readonly ContextRun[],
   output: string,
+  headers = true,
 ): { stdout: string; stderr: string[] } {
   const stderr: string[] = [];
   for (const r of runs) {
@@ -104,6 +109,7 @@ export function mergeFleetOutput(
       .join('');
     return { stdout, stderr };
   }
-  if (ok.length > 0 && ok.every((r) => isTable(r.stdout))) return { stdout: mergeTables(ok), stderr };
+  if (ok.length > 0 && ok.every((r) => isTable(r.stdout)))
+    return { stdout: mergeTables(ok, headers), stderr };
   return { stdout: ok.map((r) => `# context ${r.context}\n${r.stdout}`).join('\n'), stderr };
 }

@@ -22,9 +22,15 @@ function sources(g: LookupGrant): string {
 
 /**
  * rbac-lookup's columns (SUBJECT, SCOPE, ROLE; its wide SOURCE is our BINDING) and, for an aggregated ClusterRole,
- * the roles it draws from. `wide`: one line per aggregation chain, with the role's rule count.
+ * the roles it draws from. `wide`: one line per aggregation chain, with the role's rule count. HEADERS: false for
+ * --no-headers.
  */
-export function formatLookupTable(result: LookupResult, wide: boolean, color: boolean): string {
+export function formatLookupTable(
+  result: LookupResult,
+  wide: boolean,
+  color: boolean,
+  headers = true,
+): string {
   const rows: string[][] = [];
   for (const s of result.subjects) {
     for (const g of s.grants) {
@@ -39,7 +45,8 @@ export function formatLookupTable(result: LookupResult, wide: boolean, color: bo
     }
   }
   const head = ['SUBJECT', 'SCOPE', 'ROLE', 'BINDING'];
-  return formatTable(wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'], rows, color);
+  const all = wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'];
+  return formatTable(headers ? all : [], rows, color);
 }
 
 /** What a table with no rows says instead (on stderr, as kubectl's "No resources found"). */

@@ -6,6 +6,8 @@ import { runCaptured } from '../../support/run-cli.js';
 
 const EXAMPLES = 'examples/cluster';
 const XRD = 'xmysqlinstances.database.platform.acme.io';
+/** Each case runs a command over the example cluster several times: more than 5 s on a busy machine. */
+const SLOW = 60_000;
 
 /** Every command that reads -f, with arguments that read the example cluster from files. */
 const READERS: readonly { readonly command: string; readonly args: readonly string[] }[] = [
@@ -14,17 +16,22 @@ const READERS: readonly { readonly command: string; readonly args: readonly stri
   { command: 'bind', args: ['bind', '--root-sync', 'root-sync', '--allow-privileged', '-o', 'name'] },
   { command: 'explain', args: ['explain', 'crossplane-edit', '-o', 'wide'] },
   { command: 'who-can', args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-o', 'wide'] },
+  { command: 'lookup', args: ['lookup', 'crossplane', '-o', 'wide'] },
 ];
 
 describe('--filename is the long form of -f; --from still works', () => {
-  it.each(READERS)('$command', async ({ args }) => {
-    const short = await runCaptured([...args, '-f', EXAMPLES]);
-    expect(short.code, short.stderr).toBe(0);
-    expect(short.stdout).not.toBe('');
-    for (const spelling of [['--filename', EXAMPLES], [`--filename=${EXAMPLES}`], ['--from', EXAMPLES]]) {
-      expect(await runCaptured([...args, ...spelling]), spelling.join(' ')).toStrictEqual(short);
-    }
-  });
+  it.each(READERS)(
+    '$command',
+    async ({ args }) => {
+      const short = await runCaptured([...args, '-f', EXAMPLES]);
+      expect(short.code, short.stderr).toBe(0);
+      expect(short.stdout).not.toBe('');
+      for (const spelling of [['--filename', EXAMPLES], [`--filename=${EXAMPLES}`], ['--from', EXAMPLES]]) {
+        expect(await runCaptured([...args, ...spelling]), spelling.join(' ')).toStrictEqual(short);
+      }
+    },
+    SLOW,
+  );
 
   it('every command that takes -f lists it as -f, --filename in its help', async () => {
     const help = await runCaptured(['--help']);
@@ -81,19 +88,26 @@ describe('--no-headers drops the header row of every table, as kubectl --no-head
       name: 'who-can -o wide',
       args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-o', 'wide', '-f', EXAMPLES],
     },
+    { name: 'lookup', args: ['lookup', 'crossplane', '-f', EXAMPLES] },
+    { name: 'lookup -o wide', args: ['lookup', 'crossplane', '-o', 'wide', '-f', EXAMPLES] },
   ];
 
-  it.each(TABLES)('$name', async ({ args }) => {
-    const headed = await runCaptured(args);
-    expect(headed.code, headed.stderr).toBe(0);
-    expect(headed.stdout).toMatch(/^(KIND|#|SUBJECT) /);
-    const bare = await runCaptured([...args, '--no-headers']);
-    expect(bare.code, bare.stderr).toBe(0);
-    expect(bare.stderr).toBe(headed.stderr);
-    expect(bare.stdout.trimEnd()).toBe(withoutHeaders(headed.stdout));
-    expect(await runCaptured([...args, '--no-headers=true'])).toStrictEqual(bare);
-    expect(await runCaptured([...args, '--no-headers=false'])).toStrictEqual(headed);
-  });
+  it.each(TABLES)(
+    '$name',
+    async ({ args }) => {
+      const headed = await runCaptured(args);
+      expect(headed.code, headed.stderr).toBe(0);
+      expect(headed.stdout).toMatch(/^(KIND|#|SUBJECT) /);
+      expect(headed.stdout.split('\n').length).toBeGreaterThan(2);
+      const bare = await runCaptured([...args, '--no-headers']);
+      expect(bare.code, bare.stderr).toBe(0);
+      expect(bare.stderr).toBe(headed.stderr);
+      expect(bare.stdout.trimEnd()).toBe(withoutHeaders(headed.stdout));
+      expect(await runCaptured([...args, '--no-headers=true'])).toStrictEqual(bare);
+      expect(await runCaptured([...args, '--no-headers=false'])).toStrictEqual(headed);
+    },
+    SLOW,
+  );
 
   it('the reference: a header wider than its cells no longer sets the width; the gap is kept', () => {
     expect(withoutHeaders('LONG HEADER  X\nb            1\n')).toBe('b  1');
@@ -125,30 +139,35 @@ describe("each command's --help lists the -o formats it takes", () => {
       subject: ['explain', '--subject', 'Group:team-a-devs', '-n', 'team-a', '-f', EXAMPLES],
     },
     { command: 'who-can', args: ['who-can', 'get', 'pods', '-f', EXAMPLES] },
+    { command: 'lookup', args: ['lookup', 'crossplane', '-f', EXAMPLES] },
     { command: 'version', args: ['version'] },
   ];
 
-  it.each(CASES)('$command', async ({ command, args, subject }) => {
-    const formats = await helpFormats(command);
-    expect(formats.main.length).toBeGreaterThan(1);
-    const refusal = /^error: unknown output format/m;
-    for (const [argv, listed] of [
-      [args, formats.main],
-      ...(subject !== undefined ? [[subject, formats.subject] as const] : []),
-    ] as const) {
-      for (const f of listed) {
-        const r = await runCaptured([...argv, '-o', f]);
-        expect(r.stderr, `${argv.join(' ')} -o ${f}`).not.toMatch(refusal);
-        expect(r.code, `${argv.join(' ')} -o ${f}: ${r.stderr}`).toBe(0);
+  it.each(CASES)(
+    '$command',
+    async ({ command, args, subject }) => {
+      const formats = await helpFormats(command);
+      expect(formats.main.length).toBeGreaterThan(1);
+      const refusal = /^error: unknown output format/m;
+      for (const [argv, listed] of [
+        [args, formats.main],
+        ...(subject !== undefined ? [[subject, formats.subject] as const] : []),
+      ] as const) {
+        for (const f of listed) {
+          const r = await runCaptured([...argv, '-o', f]);
+          expect(r.stderr, `${argv.join(' ')} -o ${f}`).not.toMatch(refusal);
+          expect(r.code, `${argv.join(' ')} -o ${f}: ${r.stderr}`).toBe(0);
+        }
+        // What the help does not list is refused.
+        const bogus = await runCaptured([...argv, '-o', 'bogus']);
+        expect(bogus.code).toBe(2);
+        expect(bogus.stderr).toMatch(refusal);
+        const hint = /^hint: use one of: (.*)$/m.exec(bogus.stderr)?.[1];
+        if (hint !== undefined) expect(hint.split(', ')).toStrictEqual(listed);
       }
-      // What the help does not list is refused.
-      const bogus = await runCaptured([...argv, '-o', 'bogus']);
-      expect(bogus.code).toBe(2);
-      expect(bogus.stderr).toMatch(refusal);
-      const hint = /^hint: use one of: (.*)$/m.exec(bogus.stderr)?.[1];
-      if (hint !== undefined) expect(hint.split(', ')).toStrictEqual(listed);
-    }
-  });
+    },
+    SLOW,
+  );
 
   it('the root help says -o depends on the command', async () => {
     expect((await runCaptured(['--help'])).stdout).toMatch(
