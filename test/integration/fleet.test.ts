@@ -191,8 +191,14 @@ describe('--contexts and --all-contexts', () => {
 
   it('refuses what it cannot do with one clear error', async () => {
     const cases: [string[], RegExp][] = [
-      [['sync', '--contexts', 'eu-synced'], /^error: refusing to apply the Crossplane RBAC without confirmation/m],
-      [['sync', '--contexts', 'eu-synced', '-f', 'examples/cluster'], /^error: -f reads files, not contexts/m],
+      [
+        ['sync', '--contexts', 'eu-synced'],
+        /^error: refusing to apply the Crossplane RBAC without confirmation/m,
+      ],
+      [
+        ['sync', '--contexts', 'eu-synced', '-f', 'examples/cluster'],
+        /^error: -f reads files, not contexts/m,
+      ],
       [['sync', '--check', '--contexts', 'ap-*'], /^error: --contexts "ap-\*" matches no context$/m],
       [['sync', '--check', '--contexts', 'nope'], /^error: context "nope" does not exist$/m],
       [['sync', '--check', '--contexts', 'eu-synced', '--context', 'eu-synced'], /cannot be used together/],

@@ -113,7 +113,10 @@ describe('--after-sync from files', () => {
       '--verb',
       'delete',
     ];
-    const before = json(await runCaptured([...args, '-f', base, '-o', 'json'])) as SubjectJson;
+    // Denied: exit 1, as kubectl auth can-i, with the answer printed.
+    const denied = await runCaptured([...args, '-f', base, '-o', 'json']);
+    expect(denied.code, denied.stderr).toBe(1);
+    const before = JSON.parse(denied.stdout) as SubjectJson;
     expect(before.access.allowed).toBe(false);
     expect(before.access.whyNot.map((w) => w.fix).join('\n')).toMatch(/kubectl crossplane-rbac sync/);
     const after = json(await runCaptured([...args, '-f', base, '-o', 'json', '--after-sync'])) as SubjectJson;

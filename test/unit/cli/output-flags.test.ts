@@ -109,6 +109,33 @@ describe('--no-headers drops the header row of every table, as kubectl --no-head
     SLOW,
   );
 
+  it(
+    'explain --subject --matrix: the RESOURCE GET ... row goes, the rest (headings, notes) stays',
+    async () => {
+      const args = [
+        'explain',
+        '--subject',
+        'ServiceAccount:crossplane-system/upbound-provider-aws-s3-e7585f0184b8',
+        '--matrix',
+        '--after-sync',
+        '-f',
+        EXAMPLES,
+      ];
+      const headed = await runCaptured(args);
+      const bare = await runCaptured([...args, '--no-headers']);
+      expect(headed.code, headed.stderr).toBe(0);
+      expect(bare.code, bare.stderr).toBe(0);
+      const lines = headed.stdout.split('\n');
+      const header = lines.findIndex((l) => l.startsWith('RESOURCE '));
+      expect(header).toBeGreaterThan(0);
+      const cells = (ls: readonly string[]): string[][] => ls.map((l) => l.split(/ {2,}/));
+      expect(cells(bare.stdout.split('\n'))).toStrictEqual(cells(lines.filter((_, i) => i !== header)));
+      // The verb columns are as wide as their cells (`yes`), no longer as WATCH or DELETECOLLECTION.
+      expect(bare.stdout).toMatch(/^ {2}configmaps +yes {2}yes {2}yes {2}yes {2}yes {2}yes {2}yes {2}yes$/m);
+    },
+    SLOW,
+  );
+
   it('the reference: a header wider than its cells no longer sets the width; the gap is kept', () => {
     expect(withoutHeaders('LONG HEADER  X\nb            1\n')).toBe('b  1');
     expect(withoutHeaders('#    A\n0    x\n10   y')).toBe('0    x\n10   y');
@@ -116,12 +143,21 @@ describe('--no-headers drops the header row of every table, as kubectl --no-head
   });
 });
 
-/** The formats a command's --help gives for -o: `Output format: a|b|c`, and those in `(with --subject: ...)`. */
-async function helpFormats(command: string): Promise<{ main: string[]; subject: string[] }> {
+/**
+ * The formats a command's --help gives for -o: `Output format: a|b|c`, and explain's `(with --subject: ...; with
+ * --matrix: ...)`.
+ */
+async function helpFormats(
+  command: string,
+): Promise<{ main: string[]; subject: string[]; matrix: string[] }> {
   const text = (await runCaptured([command, '--help'])).stdout.replace(/\s+/g, ' ');
-  const line = /-o, --output Output format: ([a-z|]+)(?: \(with --subject: ([a-z|]+)\))?/.exec(text);
+  const line =
+    /-o, --output Output format: ([a-z|]+)(?: \(with --subject: ([a-z|]+); with --matrix: ([a-z|]+)\))?/.exec(
+      text,
+    );
   expect(line, `${command} --help names its -o formats`).not.toBeNull();
-  return { main: (line?.[1] ?? '').split('|'), subject: line?.[2]?.split('|') ?? [] };
+  const list = (i: number): string[] => line?.[i]?.split('|') ?? [];
+  return { main: list(1), subject: list(2), matrix: list(3) };
 }
 
 describe("each command's --help lists the -o formats it takes", () => {
@@ -129,6 +165,7 @@ describe("each command's --help lists the -o formats it takes", () => {
     readonly command: string;
     readonly args: readonly string[];
     readonly subject?: string[];
+    readonly matrix?: string[];
   }[] = [
     { command: 'sync', args: ['sync', '-f', EXAMPLES] },
     { command: 'enable-xrd', args: ['enable-xrd', XRD, '-n', 'team-a', '-f', EXAMPLES] },
@@ -137,6 +174,7 @@ describe("each command's --help lists the -o formats it takes", () => {
       command: 'explain',
       args: ['explain', 'crossplane-edit', '-f', EXAMPLES],
       subject: ['explain', '--subject', 'Group:team-a-devs', '-n', 'team-a', '-f', EXAMPLES],
+      matrix: ['explain', '--subject', 'Group:team-a-devs', '--matrix', '-n', 'team-a', '-f', EXAMPLES],
     },
     { command: 'who-can', args: ['who-can', 'get', 'pods', '-f', EXAMPLES] },
     { command: 'lookup', args: ['lookup', 'crossplane', '-f', EXAMPLES] },
@@ -145,14 +183,16 @@ describe("each command's --help lists the -o formats it takes", () => {
 
   it.each(CASES)(
     '$command',
-    async ({ command, args, subject }) => {
+    async ({ command, args, subject, matrix }) => {
       const formats = await helpFormats(command);
       expect(formats.main.length).toBeGreaterThan(1);
       const refusal = /^error: unknown output format/m;
       for (const [argv, listed] of [
         [args, formats.main],
         ...(subject !== undefined ? [[subject, formats.subject] as const] : []),
+        ...(matrix !== undefined ? [[matrix, formats.matrix] as const] : []),
       ] as const) {
+        expect(listed.length, argv.join(' ')).toBeGreaterThan(1);
         for (const f of listed) {
           const r = await runCaptured([...argv, '-o', f]);
           expect(r.stderr, `${argv.join(' ')} -o ${f}`).not.toMatch(refusal);
