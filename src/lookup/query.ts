@@ -24,13 +24,54 @@ export function parsePattern(text: string | undefined): RegExp | undefined {
   if (text === undefined || text === '') return undefined;
   try {
     return new RegExp(text);
-  } catch (err) {
-    const why =
-      err instanceof Error ? err.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : '';
-    throw new UsageError(`invalid PATTERN "${text}": ${why}`, {
+  } catch {
+    // Our own words, not the engine's: V8 and JavaScriptCore (the standalone executable) word the same mistake
+    // differently, and a user gets one message whichever binary they run.
+    throw new UsageError(`invalid PATTERN "${text}": ${patternMistake(text)}`, {
       hint: 'PATTERN is a regular expression matched anywhere in the name: escape ( [ { * + ? with \\, or use ^name$ for an exact name',
     });
   }
+}
+
+/** The first mistake a reader would point at in a pattern the engine refused. */
+function patternMistake(text: string): string {
+  let depth = 0;
+  let inClass = false;
+  let canRepeat = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') {
+      if (i === text.length - 1) return '\\ at the end of the pattern';
+      i++;
+      canRepeat = true;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') {
+      inClass = true;
+      canRepeat = true;
+    } else if (c === '(') {
+      if (text[i + 1] === '?' && !':=!<'.includes(text[i + 2] ?? ''))
+        return `invalid group ${text.slice(i, i + 3)}`;
+      depth++;
+      canRepeat = false;
+    } else if (c === ')') {
+      if (depth === 0) return 'unmatched )';
+      depth--;
+      canRepeat = true;
+    } else if (c === '|') {
+      canRepeat = false;
+    } else if (c === '*' || c === '+' || c === '?') {
+      // (?: and a lazy *? +? ?? are fine; anything else with nothing before it is not.
+      const lazyOrGroup = c === '?' && (text[i - 1] === '(' || '*+?'.includes(text[i - 1] ?? ''));
+      if (!canRepeat && !lazyOrGroup) return `nothing to repeat before ${c}`;
+      canRepeat = false;
+    } else {
+      canRepeat = true;
+    }
+  }
+  if (inClass) return 'unterminated character class [';
+  if (depth > 0) return 'unterminated group (';
+  return 'not a valid regular expression';
 }
 
 /** --kind, as rbac-lookup takes it (user, group, serviceaccount, any case); undefined: every kind. */

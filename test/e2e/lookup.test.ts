@@ -383,6 +383,6 @@ describe('lookup through the real kubectl, checked against kubectl get', () => {
     const r = await run(['crossplane-rbac', 'lookup', 'team-(a']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: invalid PATTERN "team-\(a": Unterminated group\nhint: [^\n]+\n$/);
+    expect(r.stderr).toMatch(/^error: invalid PATTERN "team-\(a": unterminated group \(\nhint: [^\n]+\n$/);
   });
 });

@@ -161,7 +161,7 @@ describe('lookup: bad flags, one error line, exit 2, nothing read', () => {
     InvalidPattern: {
       reason: 'PATTERN is a regular expression; an unbalanced group is not one',
       argv: ['lookup', 'team-(a', '-f', '/nonexistent'],
-      error: 'error: invalid PATTERN "team-(a": Unterminated group',
+      error: 'error: invalid PATTERN "team-(a": unterminated group (',
       hint: 'hint: PATTERN is a regular expression matched anywhere in the name: escape ( [ { * + ? with \\, or use ^name$ for an exact name',
     },
     UnknownKind: {
