@@ -176,6 +176,7 @@ export async function renderComposedPart(
     watchOperations: others.filter(ofApiGroup('ops.crossplane.io', 'WatchOperation')),
     known,
     rbac: await accountView(input, render, clusterRoles),
+    now: { ...input.snapshot, roles: rolesOf(input) },
     account,
     allowPrivileged: render.allowPrivileged === true,
   });

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { bindCommand } from './commands/bind.js';
+import { composedCommand } from './commands/composed.js';
 import { completionCommand } from './commands/completion.js';
 import { enableXrdCommand } from './commands/enable-xrd.js';
 import { explainCommand } from './commands/explain.js';
@@ -17,6 +18,7 @@ export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
     explainCommand(deps),
     whoCanCommand(deps),
     lookupCommand(deps),
+    composedCommand(deps),
     bindCommand(deps),
     versionCommand(deps),
     completionCommand(deps),

@@ -56,6 +56,11 @@ export interface ComposedInput {
   readonly known: readonly KnownResource[];
   /** The RBAC Crossplane's account is judged against; the plugin's own composed roles must not be in it. */
   readonly rbac: RbacSnapshot;
+  /**
+   * The RBAC as it is now, when RBAC differs from it (the rest of sync overlaid): a kind RBAC grants and this does
+   * not is granted only once sync has run. Undefined: RBAC is the RBAC of now.
+   */
+  readonly now?: RbacSnapshot;
   readonly account: { readonly namespace: string; readonly name: string };
   readonly allowPrivileged: boolean;
 }
@@ -70,6 +75,11 @@ export interface ComposedGrant {
   readonly status: 'granted' | 'missing' | 'refused';
   /** The verbs the account lacks (empty when granted). */
   readonly lacking: readonly string[];
+  /**
+   * The verbs the account lacks now, before any sync: more than LACKING when the rest of sync (provider and XRD
+   * roles) grants the others.
+   */
+  readonly lackingNow: readonly string[];
   /** Why a refused resource is privileged. */
   readonly privileged?: string;
   readonly evidence: readonly Evidence[];
@@ -243,6 +253,7 @@ export function analyseComposed(input: ComposedInput): ComposedAnalysis {
     } else mergeInto(resolved, r, need.access, need.evidence);
   }
   const rules = accountRules(input.rbac, input.account);
+  const rulesNow = input.now !== undefined ? accountRules(input.now, input.account) : rules;
   const grants: ComposedGrant[] = [...resolved.values()]
     .sort((a, b) => compareStrings(a.group, b.group) || compareStrings(a.resource, b.resource))
     .map((e) => {
@@ -265,6 +276,7 @@ export function analyseComposed(input: ComposedInput): ComposedAnalysis {
         access: e.access,
         status,
         lacking,
+        lackingNow: rulesNow === rules ? lacking : lackingVerbs(rulesNow, e.group, e.resource, verbs),
         ...(privileged !== undefined ? { privileged } : {}),
         evidence: uniqueEvidence(e.evidence),
       };

@@ -1,5 +1,5 @@
 /** The composed part's report as text lines (pure): what is granted, missing, refused, unknown, not analysed. */
-import type { ComposedAnalysis, ComposedGrant } from './analyse.js';
+import { composedRoleName, type ComposedAnalysis, type ComposedGrant } from './analyse.js';
 import type { Evidence } from './sources.js';
 
 function at(o: { readonly name: string; readonly namespace?: string }): string {
@@ -31,8 +31,9 @@ function resourceName(g: Pick<ComposedGrant, 'group' | 'resource'>): string {
 
 const MAX_EVIDENCE = 3;
 
-function evidenceList(list: readonly Evidence[]): string {
-  const shown = list.slice(0, MAX_EVIDENCE).map(describeEvidence);
+/** Evidence as one line: the first MAX pieces, then how many more. */
+export function evidenceList(list: readonly Evidence[], max = MAX_EVIDENCE): string {
+  const shown = list.slice(0, max).map(describeEvidence);
   const more = list.length - shown.length;
   return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
@@ -46,10 +47,18 @@ export function formatComposedReport(
   if (analysis.grants.length === 0 && analysis.unresolved.length === 0)
     lines.push('  none found in compositions, composite resources, events or WatchOperations');
   for (const g of analysis.grants) {
-    const what = `${g.status} ${resourceName(g)}${g.access === 'read' ? ' (watch only)' : ''}`;
-    const lacking = g.status === 'granted' ? '' : ` [lacks ${g.lacking.join(', ')}]`;
+    const status = viewStatus(g);
+    const what = `${status} ${resourceName(g)}${g.access === 'read' ? ' (watch only)' : ''}`;
+    const lacking =
+      status === 'missing' || status === 'refused'
+        ? ` [lacks ${g.lackingNow.join(', ')}]`
+        : status === 'after-sync'
+          ? ' (the provider or XRD roles a plain sync writes grant it)'
+          : g.status === 'missing'
+            ? ` (${composedRoleName(g.group)})`
+            : '';
     lines.push(`  ${what}${lacking}: ${evidenceList(g.evidence)}`);
-    if (g.status === 'refused' && g.privileged !== undefined)
+    if (status === 'refused' && g.privileged !== undefined)
       lines.push(`    refused: it ${g.privileged}; --allow-privileged grants it`);
   }
   for (const u of analysis.unresolved)
@@ -59,11 +68,95 @@ export function formatComposedReport(
       `  not analysed: Composition/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): what it composes cannot be read statically`,
     );
   }
-  if (analysis.grants.some((g) => g.status !== 'granted')) {
-    const names = authors.map((a) => `${a.kind}/${at(a)}`);
-    lines.push(
-      `  who may create or change Compositions (what Crossplane is granted, they can use): ${names.length > 0 ? names.join(', ') : 'nobody besides system:masters'}`,
-    );
-  }
+  if (analysis.grants.some((g) => g.status !== 'granted')) lines.push(`  ${authorsLine(authors)}`);
   return lines;
+}
+
+/** Who may create or change Compositions, as one line: what Crossplane is granted, they can have it compose. */
+export function authorsLine(
+  authors: readonly { readonly kind: string; readonly name: string; readonly namespace?: string }[],
+): string {
+  const names = authors.map((a) => `${a.kind}/${at(a)}`);
+  return `who may create or change Compositions (what Crossplane is granted, they can use): ${names.length > 0 ? names.join(', ') : 'nobody besides system:masters'}`;
+}
+
+/**
+ * What stands between Crossplane and a kind: nothing (granted), a plain sync (after-sync: the provider or XRD roles
+ * it renders grant it), sync --only composed (missing), or --allow-privileged (refused).
+ */
+export type ComposedStatus = 'granted' | 'after-sync' | 'missing' | 'refused';
+
+function viewStatus(g: ComposedGrant): ComposedStatus {
+  // The analysis judges without the plugin's own composed roles (each run finds the need afresh); the account has
+  // the kind now when nothing is lacking with them.
+  if (g.lackingNow.length === 0) return 'granted';
+  return g.status === 'granted' ? 'after-sync' : g.status;
+}
+
+/** One resource Crossplane composes, as `composed -o json|yaml` gives it. */
+export interface ComposedResourceView {
+  /** `cronjobs.batch`, `namespaces` (core group): as kubectl names a resource. */
+  readonly resource: string;
+  readonly group: string;
+  readonly kind: string;
+  /** write: Crossplane applies, reads and deletes it; read: it only watches it (a WatchOperation). */
+  readonly access: ComposedGrant['access'];
+  readonly status: ComposedStatus;
+  /** The verbs Crossplane's account lacks on it now (empty when granted). */
+  readonly lacking: readonly string[];
+  /** The ClusterRole `sync --only composed` writes for it (missing or refused). */
+  readonly role?: string;
+  /** Why it is privileged, when it is (refused without --allow-privileged). */
+  readonly privileged?: string;
+  /** The compositions, composite resources, events and WatchOperations that need it. */
+  readonly neededBy: readonly Evidence[];
+}
+
+/** What `composed` answers: the report sync --only composed prints, as data. */
+export interface ComposedView {
+  /** Crossplane's account, as the API server names it. */
+  readonly account: string;
+  readonly resources: readonly ComposedResourceView[];
+  /** Kinds named by compositions or composites that the cluster does not serve (no CRD yet). */
+  readonly unresolved: readonly {
+    readonly name: string;
+    readonly reason: string;
+    readonly neededBy: readonly Evidence[];
+  }[];
+  /** Composition steps whose function's input cannot be read statically. */
+  readonly notAnalysed: readonly ComposedAnalysis['notAnalysed'][number][];
+  /** Who may create or change Compositions: whatever Crossplane is granted, they can have it compose. */
+  readonly compositionAuthors: readonly {
+    readonly kind: string;
+    readonly name: string;
+    readonly namespace?: string;
+  }[];
+}
+
+/** The analysis as data, with the authors of Compositions. */
+export function composedView(
+  analysis: ComposedAnalysis,
+  authors: readonly { readonly kind: string; readonly name: string; readonly namespace?: string }[],
+): ComposedView {
+  return {
+    account: analysis.account,
+    resources: analysis.grants.map((g) => ({
+      resource: resourceName(g),
+      group: g.group,
+      kind: g.kind,
+      access: g.access,
+      status: viewStatus(g),
+      lacking: g.lackingNow,
+      ...(g.status !== 'granted' ? { role: composedRoleName(g.group) } : {}),
+      ...(g.privileged !== undefined ? { privileged: g.privileged } : {}),
+      neededBy: g.evidence,
+    })),
+    unresolved: analysis.unresolved.map((u) => ({ name: u.name, reason: u.reason, neededBy: u.evidence })),
+    notAnalysed: analysis.notAnalysed,
+    compositionAuthors: authors.map((a) => ({
+      kind: a.kind,
+      name: a.name,
+      ...(a.namespace !== undefined ? { namespace: a.namespace } : {}),
+    })),
+  };
 }

@@ -27,14 +27,29 @@ const STILL_DENIED: readonly (readonly [string, string, string])[] = [
   ['patch', 'statefulsets.apps', 'team-a'],
 ];
 
+/** `composed -o json`, as far as this test reads it. */
+interface ComposedJson {
+  account: string;
+  resources: {
+    resource: string;
+    access: 'write' | 'read';
+    status: string;
+    lacking: string[];
+    neededBy: { source: string; name: string }[];
+  }[];
+  unresolved: { name: string; neededBy: { source: string; name: string }[] }[];
+  notAnalysed: { composition: string; step: string; function: string }[];
+}
+
 let server: TestApiServer;
 let dir: string;
 let kubeconfig: string;
 
 const run = (args: string[]): Promise<RunResult> => kubectl(args, { env: { KUBECONFIG: kubeconfig } });
 
+/** NAMESPACE '' asks at cluster scope, '*' in every namespace (kubectl auth can-i -A). */
 async function canI([verb, resource, namespace]: readonly [string, string, string]): Promise<boolean> {
-  const ns = namespace === '' ? [] : ['-n', namespace];
+  const ns = namespace === '' ? [] : namespace === '*' ? ['--all-namespaces'] : ['-n', namespace];
   const r = await run(['auth', 'can-i', verb, resource, ...ns, '--as', CROSSPLANE]);
   if (r.code !== 0 && r.code !== 1) throw new Error(`kubectl auth can-i failed (${r.code}): ${r.stderr}`);
   return r.code === 0;
@@ -80,6 +95,79 @@ afterAll(async () => {
 });
 
 describe('sync --only composed through the real kubectl', () => {
+  it('composed -o json: what kubectl auth can-i says Crossplane lacks, live and offline alike', async () => {
+    const live = await run(['crossplane-rbac', 'composed', '-o', 'json']);
+    expect(live.code, live.stderr).toBe(0);
+    const offline = await run([
+      'crossplane-rbac',
+      'composed',
+      '-f',
+      join(repoRoot, 'examples', 'cluster'),
+      '-o',
+      'json',
+    ]);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toBe(live.stdout);
+    const view = JSON.parse(live.stdout) as ComposedJson;
+    expect(view.account).toBe(CROSSPLANE);
+
+    // Every verb the view says the account lacks, the API server denies; every other verb of the kind's access it
+    // allows (cluster-wide: Crossplane composes into any namespace).
+    // Two verbs per resource (the first Crossplane needs and the last), four kubectl processes at a time.
+    const verbsOf = { write: ['get', 'delete'], read: ['get', 'watch'] };
+    const asks = view.resources.flatMap((r) => verbsOf[r.access].map((verb) => ({ r, verb })));
+    const answers: boolean[] = [];
+    for (let i = 0; i < asks.length; i += 4) {
+      const batch = asks.slice(i, i + 4);
+      answers.push(...(await Promise.all(batch.map(({ r, verb }) => canI([verb, r.resource, '*'])))));
+    }
+    const wrong = asks.flatMap(({ r, verb }, i) =>
+      answers[i] === r.lacking.includes(verb)
+        ? [`${verb} ${r.resource}: can-i ${String(answers[i])}, view ${r.status}`]
+        : [],
+    );
+    for (const r of view.resources) expect(r.status === 'granted', r.resource).toBe(r.lacking.length === 0);
+    expect(wrong).toEqual([]);
+    // The kinds the e2e sync below must grant are exactly the ones the view calls missing; the privileged one refused.
+    const byStatus = (status: string): string[] =>
+      view.resources
+        .filter((r) => r.status === status)
+        .map((r) => r.resource)
+        .sort();
+    expect(byStatus('missing')).toEqual([...new Set(COMPOSED.map(([, resource]) => resource))].sort());
+    expect(byStatus('refused')).toEqual(['rolebindings.rbac.authorization.k8s.io']);
+    // Managed resources: their providers' roles, which a plain sync writes (the RBAC manager is off), grant them.
+    expect(byStatus('after-sync')).toEqual([
+      'instances.rds.aws.upbound.io',
+      'objects.kubernetes.m.crossplane.io',
+    ]);
+    // Everything it names as evidence or leaves unanalysed is a Composition kubectl lists.
+    const listed = await run(['get', 'compositions', '-o', 'jsonpath={.items[*].metadata.name}']);
+    const compositions = new Set(listed.stdout.split(' '));
+    const named = [
+      ...view.resources.flatMap((r) => r.neededBy),
+      ...view.unresolved.flatMap((u) => u.neededBy),
+    ].flatMap((e) => (e.source === 'Composition' ? [e.name] : []));
+    expect(named.length).toBeGreaterThan(0);
+    for (const n of [...named, ...view.notAnalysed.map((n) => n.composition)])
+      expect(compositions).toContain(n);
+    expect(view.notAnalysed.map((n) => `${n.composition}/${n.step}`)).toContain(
+      'webservice-templated/render',
+    );
+
+    // The table: one row per resource, unknown kind and unanalysed step; who may author Compositions on stderr.
+    const table = await run(['crossplane-rbac', 'composed', '--no-headers']);
+    expect(table.code, table.stderr).toBe(0);
+    const rows = table.stdout.trimEnd().split('\n');
+    expect(rows).toHaveLength(view.resources.length + view.unresolved.length + view.notAnalysed.length);
+    expect(rows).toContainEqual(
+      expect.stringMatching(
+        /^missing\s+cronjobs\.batch\s+write\s+get,list,watch,create,update,patch,delete\s+\S/,
+      ),
+    );
+    expect(table.stderr).toMatch(/^who may create or change Compositions .*Group\/system:masters/m);
+  });
+
   it('finds, grants and explains exactly the kinds Crossplane composes', async () => {
     // Before: the API server forbids every composed kind to Crossplane's account.
     expect(await eventually([...COMPOSED, ...STILL_DENIED], false)).toEqual([]);
@@ -170,6 +258,13 @@ describe('sync --only composed through the real kubectl', () => {
     expect(plain.code, plain.stderr).toBe(0);
     expect(await composedRoles()).toHaveLength(5);
     expect(plain.stderr).not.toMatch(/composed/);
+    // Now the view has nothing left but the refused kind, and can-i agrees (checked in the first test).
+    const after = await run(['crossplane-rbac', 'composed', '-o', 'json']);
+    expect(after.code, after.stderr).toBe(0);
+    const left = (JSON.parse(after.stdout) as ComposedJson).resources.filter((r) => r.status !== 'granted');
+    expect(left.map((r) => `${r.status} ${r.resource}`)).toEqual([
+      'refused rolebindings.rbac.authorization.k8s.io',
+    ]);
   });
 
   it('--prune removes the role of a group nothing composes any more', async () => {

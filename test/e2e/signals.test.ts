@@ -192,5 +192,5 @@ describe('SIGKILL mid-run, through the executable, on examples/large', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 300_000); // Three syncs of examples/large (reference, killed, re-run): minutes on a loaded 2-core machine.
 });

@@ -17,6 +17,7 @@ const READERS: readonly { readonly command: string; readonly args: readonly stri
   { command: 'explain', args: ['explain', 'crossplane-edit', '-o', 'wide'] },
   { command: 'who-can', args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-o', 'wide'] },
   { command: 'lookup', args: ['lookup', 'crossplane', '-o', 'wide'] },
+  { command: 'composed', args: ['composed', '-o', 'wide'] },
 ];
 
 describe('--filename is the long form of -f; --from still works', () => {
@@ -90,6 +91,8 @@ describe('--no-headers drops the header row of every table, as kubectl --no-head
     },
     { name: 'lookup', args: ['lookup', 'crossplane', '-f', EXAMPLES] },
     { name: 'lookup -o wide', args: ['lookup', 'crossplane', '-o', 'wide', '-f', EXAMPLES] },
+    { name: 'composed', args: ['composed', '-f', EXAMPLES] },
+    { name: 'composed -o wide', args: ['composed', '-o', 'wide', '-f', EXAMPLES] },
   ];
 
   it.each(TABLES)(
@@ -97,7 +100,7 @@ describe('--no-headers drops the header row of every table, as kubectl --no-head
     async ({ args }) => {
       const headed = await runCaptured(args);
       expect(headed.code, headed.stderr).toBe(0);
-      expect(headed.stdout).toMatch(/^(KIND|#|SUBJECT) /);
+      expect(headed.stdout).toMatch(/^(KIND|#|SUBJECT|STATUS) /);
       expect(headed.stdout.split('\n').length).toBeGreaterThan(2);
       const bare = await runCaptured([...args, '--no-headers']);
       expect(bare.code, bare.stderr).toBe(0);

@@ -1,0 +1,103 @@
+import type { CommandModule } from 'yargs';
+import { writeLine } from '../../app/io.js';
+import type { InputSource } from '../../app/read-input.js';
+import type { ComposedViewOptions } from '../../app/composed-view.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
+import { useColor } from '../output/terminal.js';
+import { checkNamespaceFlag, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
+
+const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+type Output = (typeof OUTPUTS)[number];
+
+interface ComposedArgs extends GlobalArgs, FleetArgs {
+  readonly filename: FromPaths | undefined;
+  readonly 'crossplane-namespace': string | undefined;
+  readonly 'allow-privileged': boolean;
+  readonly 'no-headers': boolean;
+}
+
+export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedArgs> {
+  return {
+    command: 'composed',
+    describe:
+      "What Crossplane's compositions compose, and whether Crossplane may manage each kind (what sync --only composed grants)",
+    builder: (y) =>
+      withFleetFlags(y)
+        .option('filename', filenameOption)
+        .option('crossplane-namespace', {
+          type: 'string',
+          describe:
+            "Crossplane's namespace, whose service account is judged (default: detected from its Deployment)",
+        })
+        .option('allow-privileged', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Count privileged kinds (RBAC objects, tokens, signers, ...) as missing, as sync --only composed --allow-privileged grants them, instead of refused',
+        })
+        .describe('output', outputHelp(OUTPUTS))
+        .option('no-headers', noHeadersOption)
+        .epilogue(
+          "Sources: Compositions (function-patch-and-transform's resources, v1 resources; other functions are listed as not analysed), the resources composite resources and claims reference, forbidden Events and conditions about Crossplane's account, and WatchOperations. Nothing is written: sync --only composed grants what is missing.",
+        )
+        .example(
+          '$0 composed -f examples/cluster',
+          'What the example compositions compose, and what Crossplane lacks',
+        )
+        .example(
+          '$0 composed -o json',
+          'The same as data, with every composition, XR and event that needs each kind',
+        ),
+    handler: async (args) => {
+      const output = parseOutput(args.output, OUTPUTS, 'table', 'composed');
+      checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
+      const fleet = fleetOptions(args, false);
+      const source = inputSource(args);
+      const options = (s: InputSource): ComposedViewOptions => ({
+        source: s,
+        allowPrivileged: args['allow-privileged'],
+        ...(args['crossplane-namespace'] !== undefined
+          ? { crossplaneNamespace: args['crossplane-namespace'] }
+          : {}),
+      });
+      if (fleet === undefined) return composedOnce(deps, args, options(source), output);
+      const present = { output, color: args.color, headers: !args['no-headers'] };
+      await runAcrossContexts(deps, fleet, source, present, (d, context) =>
+        composedOnce(d, { ...args, 'no-headers': false }, options(inContext(source, context)), output),
+      );
+    },
+  };
+}
+
+/** composed against one cluster (or -f): the answer, printed as OUTPUT. */
+async function composedOnce(
+  deps: Deps,
+  args: ComposedArgs,
+  options: ComposedViewOptions,
+  output: Output,
+): Promise<void> {
+  const { runComposedView } = await import('../../app/composed-view.js');
+  const view = await runComposedView(options, appDeps(deps, args.color));
+  const [{ formatComposedTable }, { authorsLine }, data] = await Promise.all([
+    import('../output/format-composed.js'),
+    import('../../composed/report.js'),
+    import('../output/format-data.js'),
+  ]);
+  if (output === 'json' || output === 'yaml') {
+    const text = output === 'json' ? data.formatJson(view) : data.formatYaml(view);
+    deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    return;
+  }
+  const empty = view.resources.length + view.unresolved.length + view.notAnalysed.length === 0;
+  if (empty) {
+    writeLine(deps.io.stderr, 'no composition, composite resource, event or WatchOperation names a kind');
+    return;
+  }
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = formatComposedTable(view, output === 'wide', color, !args['no-headers']);
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (view.resources.some((r) => r.status !== 'granted'))
+    writeLine(deps.io.stderr, authorsLine(view.compositionAuthors));
+}
