@@ -62,8 +62,9 @@ export default defineConfig({
           name: 'faults',
           include: FAULTS,
           maxWorkers: 1,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Each drives thousands of writes on examples/large: about a minute alone on 2 cores, more on a busy one.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
           sequence: { groupOrder: 1 },
         },
       },

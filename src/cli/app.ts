@@ -52,7 +52,7 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
   if (argv[0] === '__complete' || argv[0] === '--get-yargs-completions') {
     const { completeWords } = await import('./complete.js');
     const cobra = argv[0] === '__complete';
-    const { words, directive } = completeWords(argv.slice(1), deps);
+    const { words, directive } = await completeWords(argv.slice(1), deps);
     deps.io.stdout.write(words.map((w) => `${w}\n`).join('') + (cobra ? `:${String(directive)}\n` : ''));
     return;
   }

@@ -1,14 +1,16 @@
 import type { CommandModule } from 'yargs';
 import { bindCommand } from './commands/bind.js';
-import { composedCommand } from './commands/composed.js';
 import { completionCommand } from './commands/completion.js';
+import { COMPOSED_OUTPUTS, composedCommand } from './commands/composed.js';
 import { enableXrdCommand } from './commands/enable-xrd.js';
-import { explainCommand } from './commands/explain.js';
-import { lookupCommand } from './commands/lookup.js';
+import { EXPLAIN_OUTPUTS, explainCommand, SUBJECT_OUTPUTS } from './commands/explain.js';
+import { MATRIX_OUTPUTS } from './commands/explain-matrix.js';
+import { LOOKUP_OUTPUTS, lookupCommand } from './commands/lookup.js';
 import { syncCommand } from './commands/sync.js';
-import { versionCommand } from './commands/version.js';
-import { whoCanCommand } from './commands/who-can.js';
+import { VERSION_OUTPUTS, versionCommand } from './commands/version.js';
+import { WHO_CAN_OUTPUTS, whoCanCommand } from './commands/who-can.js';
 import type { Deps, GlobalArgs } from './context.js';
+import { WRITE_OUTPUTS } from './flags.js';
 
 /** Every command, in the order --help lists them. */
 export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
@@ -24,3 +26,15 @@ export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
     completionCommand(deps),
   ] as CommandModule<GlobalArgs, never>[];
 }
+
+/** Each command's -o formats, every mode's (what its --help lists), for completion. */
+export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[]>> = {
+  sync: WRITE_OUTPUTS,
+  'enable-xrd': WRITE_OUTPUTS,
+  explain: [...new Set([...EXPLAIN_OUTPUTS, ...SUBJECT_OUTPUTS, ...MATRIX_OUTPUTS])],
+  'who-can': WHO_CAN_OUTPUTS,
+  lookup: LOOKUP_OUTPUTS,
+  composed: COMPOSED_OUTPUTS,
+  bind: WRITE_OUTPUTS,
+  version: VERSION_OUTPUTS,
+};

@@ -28,7 +28,7 @@ import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError, type StatusBody } from '../port/translate-error.js';
 import { watchKind } from './watch.js';
-import { discovered } from './discovery.js';
+import { discovered, preferredResources } from './discovery.js';
 
 const PAGE_SIZE = 500;
 
@@ -294,17 +294,21 @@ class ClientCluster implements Cluster {
       retrying(() => this.core.getAPIResources()),
       retrying(() => this.apis.getAPIVersions()),
     ]);
+    // Every version of every group is read (see preferredResources). A group version that fails to answer (an
+    // aggregated API that is down) is left out, as kubectl leaves it out.
     const perGroup = await Promise.all(
       (groups.groups ?? []).map(async (g) => {
-        const version = g.preferredVersion?.version ?? g.versions[0]?.version;
-        if (version === undefined) return [];
-        // A group that fails to answer (an aggregated API that is down) is left out, as kubectl leaves it out.
-        try {
-          const list = await retrying(() => this.custom.getAPIResources({ group: g.name, version }));
-          return discovered(g.name, version, plain(list));
-        } catch {
-          return [];
-        }
+        const lists = await Promise.all(
+          g.versions.map(async ({ version }) => {
+            try {
+              const list = await retrying(() => this.custom.getAPIResources({ group: g.name, version }));
+              return discovered(g.name, version, plain(list));
+            } catch {
+              return [];
+            }
+          }),
+        );
+        return preferredResources(lists, g.preferredVersion?.version);
       }),
     );
     return [...discovered('', 'v1', plain(core)), ...perGroup.flat()];

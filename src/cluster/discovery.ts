@@ -29,3 +29,20 @@ export function discovered(group: string, version: string, list: unknown): Disco
     ];
   });
 }
+
+/**
+ * One entry per resource of a group, as client-go's ServerPreferredResources picks them (what `kubectl
+ * api-resources` lists): LISTS are the group's versions in discovery order; a resource is taken from the first
+ * version that serves it, and from PREFERRED when that version serves it too. A resource served only by an older
+ * version (Crossplane v2's compositions, v1 only, beside XRDs' preferred v2) is kept.
+ */
+export function preferredResources(
+  lists: readonly (readonly DiscoveredResource[])[],
+  preferred: string | undefined,
+): DiscoveredResource[] {
+  const chosen = new Map<string, DiscoveredResource>();
+  for (const list of lists) {
+    for (const r of list) if (!chosen.has(r.name) || r.version === preferred) chosen.set(r.name, r);
+  }
+  return [...chosen.values()];
+}

@@ -150,7 +150,7 @@ describe("kubectl's plugin completion", () => {
     writeFileSync(file, script.stdout);
     chmodSync(file, 0o755);
     const r = await kubectl(['__complete', 'crossplane-rbac', ...words], {
-      env: { PATH: `${join(dir, 'bin')}:${binDir}:${process.env.PATH ?? ''}` },
+      env: { PATH: `${join(dir, 'bin')}:${binDir}:${process.env.PATH ?? ''}`, KUBECONFIG: kubeconfig },
     });
     expect(r.code, r.stderr).toBe(0);
     const lines = linesOf(r.stdout);
@@ -168,6 +168,106 @@ describe("kubectl's plugin completion", () => {
     expect(items).toEqual(expect.arrayContaining(['--namespace', '--output', '--kubeconfig']));
     expect(items.filter((i) => /^--\w$/.test(i))).toEqual([]);
   });
+
+  /** What kubectl itself lists: `kubectl ARGS -o name`, without the TYPE/ prefixes. */
+  async function kubectlNames(args: string[]): Promise<string[]> {
+    const r = await run([...args, '-o', 'name']);
+    expect(r.code, r.stderr).toBe(0);
+    return linesOf(r.stdout)
+      .map((l) => l.slice(l.indexOf('/') + 1))
+      .sort();
+  }
+
+  it('explain ROLE: the ClusterRoles kubectl get lists, read from the cluster the flags select', async () => {
+    const { items, directive } = await complete(['explain', '']);
+    expect(items).toStrictEqual(await kubectlNames(['get', 'clusterroles']));
+    expect(directive).toBe(':4');
+    const prefixed = await complete(['explain', 'crossplane-e']);
+    expect(prefixed.items).toStrictEqual(items.filter((n) => n.startsWith('crossplane-e')));
+    // With --subject there is no role to name.
+    expect((await complete(['explain', '--subject', 'User:alice', ''])).items).toStrictEqual([]);
+  });
+
+  it('-n: the namespaces kubectl get lists; --context: the contexts kubectl config lists', async () => {
+    expect((await complete(['who-can', 'get', 'pods', '-n', ''])).items).toStrictEqual(
+      await kubectlNames(['get', 'namespaces']),
+    );
+    expect((await complete(['lookup', '--context', ''])).items).toStrictEqual(
+      await kubectlNames(['config', 'get-contexts']),
+    );
+  });
+
+  it('who-can: verbs, then every resource kubectl api-resources lists (and the XRDs and providers read)', async () => {
+    expect((await complete(['who-can', 'de'])).items).toStrictEqual(['delete', 'deletecollection']);
+    const { items } = await complete(['who-can', 'get', '']);
+    const served = await run(['api-resources', '-o', 'name']);
+    expect(served.code, served.stderr).toBe(0);
+    const missing = linesOf(served.stdout).filter((r) => !items.includes(r));
+    expect(missing).toStrictEqual([]);
+  });
+
+  it("-o: the command's own formats, as its --help lists them", async () => {
+    for (const command of ['who-can', 'explain', 'sync', 'lookup', 'version']) {
+      const help = await run(['crossplane-rbac', command, '--help']);
+      const line = /Output format: ([^\s(]+)(?: \(([^)]*)\))?/.exec(help.stdout.replace(/\s+/g, ' '));
+      // explain: its own formats and those of --subject and --matrix, each once.
+      const listed = [
+        line?.[1] ?? '',
+        ...[...(line?.[2] ?? '').matchAll(/: ([a-z|]+)/g)].map((m) => m[1] ?? ''),
+      ]
+        .join('|')
+        .split('|');
+      const { items } = await complete([command, '-o', '']);
+      expect(items, command).toStrictEqual([...new Set(listed)]);
+    }
+  });
+
+  /** What SHELL offers for LINE once the plugin's own completion script for it is loaded. */
+  async function shellCompletes(shell: 'bash' | 'fish', line: string): Promise<string[]> {
+    const script = await kubectl(['crossplane-rbac', 'completion', shell]);
+    expect(script.code, script.stderr).toBe(0);
+    const file = join(tempDir('xrbac-e2e-shell-'), `completion.${shell}`);
+    writeFileSync(file, script.stdout);
+    const words = line.split(' ');
+    const command =
+      shell === 'fish'
+        ? `source ${file}; complete -C '${line}'`
+        : `source ${file}; COMP_WORDS=(${words.join(' ')}); COMP_CWORD=${String(words.length - 1)}; _kubectl_crossplane_rbac_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return new Promise((resolve, reject) => {
+      execFile(
+        shell,
+        ['-c', command],
+        { env: { PATH: `${binDir}:${process.env.PATH ?? ''}`, KUBECONFIG: kubeconfig, HOME: tempDir() } },
+        (err, stdout) => {
+          if (err !== null) reject(new Error(`${shell} -c failed: ${err.message}`));
+          else resolve(linesOf(stdout).map((l) => l.split('\t')[0] ?? ''));
+        },
+      );
+    });
+  }
+
+  it('bash: the script completes verbs and ClusterRoles through the binary', async () => {
+    expect(await shellCompletes('bash', 'kubectl-crossplane_rbac who-can de')).toStrictEqual([
+      'delete',
+      'deletecollection',
+    ]);
+    expect(await shellCompletes('bash', 'kubectl-crossplane_rbac explain crossplane-ed')).toStrictEqual([
+      'crossplane-edit',
+    ]);
+  });
+
+  it.skipIf(!['/usr/bin/fish', '/usr/local/bin/fish', '/opt/homebrew/bin/fish'].some(existsSync))(
+    'fish (where installed): the script completes verbs and ClusterRoles through the binary',
+    async () => {
+      expect(await shellCompletes('fish', 'kubectl-crossplane_rbac who-can de')).toStrictEqual([
+        'delete',
+        'deletecollection',
+      ]);
+      expect(await shellCompletes('fish', 'kubectl-crossplane_rbac explain crossplane-ed')).toStrictEqual([
+        'crossplane-edit',
+      ]);
+    },
+  );
 
   it('lists the commands for an empty word', async () => {
     const { items } = await complete(['']);

@@ -31,6 +31,14 @@ _kubectl_crossplane_rbac() {
 }
 compdef _kubectl_crossplane_rbac ${BIN}
 `;
+    case 'fish':
+      return `# fish completion for ${BIN}; add to ~/.config/fish/config.fish:  ${BIN} completion fish | source
+function __kubectl_crossplane_rbac_complete
+    set -l words (commandline -opc)[2..-1] (commandline -ct)
+    ${BIN} __complete $words 2>/dev/null | string match -v -r '^:'
+end
+complete -c ${BIN} -f -a '(__kubectl_crossplane_rbac_complete)'
+`;
     case 'kubectl':
       return `#!/usr/bin/env sh
 # Completion for "kubectl crossplane-rbac ..." (kubectl 1.26+): save as an executable named
@@ -38,17 +46,17 @@ compdef _kubectl_crossplane_rbac ${BIN}
 exec ${BIN} __complete "$@"
 `;
     default:
-      throw new UsageError(`unknown shell "${shell}"`, { hint: 'use one of: bash, zsh, kubectl' });
+      throw new UsageError(`unknown shell "${shell}"`, { hint: 'use one of: bash, zsh, fish, kubectl' });
   }
 }
 
 export function completionCommand(deps: Deps): CommandModule<GlobalArgs, CompletionArgs> {
   return {
     command: 'completion [shell]',
-    describe: 'Print a shell completion script (bash, zsh, or kubectl for kubectl plugin completion)',
+    describe: 'Print a shell completion script (bash, zsh, fish, or kubectl for kubectl plugin completion)',
     builder: (y) =>
       y
-        .positional('shell', { type: 'string', default: 'bash', describe: 'bash, zsh or kubectl' })
+        .positional('shell', { type: 'string', default: 'bash', describe: 'bash, zsh, fish or kubectl' })
         .describe('output', 'Not used: completion prints a shell script')
         .example('source <($0 completion bash)', 'Enable completion in the current bash session')
         .example(

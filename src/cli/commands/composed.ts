@@ -8,8 +8,8 @@ import { useColor } from '../output/terminal.js';
 import { checkNamespaceFlag, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 
-const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
-type Output = (typeof OUTPUTS)[number];
+export const COMPOSED_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+type Output = (typeof COMPOSED_OUTPUTS)[number];
 
 interface ComposedArgs extends GlobalArgs, FleetArgs {
   readonly filename: FromPaths | undefined;
@@ -37,7 +37,7 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
           describe:
             'Count privileged kinds (RBAC objects, tokens, signers, ...) as missing, as sync --only composed --allow-privileged grants them, instead of refused',
         })
-        .describe('output', outputHelp(OUTPUTS))
+        .describe('output', outputHelp(COMPOSED_OUTPUTS))
         .option('no-headers', noHeadersOption)
         .epilogue(
           "Sources: Compositions (function-patch-and-transform's resources, v1 resources; other functions are listed as not analysed), the resources composite resources and claims reference, forbidden Events and conditions about Crossplane's account, and WatchOperations. Nothing is written: sync --only composed grants what is missing.",
@@ -51,7 +51,7 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
           'The same as data, with every composition, XR and event that needs each kind',
         ),
     handler: async (args) => {
-      const output = parseOutput(args.output, OUTPUTS, 'table', 'composed');
+      const output = parseOutput(args.output, COMPOSED_OUTPUTS, 'table', 'composed');
       checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);

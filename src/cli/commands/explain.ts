@@ -15,7 +15,7 @@ import {
   type MatrixArgs,
 } from './explain-matrix.js';
 
-const OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
+export const EXPLAIN_OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 interface ExplainArgs extends MatrixArgs, FleetArgs {
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
@@ -75,7 +75,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           .describe(
             'output',
             outputHelp(
-              OUTPUTS,
+              EXPLAIN_OUTPUTS,
               ` (with --subject: ${SUBJECT_OUTPUTS.join('|')}; with --matrix: ${MATRIX_OUTPUTS.join('|')})`,
             ),
           )
@@ -151,7 +151,7 @@ async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
 /** explain ROLE's flags, checked before anything is read. */
 function explainRoleFlags(args: ExplainArgs): {
   role: string;
-  output: (typeof OUTPUTS)[number];
+  output: (typeof EXPLAIN_OUTPUTS)[number];
   access: AccessAttributes | undefined;
   afterSync: AfterSyncOptions | undefined;
 } {
@@ -161,7 +161,7 @@ function explainRoleFlags(args: ExplainArgs): {
     });
   }
   if (args.group !== undefined) throw new UsageError('--group needs --subject');
-  const output = parseOutput(args.output, OUTPUTS, 'tree', 'explain');
+  const output = parseOutput(args.output, EXPLAIN_OUTPUTS, 'tree', 'explain');
   return {
     role: args.role,
     output,
@@ -170,7 +170,7 @@ function explainRoleFlags(args: ExplainArgs): {
   };
 }
 
-const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json'] as const;
+export const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json'] as const;
 
 async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<void> {
   const output = parseOutput(args.output, SUBJECT_OUTPUTS, 'text', 'explain --subject');

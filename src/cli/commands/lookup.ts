@@ -9,7 +9,7 @@ import { noHeadersOption, outputHelp, parseOutput } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
-const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+export const LOOKUP_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
 interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly pattern: string | undefined;
@@ -43,7 +43,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
           describe: 'RoleBindings of every namespace (the default); -n NS: only those in NS',
         })
         .option('filename', filenameOption)
-        .describe('output', outputHelp(OUTPUTS))
+        .describe('output', outputHelp(LOOKUP_OUTPUTS))
         .option('no-headers', noHeadersOption)
         .epilogue(
           'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
@@ -68,7 +68,7 @@ async function lookupOnce(
   deps: Deps,
   args: LookupArgs,
   source: InputSource,
-  output: (typeof OUTPUTS)[number],
+  output: (typeof LOOKUP_OUTPUTS)[number],
   query: LookupQuery,
 ): Promise<void> {
   const { runLookup } = await import('../../app/lookup.js');
@@ -92,8 +92,8 @@ async function lookupOnce(
 }
 
 /** lookup's flags, checked before anything is read: the output format and the query. */
-function lookupFlags(args: LookupArgs): { output: (typeof OUTPUTS)[number]; query: LookupQuery } {
-  const output = parseOutput(args.output, OUTPUTS, 'table', 'lookup');
+function lookupFlags(args: LookupArgs): { output: (typeof LOOKUP_OUTPUTS)[number]; query: LookupQuery } {
+  const output = parseOutput(args.output, LOOKUP_OUTPUTS, 'table', 'lookup');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
       hint: '-n NS lists the RoleBindings of NS (and the ClusterRoleBindings), -A those of every namespace',

@@ -3,7 +3,7 @@ import { outputHelp, parseOutput } from '../flags.js';
 import type { Deps, GlobalArgs } from '../context.js';
 
 /** version's -o: kubectl version's (json, yaml), and the text line (also as `short`). */
-const VERSION_OUTPUTS = ['text', 'short', 'json', 'yaml'] as const;
+export const VERSION_OUTPUTS = ['text', 'short', 'json', 'yaml'] as const;
 
 /** The JavaScript runtime the plugin runs on. */
 export interface Runtime {

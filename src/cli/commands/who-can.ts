@@ -9,7 +9,7 @@ import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
-const OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+export const WHO_CAN_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
 interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly verb: string;
@@ -49,7 +49,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         })
         .option('filename', filenameOption)
         .options(afterSyncOptions)
-        .describe('output', outputHelp(OUTPUTS))
+        .describe('output', outputHelp(WHO_CAN_OUTPUTS))
         .option('no-headers', noHeadersOption)
         .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
         .example(
@@ -78,7 +78,7 @@ async function whoCanOnce(
   deps: Deps,
   args: WhoCanArgs,
   source: InputSource,
-  output: (typeof OUTPUTS)[number],
+  output: (typeof WHO_CAN_OUTPUTS)[number],
   afterSync: AfterSyncOptions | undefined,
 ): Promise<void> {
   const { runWhoCan } = await import('../../app/who-can.js');
@@ -111,10 +111,10 @@ async function whoCanOnce(
 
 /** who-can's flags, checked before anything is read: the output format and --after-sync. */
 function whoCanFlags(args: WhoCanArgs): {
-  output: (typeof OUTPUTS)[number];
+  output: (typeof WHO_CAN_OUTPUTS)[number];
   afterSync: AfterSyncOptions | undefined;
 } {
-  const output = parseOutput(args.output, OUTPUTS, 'table', 'who-can');
+  const output = parseOutput(args.output, WHO_CAN_OUTPUTS, 'table', 'who-can');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
       hint: '-n NS asks about one namespace, -A about all of them',
