@@ -43,8 +43,8 @@ interface Cell {
 let server: TestApiServer;
 let kubeconfig: string;
 let cacheDir: string;
-/** Each API group's preferred version, from discovery. */
-const preferred = new Map<string, string>();
+/** Each grouped resource's version (`plural.group` -> version), as kubectl api-resources lists it. */
+const versions = new Map<string, string>();
 
 const run = (args: readonly string[]): Promise<RunResult> =>
   kubectl(args, { env: { KUBECONFIG: kubeconfig } });
@@ -89,7 +89,9 @@ async function canI(
   // RESOURCE.VERSION.GROUP: kubectl first takes a name with two dots as that, and when the lookup misses (a group
   // with dots read as VERSION.GROUP) it throws its discovery cache away and reads every group again.
   const resource =
-    row.group === '' ? row.resource : `${row.resource}.${preferred.get(row.group) ?? 'v1'}.${row.group}`;
+    row.group === ''
+      ? row.resource
+      : `${row.resource}.${versions.get(`${row.resource}.${row.group}`) ?? 'v1'}.${row.group}`;
   const scope = row.namespaced && namespace !== undefined ? ['-n', namespace] : ['-A'];
   const r = await run(['auth', 'can-i', verb, resource, ...scope, ...as, '--cache-dir', cacheDir]);
   if (r.code !== 0 && r.code !== 1)
@@ -181,12 +183,16 @@ beforeAll(async () => {
     ]),
     'create rolebinding',
   );
-  // Discovery once, so the can-i calls share kubectl's cache.
-  ok(await run(['api-resources', '--cache-dir', cacheDir, '-o', 'name']), 'api-resources');
-  const apis = JSON.parse(ok(await run(['get', '--raw', '/apis']), 'get /apis').stdout) as {
-    groups: { name: string; preferredVersion: { version: string } }[];
-  };
-  for (const g of apis.groups) preferred.set(g.name, g.preferredVersion.version);
+  // Discovery once, so the can-i calls share kubectl's cache; each resource's version as kubectl api-resources
+  // picks it (the preferred version of its group, or the first that serves it: compositions are v1 only).
+  const listed = ok(await run(['api-resources', '--cache-dir', cacheDir, '--no-headers']), 'api-resources');
+  for (const line of listed.stdout.split('\n')) {
+    const [resource, ...rest] = line.trim().split(/\s+/);
+    const apiVersion = rest.find((t) => /^[a-z0-9.-]+\/v\d/.test(t));
+    if (resource === undefined || apiVersion === undefined) continue;
+    const [group, version] = apiVersion.split('/');
+    versions.set(`${resource}.${group ?? ''}`, version ?? 'v1');
+  }
 });
 
 afterAll(async () => {
