@@ -40,7 +40,7 @@ export interface InvalidOwner extends InvalidObject {
  */
 export async function readInput(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect'>,
+  deps: Pick<AppDeps, 'io' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
   parts: readonly SnapshotPart[],
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
@@ -66,7 +66,18 @@ export async function readInput(
   }
   const cluster = await deps.connect(source.connection);
   const { readClusterObjects } = await import('./read-snapshot.js');
-  const objects = await readClusterObjects(cluster, parts);
+  // A spinner on a terminal only (startProgress decides), from the first request to the last page.
+  const progress = await deps.startProgress?.(`reading ${cluster.describe}`);
+  let objects: KubeObject[];
+  try {
+    objects = await readClusterObjects(
+      cluster,
+      parts,
+      progress !== undefined ? (text) => { progress.update(text); } : undefined,
+    );
+  } finally {
+    progress?.stop();
+  }
   const invalid = findInvalidObjects(objects, parts);
   const fatal = invalid.filter((i) => !isOwnerObject(i.object));
   if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);

@@ -34,16 +34,39 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
   },
 };
 
-/** Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object. */
+/** The objects read so far of each kind being listed, for a progress line: `listing ClusterRoles: 2,874`. */
+export type ReadProgress = (text: string) => void;
+
+/** `ClusterRoles` from `listing ClusterRoles` (what the spinner names). */
+function shortWhat(what: string): string {
+  return what.replace(/^listing (the )?/, '');
+}
+
+/**
+ * Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object.
+ * PROGRESS hears, after every page, each kind's count so far.
+ */
 export async function readClusterObjects(
   cluster: Cluster,
   parts: readonly SnapshotPart[],
+  progress?: ReadProgress,
 ): Promise<KubeObject[]> {
+  const counts = new Map<string, number>();
+  const report = (): void => {
+    const shown = [...counts].map(([what, n]) => `${what}: ${n.toLocaleString('en-US')}`);
+    progress?.(`listing ${shown.join(', ')}`);
+  };
   const lists = await Promise.all(
     parts.map(async (part): Promise<KubeObject[]> => {
       const spec = PARTS[part];
+      const what = shortWhat(spec.what);
+      if (progress !== undefined && !counts.has(what)) counts.set(what, 0);
+      const onPage = (n: number): void => {
+        counts.set(what, n);
+        report();
+      };
       try {
-        return await cluster.list(spec.kind, spec.opts);
+        return await cluster.list(spec.kind, progress !== undefined ? { ...spec.opts, onPage } : spec.opts);
       } catch (err) {
         throw translateError(err, spec.what, cluster.describe);
       }

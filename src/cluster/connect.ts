@@ -110,6 +110,7 @@ class ClientCluster implements Cluster {
       for (const item of page.items ?? []) {
         items.push(withKind(kind, typed ? plain(item) : (item as Record<string, unknown>)));
       }
+      opts.onPage?.(items.length);
       // Typed lists (client-node's models) name the token `_continue`; custom-object lists keep the wire name.
       cont = page.metadata?._continue ?? page.metadata?.continue;
       if (cont !== undefined && cont !== '') {

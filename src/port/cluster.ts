@@ -111,6 +111,8 @@ export interface ListOptions {
    * specs (a provider family's CRDs hold megabytes of schemas).
    */
   readonly metadataOnly?: boolean;
+  /** Called after each page with the number of objects read so far (for progress on a terminal). */
+  readonly onPage?: (itemsSoFar: number) => void;
 }
 
 /** What a watch reads: ListOptions' filters, and how long the server keeps each watch request open. */

@@ -316,6 +316,25 @@ describe.skipIf(!existsSync('/usr/bin/script'))('a terminal that reports no widt
     expect(r.output).toMatch(/applying 0\/\d+/);
   });
 
+  it('a read names what it lists, with the counts kubectl get finds, and nothing of it reaches a pipe', async () => {
+    // Each request takes 150 ms, so the spinner draws a frame (every 80 ms) while the LISTs are out.
+    server.faults.latencyMs = 150;
+    let r: Awaited<ReturnType<typeof inTerminal>>;
+    try {
+      r = await inTerminal(120, 'kubectl crossplane-rbac who-can get configmaps -A');
+    } finally {
+      server.faults.latencyMs = 0;
+    }
+    expect(r.code, r.output).toBe(0);
+    const counted = async (resource: string): Promise<string> =>
+      linesOf((await run(['get', resource, '-A', '--no-headers'])).stdout).length.toLocaleString('en-US');
+    expect(r.output).toContain(`ClusterRoles: ${await counted('clusterroles')}`);
+    expect(r.output).toContain(`ClusterRoleBindings: ${await counted('clusterrolebindings')}`);
+    const piped = await run(['crossplane-rbac', 'who-can', 'get', 'configmaps', '-A']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toBe('');
+  });
+
   it('with 0 columns, the command completes without a spinner', async () => {
     const r = await inTerminal(0, sync);
     expect(r.code, r.output).toBe(0);

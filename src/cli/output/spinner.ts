@@ -23,6 +23,8 @@ export async function startProgress(io: Io, text: string, enabled = true): Promi
   return {
     update: (t: string) => {
       spinner.text = escapeTerminal(t);
+      // Drawn now, not at the next frame: counts that change between frames (and the last ones) are seen.
+      spinner.render();
     },
     stop: (finalText?: string) => {
       if (finalText === undefined) spinner.stop();
