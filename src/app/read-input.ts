@@ -73,7 +73,11 @@ export async function readInput(
     objects = await readClusterObjects(
       cluster,
       parts,
-      progress !== undefined ? (text) => { progress.update(text); } : undefined,
+      progress !== undefined
+        ? (text) => {
+            progress.update(text);
+          }
+        : undefined,
     );
   } finally {
     progress?.stop();
