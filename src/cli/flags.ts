@@ -37,6 +37,21 @@ export function outputHelp(formats: readonly string[], more = ''): string {
   return `Output format: ${formats.join('|')}${more}`;
 }
 
+/** The graph formats of who-can and explain --subject: Graphviz DOT, a Mermaid flowchart, one HTML page. */
+export const GRAPH_OUTPUTS = ['dot', 'mermaid', 'html'] as const;
+
+/** What the help says of them. */
+export const GRAPH_OUTPUTS_HELP =
+  'dot, mermaid: the paths as a graph; html: one self-contained page that pans, zooms and searches; one cluster, not with --contexts';
+
+/** The graph formats draw one cluster: across contexts there is no one graph to print. */
+export function refuseGraphAcrossContexts(output: string, fleet: object | undefined): void {
+  if (fleet === undefined || !(GRAPH_OUTPUTS as readonly string[]).includes(output)) return;
+  throw new UsageError(`-o ${output} draws one cluster and cannot be merged across contexts`, {
+    hint: 'give one --context (or -f), or use -o json across contexts',
+  });
+}
+
 /** `--adopt`, described by what the command would take over. */
 export function adoptOption(what: string) {
   return { type: 'boolean', default: false, describe: `Take over ${what} instead of refusing them` } as const;

@@ -4,7 +4,16 @@ import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
-import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+import {
+  afterSyncFlags,
+  afterSyncOptions,
+  GRAPH_OUTPUTS,
+  GRAPH_OUTPUTS_HELP,
+  noHeadersOption,
+  outputHelp,
+  parseOutput,
+  refuseGraphAcrossContexts,
+} from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import {
@@ -76,7 +85,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
             'output',
             outputHelp(
               EXPLAIN_OUTPUTS,
-              ` (with --subject: ${SUBJECT_OUTPUTS.join('|')}; with --matrix: ${MATRIX_OUTPUTS.join('|')})`,
+              ` (with --subject: ${SUBJECT_OUTPUTS.join('|')}; with --matrix: ${MATRIX_OUTPUTS.join('|')}). With --subject, ${GRAPH_OUTPUTS_HELP}`,
             ),
           )
           .option('no-headers', noHeadersOption)
@@ -106,10 +115,16 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           .example(
             '$0 explain crossplane-edit -f examples/cluster --after-sync',
             'crossplane-edit once sync made the provider and XRD roles it aggregates',
+          )
+          .example(
+            '$0 explain --subject Group:crossplane:masters -o html -f examples/cluster > masters.html',
+            "A subject's bindings, roles and rules as a graph to open in a browser",
           ),
       ),
     handler: async (args) => {
       const fleet = fleetOptions(args, false);
+      if (args.subject !== undefined && args.matrix !== true)
+        refuseGraphAcrossContexts(args.output ?? '', fleet);
       if (fleet === undefined) return explainOnce(args, deps);
       // explain prints a section per context (its tables are not merged): --no-headers applies in each.
       const present = { output: args.output ?? 'text', color: args.color, headers: true };
@@ -170,7 +185,7 @@ function explainRoleFlags(args: ExplainArgs): {
   };
 }
 
-export const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json'] as const;
+export const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json', ...GRAPH_OUTPUTS] as const;
 
 async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<void> {
   const output = parseOutput(args.output, SUBJECT_OUTPUTS, 'text', 'explain --subject');
@@ -184,12 +199,15 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
       hint: 'e.g. --for sqlinstances.aws.platform.upbound.io --verb create',
     });
   }
-  const [{ parseSubject }, { formatSubjectText }, data, { runExplainSubject }] = await Promise.all([
-    import('../../explain/explain-subject.js'),
-    import('../output/format-explain-subject.js'),
-    import('../output/format-data.js'),
-    import('../../app/explain.js'),
-  ]);
+  const [{ parseSubject }, { formatSubjectText }, data, { runExplainSubject }, graph, { subjectGraph }] =
+    await Promise.all([
+      import('../../explain/explain-subject.js'),
+      import('../output/format-explain-subject.js'),
+      import('../output/format-data.js'),
+      import('../../app/explain.js'),
+      import('../output/format-graph.js'),
+      import('../output/graph-model.js'),
+    ]);
   const subject = parseSubject(args.subject ?? '');
   const afterSync = afterSyncFlags(args);
   const explanation = await runExplainSubject(
@@ -211,6 +229,9 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
     wide: () => formatSubjectText(explanation, true),
     yaml: () => data.formatYaml(explanation),
     json: () => data.formatJson(explanation),
+    dot: () => graph.formatGraph(subjectGraph(explanation), 'dot'),
+    mermaid: () => graph.formatGraph(subjectGraph(explanation), 'mermaid'),
+    html: () => graph.formatGraph(subjectGraph(explanation), 'html'),
   }[output]();
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   // As `kubectl auth can-i`: the answer is printed, and a denial exits 1.

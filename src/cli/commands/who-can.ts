@@ -4,12 +4,21 @@ import { writeLine } from '../../app/io.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+import {
+  afterSyncFlags,
+  afterSyncOptions,
+  GRAPH_OUTPUTS,
+  GRAPH_OUTPUTS_HELP,
+  noHeadersOption,
+  outputHelp,
+  parseOutput,
+  refuseGraphAcrossContexts,
+} from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
-export const WHO_CAN_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+export const WHO_CAN_OUTPUTS = ['table', 'wide', 'json', 'yaml', ...GRAPH_OUTPUTS] as const;
 
 interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly verb: string;
@@ -49,7 +58,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         })
         .option('filename', filenameOption)
         .options(afterSyncOptions)
-        .describe('output', outputHelp(WHO_CAN_OUTPUTS))
+        .describe('output', outputHelp(WHO_CAN_OUTPUTS, ` (${GRAPH_OUTPUTS_HELP})`))
         .option('no-headers', noHeadersOption)
         .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
         .example(
@@ -59,10 +68,15 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         .example(
           '$0 who-can delete buckets.s3.aws.upbound.io -A --after-sync',
           'Who will be able to once sync has run',
+        )
+        .example(
+          '$0 who-can update compositions -o html -f examples/cluster > who-can.html',
+          'The paths as a graph to open in a browser',
         ),
     handler: async (args) => {
       const { output, afterSync } = whoCanFlags(args);
       const fleet = fleetOptions(args, false);
+      refuseGraphAcrossContexts(output, fleet);
       const source = inputSource(args);
       if (fleet === undefined) return whoCanOnce(deps, args, source, output, afterSync);
       const present = { output, color: args.color, headers: !args['no-headers'] };
@@ -94,9 +108,11 @@ async function whoCanOnce(
     },
     appDeps(deps, args.color),
   );
-  const [{ formatWhoCanTable, whoCanWarnings }, data] = await Promise.all([
+  const [{ formatWhoCanTable, whoCanWarnings }, data, { formatGraph }, { whoCanGraph }] = await Promise.all([
     import('../output/format-who-can.js'),
     import('../output/format-data.js'),
+    import('../output/format-graph.js'),
+    import('../output/graph-model.js'),
   ]);
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = {
@@ -104,6 +120,9 @@ async function whoCanOnce(
     wide: () => formatWhoCanTable(result, true, color, !args['no-headers']),
     json: () => data.formatJson(result),
     yaml: () => data.formatYaml(result),
+    dot: () => formatGraph(whoCanGraph(result), 'dot'),
+    mermaid: () => formatGraph(whoCanGraph(result), 'mermaid'),
+    html: () => formatGraph(whoCanGraph(result), 'html'),
   }[output]();
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   for (const line of whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);

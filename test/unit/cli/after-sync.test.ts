@@ -232,8 +232,16 @@ describe('--after-sync from files', () => {
       ['explain', 'crossplane-edit'],
       ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'],
     ],
-    ['explain --subject', ['explain', '--subject', 'Group:team-devs'], ['text', 'wide', 'yaml', 'json']],
-    ['who-can', ['who-can', 'delete', 'widgets.example.org', '-A'], ['table', 'wide', 'json', 'yaml']],
+    [
+      'explain --subject',
+      ['explain', '--subject', 'Group:team-devs'],
+      ['text', 'wide', 'yaml', 'json', 'dot', 'mermaid', 'html'],
+    ],
+    [
+      'who-can',
+      ['who-can', 'delete', 'widgets.example.org', '-A'],
+      ['table', 'wide', 'json', 'yaml', 'dot', 'mermaid', 'html'],
+    ],
   ])('%s says first that the answer is hypothetical, with every -o', async (_what, argv, outputs) => {
     for (const o of outputs) {
       const r = await runCaptured([...argv, '-f', base, '--after-sync', '-o', o]);
