@@ -8,7 +8,7 @@ import { bindWarnings } from '../bind/warnings.js';
 import { isBinding, type Binding, type BindTarget } from '../bind/target.js';
 import type { Plan, PlanAction } from '../plan/plan.js';
 import type { ClusterSnapshot, KubeObject, Role } from '../kube/types.js';
-import { isBindingObject, isRoleObject } from '../kube/rbac-guards.js';
+import { isBindingObject } from '../kube/rbac-guards.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import { readInput, type Input, type InputSource } from './read-input.js';
@@ -28,12 +28,18 @@ export interface BindRunOptions {
   readonly adopt: boolean;
   /** Bind privileged roles (else refuse them, before anything is written). */
   readonly allowPrivileged: boolean;
+  /**
+   * Bind roles, service accounts and (with -f) namespaces that do not exist yet, with a warning each (else refuse,
+   * before anything is written).
+   */
+  readonly allowMissing: boolean;
   readonly write: WriteOptions;
 }
 
 /**
  * `bind`: the roleRefs (given, or the RootSync's), rendered as bindings of the target's service account, planned
- * with bind's ownership rule, checked (privileged roles, the `bind` verb) before any write, and written.
+ * with bind's ownership rule, checked (what they need exists, privileged roles, the `bind` verb) before any write,
+ * and written.
  */
 export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<WriteOutcome> {
   const { target } = options;
@@ -63,7 +69,15 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
   const sa = target.serviceAccount;
   // Bindings that grant the account a role (not the shared base binding's clean-up, which takes one away).
   const granting = desired.filter((b) => !base.isSharedBaseBinding(b) || base.hasSubject(b, sa));
-  await checkPrivileged(granting, input, options.allowPrivileged, deps);
+  const fromFiles = input.cluster === undefined;
+  const [{ neededObjects }, { readExistence, checkExistence }] = await Promise.all([
+    import('../bind/missing.js'),
+    import('./bind-existence.js'),
+  ]);
+  const existence = await readExistence(input, neededObjects(sa, granting), deps);
+  await checkPrivileged(granting, input, existence.roles, options.allowPrivileged, deps);
+  const run = { granting, plan, allowMissing: options.allowMissing, fromFiles };
+  const insist = await checkExistence(existence, run, deps);
   if (skipPrune) {
     const n = plan.counts.refused;
     writeLine(
@@ -71,8 +85,7 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
       `warning: ${n} binding${n === 1 ? ' is' : 's are'} refused (listed below): pruning is skipped in this run, so that ServiceAccount ${sa.namespace}/${sa.name} keeps the bindings it has`,
     );
   }
-  const fromFiles = input.cluster === undefined;
-  for (const w of bindWarnings(sa, granting, plan, input.snapshot, fromFiles)) {
+  for (const w of bindWarnings(sa, plan, input.snapshot)) {
     writeLine(deps.io.stderr, `warning: ${w}`);
   }
   if (!options.prune || skipPrune) {
@@ -91,7 +104,8 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
     deps,
   );
   const { replanOne } = await import('../plan/replan.js');
-  return writePlan(deps, input.cluster, input.source, plan, options.write, {
+  const write = insist !== undefined ? { ...options.write, insist } : options.write;
+  return writePlan(deps, input.cluster, input.source, plan, write, {
     replan: (liveObj, want) => {
       // The shared base binding is planned again from its fresh subjects: another reconciler may have joined.
       if (!base.isSharedBaseBinding(want) || !base.isSharedBaseBinding(liveObj)) {
@@ -181,16 +195,17 @@ function written(plan: Plan, action: PlanAction): Binding[] {
 
 /**
  * Before anything else: a roleRef list that names a privileged role needs --allow-privileged (also for previews,
- * so that a dry run fails as the real run would). With the flag, each privileged role is named on stderr.
+ * so that a dry run fails as the real run would). With the flag, each privileged role is named on stderr. ROLES: the
+ * Roles the bindings refer to, as read (one the caller may not read was named in a warning and is not judged).
  */
 async function checkPrivileged(
   desired: readonly Binding[],
   input: Input,
+  roles: ReadonlyMap<string, Role>,
   allowed: boolean,
   deps: AppDeps,
 ): Promise<void> {
   const { findPrivilegedBindings, formatPrivileged } = await import('../bind/privileged-rules.js');
-  const roles = await readBoundRoles(desired, input, deps);
   const found = formatPrivileged(
     findPrivilegedBindings(desired, { clusterRoles: input.snapshot.clusterRoles, roles }),
   );
@@ -207,57 +222,6 @@ async function checkPrivileged(
       hint: 'bind a narrower role, or pass --allow-privileged if the account is meant to hold exactly that',
     },
   );
-}
-
-/**
- * The Roles the bindings refer to: from the -f objects, or one GET each from the cluster. A Role the caller may not
- * read is left unchecked with a warning: an account given `bind` on a Role but not `get` was trusted with it by
- * whoever granted that, and the API server still checks the binding.
- */
-async function readBoundRoles(
-  desired: readonly Binding[],
-  input: Input,
-  deps: AppDeps,
-): Promise<Map<string, Role>> {
-  const out = new Map<string, Role>();
-  const wanted = desired.filter((b) => b.roleRef.kind === 'Role');
-  if (wanted.length === 0) return out;
-  const cluster = input.cluster;
-  if (cluster === undefined) {
-    for (const o of input.snapshot.others) {
-      if (isRoleObject(o)) out.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
-    }
-    return out;
-  }
-  const [{ Kinds }, { ApiError, translateError }, { findInvalidField }] = await Promise.all([
-    import('../port/cluster.js'),
-    import('../port/translate-error.js'),
-    import('../crossplane/validate-input.js'),
-  ]);
-  await Promise.all(
-    wanted.map(async (b) => {
-      const ns = b.metadata.namespace ?? '';
-      const id = `Role ${ns}/${b.roleRef.name}`;
-      let role: KubeObject | undefined;
-      try {
-        role = await cluster.get(Kinds.role, b.roleRef.name, ns);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 403) {
-          writeLine(
-            deps.io.stderr,
-            `warning: not allowed to read ${id}: it is bound without checking it for privileged rules`,
-          );
-          return;
-        }
-        throw translateError(err, `reading ${id} to check it for privileged rules`, cluster.describe);
-      }
-      if (role === undefined) return;
-      const invalid = findInvalidField(role);
-      if (invalid !== undefined) throw new UserError(`${id}: ${invalid.problem}`);
-      if (isRoleObject(role)) out.set(`${ns}/${b.roleRef.name}`, role);
-    }),
-  );
-  return out;
 }
 
 /** Before any write: every binding the API server would refuse for want of `bind` or of the role's rules. */

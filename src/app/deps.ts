@@ -33,6 +33,8 @@ export interface ConfirmRequest {
   readonly yes: boolean;
   /** Show these plan rows before asking (enable-xrd -i previews), and ask even with --yes. */
   readonly preview?: readonly PlanEntry<KubeObject>[] | undefined;
+  /** Asked even with --yes (`yes` is false): where nobody can be asked, refuse with this reason and hint. */
+  readonly insist?: { readonly reason: string; readonly hint: string } | undefined;
 }
 
 export interface Choice {

@@ -62,7 +62,12 @@ export async function runExplainSubject(
     request !== undefined
       ? {
           verb: request.verb,
-          resource: await resolveInput(request.resource, input, options.namespace !== undefined),
+          resource: await resolveInput(
+            request.resource,
+            input,
+            options.namespace !== undefined,
+            request.verb,
+          ),
         }
       : undefined;
   return explainSubject(

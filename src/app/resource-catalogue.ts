@@ -65,18 +65,20 @@ async function catalogueOf(input: Input, servedOnly: boolean): Promise<KnownReso
 }
 
 /**
- * Resolves RESOURCE as kubectl would, among knownResources.
+ * Resolves RESOURCE as kubectl would, among knownResources (for VERB `impersonate`, users, groups, serviceaccounts,
+ * uids and userextras are the impersonation filter's resources).
  * `explicitNamespace`: a resource known by name only is asked about in a namespace only when one was given.
  */
 export async function resolveInput(
   text: string,
   input: Input,
   explicitNamespace: boolean,
+  verb: string,
 ): Promise<ResolvedResource> {
   const [{ resolveResource }, known] = await Promise.all([
     import('../crossplane/resolve-resource.js'),
     knownResources(input),
   ]);
-  const resolved = resolveResource(text, known);
+  const resolved = resolveResource(text, known, verb);
   return resolved.scopeUnknown === true ? { ...resolved, namespaced: explicitNamespace } : resolved;
 }

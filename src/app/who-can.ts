@@ -26,6 +26,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
     options.resource,
     input,
     options.namespace !== undefined || options.allNamespaces,
+    options.verb,
   );
   const namespace = options.allNamespaces
     ? undefined

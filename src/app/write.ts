@@ -20,6 +20,17 @@ export interface WriteOptions {
   readonly what: string;
   /** Ask before writing even with --yes, showing the plan first (enable-xrd -i). */
   readonly preview?: boolean | undefined;
+  /**
+   * Ask before writing even with --yes; where nobody can be asked, refuse with this reason and hint (bind pruning
+   * the binding of a role the new list probably misspelt).
+   */
+  readonly insist?: Insist | undefined;
+}
+
+/** Why a run must be confirmed by a person, whatever --yes says. */
+export interface Insist {
+  readonly reason: string;
+  readonly hint: string;
 }
 
 /** What a use case hands the write flow besides its plan. */
@@ -111,8 +122,9 @@ export async function writePlan(
       const ok = await deps.confirm({
         message: `${options.what}: ${total} writes on ${cluster.describe}. Continue?`,
         what: options.what,
-        yes: options.yes && options.preview !== true,
+        yes: options.yes && options.preview !== true && options.insist === undefined,
         ...(options.preview === true ? { preview: outcome.shown } : {}),
+        ...(options.insist !== undefined ? { insist: options.insist } : {}),
       });
       if (!ok) return { ...outcome, status: 'declined' };
     }

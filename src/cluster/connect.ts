@@ -172,6 +172,9 @@ class ClientCluster implements Cluster {
           if (kind.plural === 'configmaps') {
             return this.core.readNamespacedConfigMap({ name, namespace: namespace ?? 'default' });
           }
+          if (kind.plural === 'serviceaccounts') {
+            return this.core.readNamespacedServiceAccount({ name, namespace: namespace ?? 'default' });
+          }
           throw new Error(`reading core resource ${kind.plural} is not supported`);
         }
         const res = { group: kind.group, version: kind.version, plural: kind.plural, name };

@@ -243,8 +243,63 @@ function names(r: KnownResource, text: string): boolean {
   return false;
 }
 
-/** Resolves RESOURCE[/SUBRESOURCE]; throws UsageError for an unknown or ambiguous name. */
-export function resolveResource(text: string, known: readonly KnownResource[]): ResolvedResource {
+/**
+ * What the API server's impersonation filter asks the authorizer about, one resource per identity it takes on
+ * (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation/impersonation.go
+ * @4f6fdb4551e8dd7b783d29e4d936d3756e4813ed, buildImpersonationRequests and WithImpersonation): the user, group and
+ * service account are object references without an API version, so the core group (`users`, `groups`,
+ * `serviceaccounts` in the service account's namespace); a user extra (`userextras`, the extra's key as subresource)
+ * and the UID (`uids`) carry authentication.k8s.io/v1. These resources are virtual: discovery lists none but
+ * serviceaccounts, and a CRD may serve the same plural in its own group (provider-aws's users.iam.aws.upbound.io),
+ * which is not what an `impersonate` rule names.
+ */
+const IMPERSONATED: Readonly<Record<string, { group: string; kind: string; namespaced: boolean }>> = {
+  users: { group: '', kind: 'User', namespaced: false },
+  groups: { group: '', kind: 'Group', namespaced: false },
+  serviceaccounts: { group: '', kind: 'ServiceAccount', namespaced: true },
+  uids: { group: 'authentication.k8s.io', kind: 'UID', namespaced: false },
+  userextras: { group: 'authentication.k8s.io', kind: 'UserExtra', namespaced: false },
+};
+
+/** RESOURCE of an `impersonate` request (plural, or plural.group for authentication.k8s.io), as the filter asks it. */
+function impersonated(base: string, sub: string | undefined, text: string): ResolvedResource | undefined {
+  const found = Object.entries(IMPERSONATED).find(
+    ([plural, r]) =>
+      base === plural ||
+      (r.group !== '' && (base === `${plural}.${r.group}` || base === `${plural}.v1.${r.group}`)),
+  );
+  if (found === undefined) return undefined;
+  const [plural, r] = found;
+  if (plural === 'userextras' && sub === undefined) {
+    throw new UsageError(`impersonating a user extra is authorized per key: give "${text}/KEY"`, {
+      hint: 'e.g. userextras/scopes (the key of the Impersonate-Extra-KEY header, lower-cased)',
+    });
+  }
+  if (plural !== 'userextras' && sub !== undefined) {
+    throw new UsageError(`"${text}": impersonating ${plural} has no subresource`, {
+      hint: `which ${r.kind} is the request's name (who-can impersonate ${plural} NAME), not a subresource`,
+    });
+  }
+  return {
+    group: r.group,
+    resource: plural,
+    ...(sub !== undefined ? { subresource: sub } : {}),
+    namespaced: r.namespaced,
+    kind: r.kind,
+    source: 'builtin',
+  };
+}
+
+/**
+ * Resolves RESOURCE[/SUBRESOURCE]; throws UsageError for an unknown or ambiguous name. With VERB `impersonate`,
+ * users, groups, serviceaccounts, uids and userextras/KEY are the resources the impersonation filter asks about,
+ * whatever CRDs share their plural (a name with a group, e.g. users.iam.aws.upbound.io, still names the CRD).
+ */
+export function resolveResource(
+  text: string,
+  known: readonly KnownResource[],
+  verb?: string,
+): ResolvedResource {
   if (text.startsWith('/')) {
     return { group: '', resource: '', namespaced: false, kind: '', source: 'builtin', path: text };
   }
@@ -255,6 +310,10 @@ export function resolveResource(text: string, known: readonly KnownResource[]): 
     throw new UsageError(`invalid resource "${text}"`, {
       hint: 'use RESOURCE[.GROUP][/SUBRESOURCE], e.g. pods, deployments.apps/scale, buckets.s3.aws.upbound.io',
     });
+  }
+  if (verb === 'impersonate') {
+    const virtual = impersonated(base, sub, slash < 0 ? text : text.slice(0, slash));
+    if (virtual !== undefined) return virtual;
   }
   const matches = known.filter((r) => names(r, base));
   let chosen: KnownResource | undefined;

@@ -12,6 +12,13 @@ export interface ResourceKind {
 export const Kinds = {
   namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
   configMap: { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true },
+  serviceAccount: {
+    group: '',
+    version: 'v1',
+    plural: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    namespaced: true,
+  },
   deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
   clusterRole: {
     group: 'rbac.authorization.k8s.io',

@@ -69,6 +69,51 @@ describe('bind through the real kubectl', () => {
     expect(again.stdout).toMatch(/ClusterRoleBinding\s+0\s+0\s+2\s+0\s+0\s+0/);
   });
 
+  it('AMisspeltRoleIsNamedWithTheBindingItWouldPruneAndNothingIsWritten', async () => {
+    const names = async (): Promise<string[]> => {
+      const r = await kubectl(
+        [
+          'get',
+          'clusterrolebindings,rolebindings',
+          '-A',
+          '-l',
+          'configsync.gke.io/sync-name=root-sync',
+          '-o',
+          'name',
+        ],
+        { env },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.trim().split('\n').sort();
+    };
+    const before = await names();
+    expect(before).toHaveLength(4);
+    const r = await kubectl(
+      [
+        'crossplane-rbac',
+        'bind',
+        '--root-sync',
+        'root-sync',
+        '--role-ref',
+        'ClusterRole/crossplane-edt',
+        '--role-ref',
+        'ClusterRole/view',
+        '--yes',
+      ],
+      { env },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^warning: ClusterRoleBinding root-reconciler-clusterrole-crossplane-edit-\S+ would be deleted; the new list names "ClusterRole\/crossplane-edt", did you mean "ClusterRole\/crossplane-edit"\?$/m,
+    );
+    expect(r.stderr).toMatch(/^missing: ClusterRole crossplane-edt \(did you mean "crossplane-edit"\?\)$/m);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('error: '))).toStrictEqual([
+      'error: 1 object the bindings need does not exist, nothing was written: ClusterRole crossplane-edt',
+    ]);
+    expect(await names()).toStrictEqual(before);
+  });
+
   it('BadInputIsOneErrorLineAndExitCode2', async () => {
     const r = await kubectl(
       ['crossplane-rbac', 'bind', '--service-account', 'no-namespace', '--role-ref', 'ClusterRole/view'],

@@ -73,7 +73,8 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
       namespace: `team-${String(i).padStart(3, '0')}`,
     }));
     writeFileSync(refsFile, JSON.stringify([...refs, { kind: 'ClusterRole', name: 'crossplane-edit' }]));
-    // Kubernetes' edit role may impersonate service accounts: binding it is privileged.
+    // Kubernetes' edit role may impersonate service accounts: binding it is privileged. The account is bound
+    // ahead of its creation.
     const BIND = [
       'bind',
       '--service-account',
@@ -81,6 +82,7 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
       '--role-refs-file',
       refsFile,
       '--allow-privileged',
+      '--allow-missing',
     ];
     const planned = await runPlugin([...BIND, '-f', LARGE, '--dry-run=client', '-o', 'json']);
     const bindings = (JSON.parse(planned.stdout) as { items: Obj[] }).items.filter(

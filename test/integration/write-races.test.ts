@@ -147,8 +147,16 @@ describe('sync creating a binding another writer made meanwhile with another rol
 
 describe('bind --prune', () => {
   it('leaves alone a binding whose inventory labels were taken off while its delete was on its way', async () => {
-    // Kubernetes' edit role may impersonate service accounts: binding it is privileged.
-    const bind = ['bind', '--service-account', 'crossplane-system/gitops', '--allow-privileged', '--yes'];
+    // Kubernetes' edit role may impersonate service accounts: binding it is privileged. The account is bound
+    // ahead of its creation.
+    const bind = [
+      'bind',
+      '--service-account',
+      'crossplane-system/gitops',
+      '--allow-privileged',
+      '--allow-missing',
+      '--yes',
+    ];
     const two = await runPlugin([
       ...bind,
       '--role-ref',

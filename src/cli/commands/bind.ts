@@ -30,6 +30,7 @@ interface BindArgs extends GlobalArgs {
   readonly yes: boolean;
   readonly concurrency: number;
   readonly 'allow-privileged': boolean;
+  readonly 'allow-missing': boolean;
   readonly adopt: boolean;
 }
 
@@ -121,6 +122,12 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           describe:
             'Also bind privileged roles (cluster-admin, * on *, escalate, bind, impersonate, token or certificate minting)',
         })
+        .option('allow-missing', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Bind ahead of creation: roles, the service account and (with -f) namespaces that do not exist yet, with a warning each',
+        })
         .option(
           'adopt',
           adoptOption('existing bindings that nobody owns (no managed-by label, no controller)'),
@@ -179,6 +186,7 @@ async function bindOptions(args: BindArgs): Promise<{ run: BindRunOptions; prese
     prune: args.prune,
     adopt: args.adopt,
     allowPrivileged: args['allow-privileged'],
+    allowMissing: args['allow-missing'],
     write,
   };
   return { run, present: flags.present };

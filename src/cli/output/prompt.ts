@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError, UserError } from '../../errors.js';
 import { escapeTerminal } from '../../app/escape.js';
 import type { Choice } from '../../app/deps.js';
 import type { Io } from '../../app/io.js';
@@ -31,16 +31,25 @@ export const inquirerPrompter: Prompter = {
 };
 
 /**
- * Asks before writing. Never prompts without a TTY on both stdin and stderr: then `--yes` is required.
+ * Asks before writing. Never prompts without a TTY on both stdin and stderr: then `--yes` is required, and a request
+ * that insists on a person's answer (`insist`, asked even with --yes) is refused with its reason.
  * Returns false when the user declines.
  */
 export async function confirmWrite(
   io: Io,
   prompter: Prompter,
-  opts: { yes: boolean; message: string; what: string },
+  opts: {
+    yes: boolean;
+    message: string;
+    what: string;
+    insist?: { readonly reason: string; readonly hint: string } | undefined;
+  },
 ): Promise<boolean> {
   if (opts.yes) return true;
   if (!io.stdinIsTTY || !io.stderrIsTTY) {
+    if (opts.insist !== undefined) {
+      throw new UserError(`refusing to ${opts.what}: ${opts.insist.reason}`, { hint: opts.insist.hint });
+    }
     throw new UsageError(`refusing to ${opts.what} without confirmation: not running on a terminal`, {
       hint: 'pass --yes to write without asking, or --dry-run=client to only see the plan',
     });

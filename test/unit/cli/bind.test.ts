@@ -22,6 +22,12 @@ function rootSync(name: string, override: unknown): KubeObject {
   };
 }
 
+/** The namespace and ServiceAccount of a CI deployer, which bind checks exist. */
+const CI_ACCOUNT: KubeObject[] = [
+  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ci' } },
+  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer', namespace: 'ci' } },
+];
+
 function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l.startsWith('error:'));
 }
@@ -294,6 +300,7 @@ describe('bind: against a fake cluster', () => {
       exampleCluster,
       '-o',
       'json',
+      '--allow-missing',
     ]);
     const item = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items[0];
     expect(item).toBeDefined();
@@ -301,7 +308,7 @@ describe('bind: against a fake cluster', () => {
       ...item,
       metadata: { name: item?.metadata.name ?? '', labels: { team: 'ci' } },
     } as KubeObject;
-    const cluster = new FakeCluster([...examples, foreign]);
+    const cluster = new FakeCluster([...examples, ...CI_ACCOUNT, foreign]);
     const r = await runWithFakes(
       ['bind', '--service-account', 'ci/deployer', '--role-ref', 'ClusterRole/view', '--yes'],
       cluster,
@@ -348,7 +355,12 @@ describe('bind: against a fake cluster', () => {
       metadata: { name: 'misspelt', namespace: 'config-management-system' },
       spec: { overrides: { roleRefs: [{ kind: 'ClusterRole', name: 'view' }] } },
     };
-    const cluster = new FakeCluster([...examples, misspelt]);
+    const reconciler: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'root-reconciler-misspelt', namespace: 'config-management-system' },
+    };
+    const cluster = new FakeCluster([...examples, misspelt, reconciler]);
     const r = await runWithFakes(
       ['bind', '--root-sync', 'misspelt', '--role-ref', 'ClusterRole/crossplane-view', '--yes'],
       cluster,
@@ -361,10 +373,10 @@ describe('bind: against a fake cluster', () => {
 
   it('AdoptTakesOverABindingNobodyOwns', async () => {
     const argv = ['bind', '--service-account', 'ci/deployer', '--role-ref', 'ClusterRole/view'];
-    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json']);
+    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json', '--allow-missing']);
     const item = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items[0]!;
     const unowned = { ...item, metadata: { name: item.metadata.name, labels: { team: 'ci' } } } as KubeObject;
-    const cluster = new FakeCluster([...examples, unowned]);
+    const cluster = new FakeCluster([...examples, ...CI_ACCOUNT, unowned]);
     const refused = await runWithFakes([...argv, '--yes'], cluster);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/^refused ClusterRoleBinding\/\S+: .*\(--adopt takes it over\)$/m);
@@ -380,13 +392,13 @@ describe('bind: against a fake cluster', () => {
 
   it('AdoptNeverTakesABindingSomeoneManages', async () => {
     const argv = ['bind', '--service-account', 'ci/deployer', '--role-ref', 'ClusterRole/view'];
-    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json']);
+    const plan = await runWithFakes([...argv, '-f', exampleCluster, '-o', 'json', '--allow-missing']);
     const item = (JSON.parse(plan.stdout) as { items: KubeObject[] }).items[0]!;
     const helms = {
       ...item,
       metadata: { name: item.metadata.name, labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
     } as KubeObject;
-    const cluster = new FakeCluster([...examples, helms]);
+    const cluster = new FakeCluster([...examples, ...CI_ACCOUNT, helms]);
     const r = await runWithFakes([...argv, '--adopt', '--yes'], cluster);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^refused ClusterRoleBinding\//m);

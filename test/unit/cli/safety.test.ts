@@ -19,6 +19,15 @@ function errorLines(stderr: string): string[] {
 }
 
 const SA = ['--service-account', 'flux-system/kustomize-controller'];
+/** The account SA names and its namespace: bind checks they exist. */
+const FLUX: KubeObject[] = [
+  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'flux-system' } },
+  {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'kustomize-controller', namespace: 'flux-system' },
+  },
+];
 
 describe('bind: privileged roles', () => {
   it('RefusedBeforeAnyWriteOrAccessCheck', async () => {
@@ -36,7 +45,7 @@ describe('bind: privileged roles', () => {
   });
 
   it('AllowPrivilegedBindsItAndSaysSo', async () => {
-    const cluster = new FakeCluster(examples);
+    const cluster = new FakeCluster([...examples, ...FLUX]);
     const r = await runWithFakes(
       ['bind', ...SA, '--role-ref', 'ClusterRole/cluster-admin', '--allow-privileged', '--yes'],
       cluster,
@@ -49,7 +58,7 @@ describe('bind: privileged roles', () => {
   });
 
   it('AnOrdinaryRoleNeedsNoFlag', async () => {
-    const cluster = new FakeCluster(examples);
+    const cluster = new FakeCluster([...examples, ...FLUX]);
     const r = await runWithFakes(
       ['bind', ...SA, '--role-ref', 'ClusterRole/crossplane-edit', '--yes'],
       cluster,
@@ -65,7 +74,7 @@ describe('bind: privileged roles', () => {
       metadata: { name: 'binder', namespace: 'team-a' },
       rules: [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['bind'] }],
     };
-    const cluster = new FakeCluster([...examples, role]);
+    const cluster = new FakeCluster([...examples, ...FLUX, role]);
     const r = await runWithFakes(['bind', ...SA, '--role-ref', 'Role/binder@team-a', '--yes'], cluster);
     expect(errorLines(r.stderr)).toStrictEqual([
       'error: refusing to bind a privileged role without --allow-privileged, nothing was written: Role/team-a/binder grants bind on roles.rbac.authorization.k8s.io',
@@ -76,7 +85,7 @@ describe('bind: privileged roles', () => {
 
 describe('bind: the cluster-admin warning', () => {
   it('DoesNotNameABindingThisRunDeletes', async () => {
-    const cluster = new FakeCluster(examples);
+    const cluster = new FakeCluster([...examples, ...FLUX]);
     const first = await runWithFakes(
       ['bind', ...SA, '--role-ref', 'ClusterRole/cluster-admin', '--allow-privileged', '--yes'],
       cluster,
@@ -93,7 +102,7 @@ describe('bind: the cluster-admin warning', () => {
   });
 
   it('StillNamesABindingThatStays', async () => {
-    const cluster = new FakeCluster(examples);
+    const cluster = new FakeCluster([...examples, ...FLUX]);
     await runWithFakes(
       ['bind', ...SA, '--role-ref', 'ClusterRole/cluster-admin', '--allow-privileged', '--yes'],
       cluster,

@@ -55,11 +55,12 @@ describe('terminal escaping of stderr lines', () => {
       '--role-ref',
       `ClusterRole/${ROLE}`,
       '--allow-privileged',
+      '--allow-missing',
     ];
     const r = await runWithFakes([...argv, '--dry-run=client'], new FakeCluster(examples));
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      'warning: ClusterRole ghost\\x1b]0;owned\\a\\u202e does not exist: its binding grants nothing until it does\n',
+      'warning: ClusterRole ghost\\x1b]0;owned\\a\\u202e does not exist (--allow-missing): its binding grants nothing until it does\n',
     );
     expect(hasRawControl(r.stderr)).toBe(false);
     expect(hasRawControl(r.stdout)).toBe(false);

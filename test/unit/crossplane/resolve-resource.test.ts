@@ -5,7 +5,9 @@ import {
   builtinResources,
   catalogue,
   resolveResource,
+  resourceOfCrd,
   resourcesOfXrd,
+  type KnownResource,
 } from '../../../src/crossplane/resolve-resource.js';
 
 const xrdV1: Xrd = {
@@ -119,5 +121,103 @@ describe('resolveResource', () => {
     expect(() => resolveResource('apps', twice)).toThrow(
       /ambiguous: apps.other.acme.io, apps.platform.acme.io/,
     );
+  });
+});
+
+/** A CRD as provider-aws and provider-gcp ship them: their plurals are those of the impersonation resources. */
+function crd(group: string, plural: string, kind: string): KnownResource {
+  const r = resourceOfCrd({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Cluster',
+      names: { plural, singular: kind.toLowerCase(), kind },
+      versions: [{ name: 'v1beta1', served: true }],
+    },
+  });
+  if (r === undefined) throw new Error('bad CRD');
+  return r;
+}
+
+describe('resolveResource for impersonate', () => {
+  const withCrds = catalogue(builtinResources(), [
+    crd('iam.aws.upbound.io', 'users', 'User'),
+    crd('cognitoidp.aws.upbound.io', 'users', 'User'),
+    crd('iam.aws.upbound.io', 'groups', 'Group'),
+    crd('cloudplatform.gcp.upbound.io', 'serviceaccounts', 'ServiceAccount'),
+    crd('example.io', 'uids', 'Uid'),
+  ]);
+  // The impersonation filter's requests (kubernetes/kubernetes
+  // staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation/impersonation.go
+  // @4f6fdb4551e8dd7b783d29e4d936d3756e4813ed): User, Group and ServiceAccount are ObjectReferences without an
+  // APIVersion, so APIGroup "" and resources users, groups, serviceaccounts (Namespace: the service account's);
+  // UserExtra and UID carry authentication.k8s.io/v1: resources userextras (Subresource: the extra's key) and uids.
+  const impersonation: { input: string; want: Record<string, unknown>; reason: string }[] = [
+    {
+      input: 'users',
+      want: { group: '', resource: 'users', namespaced: false, kind: 'User' },
+      reason: 'two CRDs serve users, but an impersonate rule names the core group',
+    },
+    {
+      input: 'groups',
+      want: { group: '', resource: 'groups', namespaced: false, kind: 'Group' },
+      reason: 'groups.iam.aws.upbound.io is not what impersonating a group asks for',
+    },
+    {
+      input: 'serviceaccounts',
+      want: { group: '', resource: 'serviceaccounts', namespaced: true },
+      reason: "a service account is impersonated in its namespace, in the core group's resource",
+    },
+    {
+      input: 'uids',
+      want: { group: 'authentication.k8s.io', resource: 'uids', namespaced: false },
+      reason: 'the UID is asked about in authentication.k8s.io, even with a CRD serving uids elsewhere',
+    },
+    {
+      input: 'uids.authentication.k8s.io',
+      want: { group: 'authentication.k8s.io', resource: 'uids' },
+      reason: 'its group may be spelt out',
+    },
+    {
+      input: 'userextras/scopes',
+      want: { group: 'authentication.k8s.io', resource: 'userextras', subresource: 'scopes' },
+      reason: "a user extra's key is the subresource",
+    },
+    {
+      input: 'users.iam.aws.upbound.io',
+      want: { group: 'iam.aws.upbound.io', resource: 'users', source: 'crd' },
+      reason: 'a name with its group names that resource, as for any other verb',
+    },
+  ];
+
+  it.each(impersonation)('impersonate $input: $reason', ({ input, want }) => {
+    expect(resolveResource(input, withCrds, 'impersonate')).toMatchObject(want);
+  });
+
+  it('OtherVerbsKeepTheAmbiguity: get users still names both CRDs', () => {
+    expect(() => resolveResource('users', withCrds, 'get')).toThrow(
+      /ambiguous: users.cognitoidp.aws.upbound.io, users.iam.aws.upbound.io/,
+    );
+    expect(resolveResource('groups', withCrds, 'get')).toMatchObject({ group: 'iam.aws.upbound.io' });
+  });
+
+  it('OtherAmbiguitiesKeepTheError: impersonate on a resource two groups serve names both', () => {
+    const twice = catalogue(withCrds, [
+      crd('other.io', 'widgets', 'Widget'),
+      crd('more.io', 'widgets', 'Widget'),
+    ]);
+    expect(() => resolveResource('widgets', twice, 'impersonate')).toThrow(
+      /ambiguous: widgets.more.io, widgets.other.io/,
+    );
+  });
+
+  it.each([
+    ['UserExtraWithoutKey', 'userextras', /per key: give "userextras\/KEY"/],
+    ['SubresourceOfUsers', 'users/bob', /impersonating users has no subresource/],
+  ])('%s is a usage error', (_name, input, message) => {
+    expect(() => resolveResource(input, withCrds, 'impersonate')).toThrow(UsageError);
+    expect(() => resolveResource(input, withCrds, 'impersonate')).toThrow(message);
   });
 });
