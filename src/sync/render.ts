@@ -7,12 +7,7 @@ import type {
   RbacObject,
   Xrd,
 } from '../kube/types.js';
-import {
-  ANNOTATION_PAUSED,
-  LABEL_PARENT_PACKAGE,
-  PROVIDER_REVISION_KIND,
-  XRD_KIND,
-} from '../crossplane/names.js';
+import { ANNOTATION_PAUSED, PROVIDER_REVISION_KIND, XRD_KIND } from '../crossplane/names.js';
 import { rejectedRequestsWarning } from '../crossplane/provider/permission-requests.js';
 import {
   crossplaneAggregatesXrs,
@@ -28,13 +23,8 @@ import {
 } from '../crossplane/provider/roles.js';
 import { findForeignDefinitions } from '../crossplane/defined-crds.js';
 import { renderXrdRoles } from '../crossplane/definition/roles.js';
-import {
-  LEVEL_RANK,
-  resolveSyncSettings,
-  unknownNamesError,
-  type ResolvedSyncSettings,
-  type SyncOptions,
-} from './settings.js';
+import { LEVEL_RANK, resolveSyncSettings, type ResolvedSyncSettings, type SyncOptions } from './settings.js';
+import { checkNames, providerNameOf, selectRevisions } from './filters.js';
 import type { SyncFamily } from './choices.js';
 import { compareStrings } from '../kube/order.js';
 import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
@@ -79,13 +69,6 @@ function providerRolePolicy(
   };
 }
 
-function providerNameOf(rev: ProviderRevision): string | undefined {
-  return (
-    rev.metadata.labels?.[LABEL_PARENT_PACKAGE] ??
-    rev.metadata.ownerReferences?.find((r) => r.kind === 'Provider' && r.controller === true)?.name
-  );
-}
-
 /**
  * Computes everything `sync` wants to exist for a snapshot (provider, XRD, base and namespace roles and
  * bindings): pure, deterministic (inputs are sorted, so shuffled input gives identical output). Throws
@@ -103,43 +86,31 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
   const revisions = byName(snapshot.providerRevisions);
   const namespaces = byName(snapshot.namespaces);
 
-  // Filters: unknown names are an error listing all of them.
-  const xrdNames = xrds.map((x) => x.metadata.name);
+  // Filters: unknown names are an error listing all of them, with the closest known ones.
   const xrdFilter =
     opts.xrds !== undefined && opts.xrds.length > 0
-      ? [...new Set(opts.xrds)].sort(compareStrings)
+      ? checkNames(
+          'CompositeResourceDefinitions',
+          'xrd',
+          opts.xrds,
+          xrds.map((x) => x.metadata.name),
+          'list them with: kubectl get compositeresourcedefinitions',
+        )
       : undefined;
-  if (xrdFilter !== undefined) {
-    const unknown = xrdFilter.filter((n) => !xrdNames.includes(n));
-    if (unknown.length > 0) throw unknownNamesError('CompositeResourceDefinitions', 'xrd', unknown, xrdNames);
-  }
-  let revisionFilter: string[] | undefined;
-  if (opts.providers !== undefined && opts.providers.length > 0) {
-    const wanted = [...new Set(opts.providers)].sort(compareStrings);
-    const unknown = wanted.filter(
-      (n) => !revisions.some((r) => r.metadata.name === n || providerNameOf(r) === n),
-    );
-    if (unknown.length > 0) {
-      const known = [
-        ...new Set(
-          revisions.flatMap((r) => [providerNameOf(r) ?? '', r.metadata.name]).filter((n) => n !== ''),
-        ),
-      ];
-      throw unknownNamesError('providers', 'provider', unknown, known.sort(compareStrings));
-    }
-    revisionFilter = revisions
-      .filter((r) => wanted.includes(r.metadata.name) || wanted.includes(providerNameOf(r) ?? ''))
-      .map((r) => r.metadata.name);
-  }
-  const nsNames = namespaces.map((n) => n.metadata.name);
+  const revisionFilter =
+    opts.providers !== undefined && opts.providers.length > 0
+      ? selectRevisions(revisions, opts.providers)
+      : undefined;
   const nsFilter =
     opts.namespaces !== undefined && opts.namespaces.length > 0
-      ? [...new Set(opts.namespaces)].sort(compareStrings)
+      ? checkNames(
+          'namespaces',
+          'namespace',
+          opts.namespaces,
+          namespaces.map((n) => n.metadata.name),
+          'list them with: kubectl get namespaces',
+        )
       : undefined;
-  if (nsFilter !== undefined) {
-    const unknown = nsFilter.filter((n) => !nsNames.includes(n));
-    if (unknown.length > 0) throw unknownNamesError('namespaces', 'namespace', unknown, nsNames);
-  }
   const ownersFiltered = xrdFilter !== undefined || revisionFilter !== undefined;
 
   // Owners in scope (checked against their schema when read); deleting (and, for revisions, paused) owners skipped as Crossplane skips them.

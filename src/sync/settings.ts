@@ -13,6 +13,7 @@ import type { ProviderBindingScope } from '../crossplane/provider/roles.js';
 import type { CrossplaneVersion } from '../crossplane/definition/roles.js';
 import { SyncInputError } from '../crossplane/input-error.js';
 import { compareStrings } from '../kube/order.js';
+import { closeMatches } from '../kube/did-you-mean.js';
 
 import {
   MANAGE_LEVELS,
@@ -177,18 +178,30 @@ export function detectCrossplane(deployments: readonly Deployment[]): Crossplane
   return candidates[0];
 }
 
-/** An error listing every unknown name given to a filter, with some known ones as a hint. */
+/**
+ * An error listing every unknown name given to a filter; the hint names the known names closest to each (as
+ * kube/did-you-mean.ts finds them), else LISTHINT, else says there are none.
+ */
 export function unknownNamesError(
   what: string,
   flag: string,
   unknown: readonly string[],
   known: readonly string[],
+  listHint: string,
 ): SyncInputError {
   const list = unknown.map((n) => `"${n}"`).join(', ');
+  const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ');
+  const close = unknown
+    .map((n) => ({ name: n, close: closeMatches(n, known) }))
+    .filter((c) => c.close.length > 0);
   const hint =
-    known.length > 0
-      ? `known: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
-      : `there are none`;
+    known.length === 0
+      ? 'there are none'
+      : close.length === 0
+        ? listHint
+        : unknown.length === 1
+          ? `did you mean ${quoted(close[0]?.close ?? [])}?`
+          : close.map((c) => `for "${c.name}", did you mean ${quoted(c.close)}?`).join(' ');
   return new SyncInputError(`unknown ${what}: ${list}`, { field: flag, hint });
 }
 
@@ -207,7 +220,15 @@ export function resolveSyncSettings(snapshot: ClusterSnapshot, opts: SyncOptions
   const crossplaneVersion = opts.crossplaneVersion ?? detected?.version ?? 'v2';
   const only = opts.only !== undefined && opts.only.length > 0 ? opts.only : DEFAULT_SYNC_FAMILIES;
   const badFamily = only.filter((f) => !SYNC_FAMILIES.includes(f));
-  if (badFamily.length > 0) throw unknownNamesError('object families', 'only', badFamily, SYNC_FAMILIES);
+  if (badFamily.length > 0) {
+    throw unknownNamesError(
+      'object families',
+      'only',
+      badFamily,
+      SYNC_FAMILIES,
+      `--only takes: ${SYNC_FAMILIES.join(', ')}`,
+    );
+  }
   return {
     manage: opts.manage ?? config.manage ?? 'all',
     only: SYNC_FAMILIES.filter((f) => only.includes(f)),

@@ -1,125 +1,14 @@
 /**
- * The resources the server serves: the built-in kinds the plugin touches or the examples compose (each with the
- * short names, categories and status subresource Kubernetes 1.32 gives it), plus every resource a stored
- * CustomResourceDefinition defines. Also renders the legacy discovery documents from them.
+ * The resources the server serves: the built-in kinds (builtin-resources.ts, as Kubernetes 1.32's discovery lists
+ * them) plus every resource a stored CustomResourceDefinition defines. Also renders the legacy discovery documents
+ * from them.
  */
 
-export interface ResourceInfo {
-  readonly group: string;
-  readonly version: string;
-  /** Every version served for this group/resource; all share one storage. */
-  readonly versions: readonly string[];
-  readonly resource: string;
-  readonly singular: string;
-  readonly kind: string;
-  readonly listKind: string;
-  readonly namespaced: boolean;
-  readonly verbs: readonly string[];
-  readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
-  readonly status: boolean;
-  /** Create-only review resources that persist nothing. */
-  readonly review: boolean;
-  readonly custom: boolean;
-}
+import { BUILTIN_RESOURCES, type ResourceInfo, type SubresourceInfo } from './builtin-resources.js';
+
+export type { ResourceInfo } from './builtin-resources.js';
 
 const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
-
-function builtin(
-  group: string,
-  version: string,
-  resource: string,
-  kind: string,
-  namespaced: boolean,
-  extra: {
-    shortNames?: string[];
-    status?: boolean;
-    verbs?: readonly string[];
-    categories?: string[];
-    review?: boolean;
-  } = {},
-): ResourceInfo {
-  return {
-    group,
-    version,
-    versions: [version],
-    resource,
-    singular: kind.toLowerCase(),
-    kind,
-    listKind: `${kind}List`,
-    namespaced,
-    verbs: extra.verbs ?? CRUD,
-    shortNames: extra.shortNames ?? [],
-    categories: extra.categories ?? [],
-    status: extra.status ?? false,
-    review: extra.review ?? false,
-    custom: false,
-  };
-}
-
-const RBAC = 'rbac.authorization.k8s.io';
-const AUTHZ = 'authorization.k8s.io';
-
-export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
-  builtin('', 'v1', 'namespaces', 'Namespace', false, {
-    shortNames: ['ns'],
-    status: true,
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  }),
-  builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
-  builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
-  builtin('', 'v1', 'secrets', 'Secret', true),
-  builtin('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
-  builtin('', 'v1', 'resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], status: true }),
-  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], status: true, categories: ['all'] }),
-  builtin('apps', 'v1', 'deployments', 'Deployment', true, {
-    shortNames: ['deploy'],
-    status: true,
-    categories: ['all'],
-  }),
-  builtin('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
-    shortNames: ['sts'],
-    status: true,
-    categories: ['all'],
-  }),
-  builtin('batch', 'v1', 'cronjobs', 'CronJob', true, {
-    shortNames: ['cj'],
-    status: true,
-    categories: ['all'],
-  }),
-  builtin('batch', 'v1', 'jobs', 'Job', true, { status: true, categories: ['all'] }),
-  builtin('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, { shortNames: ['ing'], status: true }),
-  builtin('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, { shortNames: ['netpol'] }),
-  builtin('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, {
-    shortNames: ['pdb'],
-    status: true,
-  }),
-  builtin(RBAC, 'v1', 'clusterroles', 'ClusterRole', false),
-  builtin(RBAC, 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
-  builtin(RBAC, 'v1', 'roles', 'Role', true),
-  builtin(RBAC, 'v1', 'rolebindings', 'RoleBinding', true),
-  builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
-    shortNames: ['crd', 'crds'],
-    status: true,
-    categories: ['api-extensions'],
-  }),
-  builtin(AUTHZ, 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, {
-    verbs: ['create'],
-    review: true,
-  }),
-  builtin(AUTHZ, 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, {
-    verbs: ['create'],
-    review: true,
-  }),
-  builtin(AUTHZ, 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, {
-    verbs: ['create'],
-    review: true,
-  }),
-  builtin(AUTHZ, 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview', true, {
-    verbs: ['create'],
-    review: true,
-  }),
-];
 
 type Obj = Record<string, any>;
 
@@ -150,6 +39,7 @@ export function resourcesOfCrd(crd: Obj): ResourceInfo[] {
     shortNames: Array.isArray(names.shortNames) ? (names.shortNames as string[]) : [],
     categories: Array.isArray(names.categories) ? (names.categories as string[]) : [],
     status: v.subresources?.status !== undefined && v.subresources.status !== null,
+    subresources: [],
     review: false,
     custom: true,
   }));
@@ -240,13 +130,18 @@ export class Registry {
         ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
         ...(r.categories.length > 0 ? { categories: r.categories } : {}),
       });
-      if (r.status) {
+      const subresources: SubresourceInfo[] = [
+        ...(r.status ? [{ name: 'status', kind: r.kind, verbs: ['get', 'patch', 'update'] }] : []),
+        ...r.subresources,
+      ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const sub of subresources) {
         resources.push({
-          name: `${r.resource}/status`,
+          name: `${r.resource}/${sub.name}`,
           singularName: '',
           namespaced: r.namespaced,
-          kind: r.kind,
-          verbs: ['get', 'patch', 'update'],
+          ...(sub.group !== undefined ? { group: sub.group, version: sub.version } : {}),
+          kind: sub.kind,
+          verbs: sub.verbs,
         });
       }
     }

@@ -42,7 +42,10 @@ export interface ApiServerOptions {
 }
 
 export interface TestApiServer {
+  /** The plain http address (for fetch). */
   readonly url: string;
+  /** The https address on the same port, which the written kubeconfigs use. */
+  httpsUrl(): string;
   /**
    * Stops listening and destroys every connection, as a killed API server would; the store is kept. A request
    * already being served still changes the store, but its answer is lost.

@@ -76,7 +76,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         .option('provider', {
           type: 'string',
           array: true,
-          describe: 'Only this ProviderRevision or Provider (repeatable)',
+          describe: 'Only this Provider or ProviderRevision: a name or a unique prefix of one (repeatable)',
         })
         .option('xrd', {
           type: 'string',

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startApiServer, type TestApiServer } from './server.js';
+
+let server: TestApiServer;
+
+beforeAll(async () => {
+  server = await startApiServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+async function discovery(path: string): Promise<{ resources: Record<string, unknown>[] }> {
+  const res = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { resources: Record<string, unknown>[] };
+}
+
+const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const GPU = ['get', 'patch', 'update'];
+const PROXY = ['create', 'delete', 'get', 'patch', 'update'];
+
+/** A resource's entry: everything but storageVersionHash, which the server does not compute. */
+function res(
+  name: string,
+  kind: string,
+  namespaced: boolean,
+  verbs: string[],
+  extra: { shortNames?: string[]; categories?: string[]; singularName?: string } = {},
+): Record<string, unknown> {
+  const singularName = extra.singularName ?? (name.includes('/') ? '' : kind.toLowerCase());
+  const { singularName: _s, ...rest } = extra;
+  return { name, singularName, namespaced, kind, verbs, ...rest };
+}
+
+function sub(name: string, kind: string, namespaced: boolean, verbs: string[], gv?: [string, string]) {
+  return { ...res(name, kind, namespaced, verbs), ...(gv ? { group: gv[0], version: gv[1] } : {}) };
+}
+
+describe('discovery of the built-in resources, as Kubernetes 1.32 lists them', () => {
+  // kubernetes/kubernetes api/discovery/api__v1.json@7c554ea1d91eddac32fcd89f37d7ed0347e1f311: every entry,
+  // transcribed in upstream's order, without storageVersionHash.
+  it('lists every core v1 resource and subresource', async () => {
+    const doc = await discovery('/api/v1');
+    expect(doc.resources).toEqual([
+      res('bindings', 'Binding', true, ['create']),
+      res('componentstatuses', 'ComponentStatus', false, ['get', 'list'], { shortNames: ['cs'] }),
+      res('configmaps', 'ConfigMap', true, CRUD, { shortNames: ['cm'] }),
+      res('endpoints', 'Endpoints', true, CRUD, { shortNames: ['ep'], singularName: 'endpoints' }),
+      res('events', 'Event', true, CRUD, { shortNames: ['ev'] }),
+      res('limitranges', 'LimitRange', true, CRUD, { shortNames: ['limits'] }),
+      res('namespaces', 'Namespace', false, ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], {
+        shortNames: ['ns'],
+      }),
+      sub('namespaces/finalize', 'Namespace', false, ['update']),
+      sub('namespaces/status', 'Namespace', false, GPU),
+      res('nodes', 'Node', false, CRUD, { shortNames: ['no'] }),
+      sub('nodes/proxy', 'NodeProxyOptions', false, PROXY),
+      sub('nodes/status', 'Node', false, GPU),
+      res('persistentvolumeclaims', 'PersistentVolumeClaim', true, CRUD, { shortNames: ['pvc'] }),
+      sub('persistentvolumeclaims/status', 'PersistentVolumeClaim', true, GPU),
+      res('persistentvolumes', 'PersistentVolume', false, CRUD, { shortNames: ['pv'] }),
+      sub('persistentvolumes/status', 'PersistentVolume', false, GPU),
+      res('pods', 'Pod', true, CRUD, { shortNames: ['po'], categories: ['all'] }),
+      sub('pods/attach', 'PodAttachOptions', true, ['create', 'get']),
+      sub('pods/binding', 'Binding', true, ['create']),
+      sub('pods/ephemeralcontainers', 'Pod', true, GPU),
+      sub('pods/eviction', 'Eviction', true, ['create'], ['policy', 'v1']),
+      sub('pods/exec', 'PodExecOptions', true, ['create', 'get']),
+      sub('pods/log', 'Pod', true, ['get']),
+      sub('pods/portforward', 'PodPortForwardOptions', true, ['create', 'get']),
+      sub('pods/proxy', 'PodProxyOptions', true, PROXY),
+      sub('pods/status', 'Pod', true, GPU),
+      res('podtemplates', 'PodTemplate', true, CRUD),
+      res('replicationcontrollers', 'ReplicationController', true, CRUD, {
+        shortNames: ['rc'],
+        categories: ['all'],
+      }),
+      sub('replicationcontrollers/scale', 'Scale', true, GPU, ['autoscaling', 'v1']),
+      sub('replicationcontrollers/status', 'ReplicationController', true, GPU),
+      res('resourcequotas', 'ResourceQuota', true, CRUD, { shortNames: ['quota'] }),
+      sub('resourcequotas/status', 'ResourceQuota', true, GPU),
+      res('secrets', 'Secret', true, CRUD),
+      res('serviceaccounts', 'ServiceAccount', true, CRUD, { shortNames: ['sa'] }),
+      sub('serviceaccounts/token', 'TokenRequest', true, ['create'], ['authentication.k8s.io', 'v1']),
+      res('services', 'Service', true, CRUD, { shortNames: ['svc'], categories: ['all'] }),
+      sub('services/proxy', 'ServiceProxyOptions', true, PROXY),
+      sub('services/status', 'Service', true, GPU),
+    ]);
+  });
+
+  // kubernetes/kubernetes api/discovery/apis__apps__v1.json@7c66d0f84a20136b37a301223c7a3b42f1133ac9: the names,
+  // short names, categories and subresources (the verbs are the server's CRUD, watch included, as for every kind).
+  it('lists the apps workloads with their short names, categories and scale subresources', async () => {
+    const doc = await discovery('/apis/apps/v1');
+    const summary = doc.resources.map((r) =>
+      [r.name, r.kind, r.group ?? '', r.shortNames ?? [], r.categories ?? []].flat().join(' '),
+    );
+    expect(summary).toEqual([
+      'controllerrevisions ControllerRevision ',
+      'daemonsets DaemonSet  ds all',
+      'daemonsets/status DaemonSet ',
+      'deployments Deployment  deploy all',
+      'deployments/scale Scale autoscaling',
+      'deployments/status Deployment ',
+      'replicasets ReplicaSet  rs all',
+      'replicasets/scale Scale autoscaling',
+      'replicasets/status ReplicaSet ',
+      'statefulsets StatefulSet  sts all',
+      'statefulsets/scale Scale autoscaling',
+      'statefulsets/status StatefulSet ',
+    ]);
+  });
+
+  it('serves pods: created, listed and read back like any kind', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'team-a' },
+      spec: { containers: [{ name: 'web', image: 'nginx' }] },
+    };
+    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${server.url}/api/v1/namespaces/team-a/pods`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(pod),
+    });
+    expect(created.status).toBe(201);
+    expect(server.list('pods', 'team-a')).toMatchObject([{ metadata: { name: 'web' } }]);
+    const log = await fetch(`${server.url}/api/v1/namespaces/team-a/pods/web/log`, { headers });
+    expect(log.status, 'subresources other than status are listed, not served').toBe(404);
+  });
+});
