@@ -213,7 +213,7 @@ describe("kubectl's plugin completion", () => {
       // explain: its own formats and those of --subject and --matrix, each once.
       const listed = [
         line?.[1] ?? '',
-        ...[...(line?.[2] ?? '').matchAll(/: ([a-z|]+)/g)].map((m) => m[1] ?? ''),
+        ...[...(line?.[2] ?? '').matchAll(/with --[a-z]+: ([a-z|]+)/g)].map((m) => m[1] ?? ''),
       ]
         .join('|')
         .split('|');

@@ -101,6 +101,8 @@ function shell(text: string, env: Record<string, string>, terminal: boolean, inp
     child.on('close', (code) => {
       done({ code: code ?? 1, output });
     });
+    // A command that never reads its input may exit before it is written: EPIPE then says nothing about it.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? '');
   });
 }
