@@ -1,5 +1,6 @@
 import yargs, { type Argv } from 'yargs';
 import type { NameKind } from '../app/complete-names.js';
+import { MATRIX_VERBS } from '../explain/matrix.js';
 import { commands, OUTPUT_FORMATS } from './command-list.js';
 import { appDeps, type Deps, type GlobalArgs } from './context.js';
 import { flagTable } from './flag-table.js';
@@ -14,24 +15,8 @@ const DIRECTIVE_DEFAULT = 0;
 const DIRECTIVE_ERROR = 1;
 const DIRECTIVE_NO_FILES = 4;
 
-/** The verbs RBAC rules name (who-can's VERB), Kubernetes' own and the special ones. */
-const VERBS = [
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
-  'bind',
-  'escalate',
-  'impersonate',
-  'approve',
-  'sign',
-  'use',
-  '*',
-];
+/** The verbs RBAC rules name (who-can's VERB): the matrix's resource verbs, then the special ones. */
+const VERBS = [...MATRIX_VERBS, 'bind', 'escalate', 'impersonate', 'approve', 'sign', 'use', '*'];
 
 /** A completion request as long as a cluster could take to answer, when --request-timeout says nothing. */
 const COMPLETION_TIMEOUT = '5s';

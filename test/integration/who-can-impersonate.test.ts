@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
-import { ADMIN_TOKEN } from '../apiserver/types.js';
+import { identityHolding, subjectAccessReview } from '../support/access-review.js';
 import { runPlugin, startSeeded } from './harness.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -73,30 +73,8 @@ const GRANTS = [
   ...granted('imp-core-scopes', '', 'userextras/scopes', 'core-scopes-decoy'),
 ];
 
-async function sar(server: TestApiServer, s: Subject, r: Request): Promise<boolean> {
-  const identity =
-    s.kind === 'User'
-      ? { user: s.name, groups: [] }
-      : s.kind === 'Group'
-        ? { user: 'impersonate-probe', groups: [s.name] }
-        : { user: `system:serviceaccount:${s.namespace ?? ''}:${s.name}`, groups: [] };
-  const spec = {
-    ...identity,
-    resourceAttributes: {
-      verb: r.verb,
-      group: r.apiGroup ?? '',
-      resource: r.resource ?? '',
-      subresource: r.subresource ?? '',
-      name: r.name ?? '',
-      namespace: r.namespace ?? '',
-    },
-  };
-  const res = await fetch(`${server.url}/apis/authorization.k8s.io/v1/subjectaccessreviews`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec }),
-  });
-  return ((await res.json()) as { status: { allowed: boolean } }).status.allowed;
+function sar(server: TestApiServer, s: Subject, r: Request): Promise<boolean> {
+  return subjectAccessReview(server.url, identityHolding(s, 'impersonate-probe'), r);
 }
 
 /** Every subject a binding names (service accounts with their namespace), plus one nobody names. */

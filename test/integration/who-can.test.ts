@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
-import { ADMIN_TOKEN } from '../apiserver/types.js';
+import { identityHolding, subjectAccessReview, type Identity } from '../support/access-review.js';
 import { runPlugin, startSeeded } from './harness.js';
 
 interface Listed {
@@ -79,39 +79,12 @@ describe('who-can against SubjectAccessReview', () => {
     await server.stop();
   });
 
-  async function sar(identity: { user: string; groups: string[] }, r: Result['request']): Promise<boolean> {
-    const spec =
-      r.path !== undefined
-        ? { ...identity, nonResourceAttributes: { verb: r.verb, path: r.path } }
-        : {
-            ...identity,
-            resourceAttributes: {
-              verb: r.verb,
-              group: r.apiGroup ?? '',
-              resource: r.resource ?? '',
-              subresource: r.subresource ?? '',
-              name: r.name ?? '',
-              namespace: r.namespace ?? '',
-            },
-          };
-    const res = await fetch(`${server.url}/apis/authorization.k8s.io/v1/subjectaccessreviews`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec }),
-    });
-    const body = (await res.json()) as { status: { allowed: boolean } };
-    return body.status.allowed;
-  }
+  const sar = (identity: Identity, r: Result['request']): Promise<boolean> =>
+    subjectAccessReview(server.url, identity, r);
 
   /** The identity that holds exactly the subject: a User alone, a Group on a user nobody binds, a bare SA. */
-  function identityOf(s: { kind: string; name: string; namespace?: string }): {
-    user: string;
-    groups: string[];
-  } {
-    if (s.kind === 'User') return { user: s.name, groups: [] };
-    if (s.kind === 'Group') return { user: 'who-can-probe', groups: [s.name] };
-    return { user: `system:serviceaccount:${s.namespace ?? ''}:${s.name}`, groups: [] };
-  }
+  const identityOf = (s: { kind: string; name: string; namespace?: string }): Identity =>
+    identityHolding(s, 'who-can-probe');
 
   /** Every subject any binding names, plus some nobody names. */
   function everySubject(): { kind: string; name: string; namespace?: string }[] {
