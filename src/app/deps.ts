@@ -31,7 +31,7 @@ export interface ConfirmRequest {
   readonly what: string;
   /** --yes: write without asking. */
   readonly yes: boolean;
-  /** Show these plan rows before asking (enable-xrd -i previews), and ask even with --yes. */
+  /** The plan rows to show before the question, when a person is really asked. */
   readonly preview?: readonly PlanEntry<KubeObject>[] | undefined;
   /** Asked even with --yes (`yes` is false): where nobody can be asked, refuse with this reason and hint. */
   readonly insist?: { readonly reason: string; readonly hint: string } | undefined;

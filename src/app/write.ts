@@ -18,7 +18,7 @@ export interface WriteOptions {
   readonly concurrency: number;
   /** What the command does, for the question and messages ("apply the Crossplane RBAC"). */
   readonly what: string;
-  /** Ask before writing even with --yes, showing the plan first (enable-xrd -i). */
+  /** Ask before writing even with --yes (enable-xrd -i). Whenever a person is asked, the plan is shown first. */
   readonly preview?: boolean | undefined;
   /**
    * Ask before writing even with --yes; where nobody can be asked, refuse with this reason and hint (bind pruning
@@ -123,7 +123,7 @@ export async function writePlan(
         message: `${options.what}: ${total} writes on ${cluster.describe}. Continue?`,
         what: options.what,
         yes: options.yes && options.preview !== true && options.insist === undefined,
-        ...(options.preview === true ? { preview: outcome.shown } : {}),
+        preview: outcome.shown,
         ...(options.insist !== undefined ? { insist: options.insist } : {}),
       });
       if (!ok) return { ...outcome, status: 'declined' };

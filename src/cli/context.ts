@@ -31,7 +31,9 @@ export function appDeps(deps: Deps, color: boolean): AppDeps {
     connect: deps.connect,
     interrupt: deps.interrupt,
     confirm: async (request) => {
-      if (request.preview !== undefined) {
+      // The plan is shown only when a person will really be asked: not with --yes, not off a terminal.
+      const willAsk = !request.yes && deps.io.stdinIsTTY && deps.io.stderrIsTTY;
+      if (willAsk && request.preview !== undefined) {
         const { formatPlanSummary } = await import('./output/format-plan.js');
         const colored = useColor(deps.io, deps.io.stdoutIsTTY, !color);
         deps.io.stderr.write(formatPlanSummary(request.preview, new Set(), { color: colored, dryRun: true }));

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, binDir, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, binDir, findOnPath, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const SQL = 'xsqlinstances.aws.platform.upbound.io'; // claim: sqlinstances.aws.platform.upbound.io
 const CLAIM = 'sqlinstances.aws.platform.upbound.io';
@@ -232,13 +232,6 @@ describe('enable-xrd through the real kubectl', () => {
 });
 
 /** `tmux` on PATH, or undefined. */
-function findOnPath(cmd: string): string | undefined {
-  for (const d of (process.env.PATH ?? '').split(delimiter)) {
-    if (d !== '' && existsSync(join(d, cmd))) return join(d, cmd);
-  }
-  return undefined;
-}
-
 const tmuxPath = findOnPath('tmux');
 if (tmuxPath === undefined) console.log('skipping the interactive enable-xrd tests: tmux is not on PATH');
 

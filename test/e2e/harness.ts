@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
@@ -34,8 +34,35 @@ export function tempDir(prefix = 'xrbac-e2e-'): string {
   return dir;
 }
 
+/** The path of CMD on PATH, if it is there. */
+export function findOnPath(cmd: string): string | undefined {
+  for (const d of (process.env.PATH ?? '').split(delimiter)) {
+    if (d !== '' && existsSync(join(d, cmd))) return join(d, cmd);
+  }
+  return undefined;
+}
+
+/** util-linux script(1): runs a command on a pseudo-terminal. */
+export const scriptPath = findOnPath('script');
+
+/**
+ * Runs the shell COMMAND on a pseudo-terminal (script -qec), with the plugin on PATH as `kubectl` finds it. What
+ * the terminal showed (stdout and stderr together, lines ending in CRLF) is `stdout`.
+ */
+export function onPty(command: string, env: Record<string, string> = {}): Promise<RunResult> {
+  return run(scriptPath ?? 'script', ['-qec', command, '/dev/null'], { env });
+}
+
 /** Runs `kubectl ARGS` with the plugin on PATH and a controlled environment. */
 export function kubectl(
+  args: readonly string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return run('kubectl', args, opts);
+}
+
+function run(
+  command: string,
   args: readonly string[],
   opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
 ): Promise<RunResult> {
@@ -51,7 +78,7 @@ export function kubectl(
   }
   return new Promise((resolvePromise) => {
     const child = execFile(
-      'kubectl',
+      command,
       [...args],
       { env, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {

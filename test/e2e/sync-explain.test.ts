@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir } from './harness.js';
+import { assertBuilt, kubectl, onPty, repoRoot, scriptPath, tempDir } from './harness.js';
 
 const examples = join(repoRoot, 'examples', 'cluster');
 
@@ -71,6 +71,60 @@ describe('sync and explain through the real kubectl', () => {
     const dot = await run(['crossplane-rbac', 'explain', 'crossplane-view', '-o', 'dot']);
     expect(dot.stdout).toMatch(/^digraph /);
   });
+
+  // A real terminal of 100 columns (util-linux script gives the command a pty).
+  it.skipIf(scriptPath === undefined)(
+    'on a terminal, explain --for answers first and folds to its width; piped -o wide is complete',
+    async () => {
+      const explain =
+        'kubectl crossplane-rbac explain crossplane-edit --for s3.aws.upbound.io/buckets --verb delete';
+      const onTerminal = async (args: string): Promise<string[]> => {
+        // stdout on the terminal; stderr (where the read spinner would draw) away from it.
+        const r = await onPty(`stty cols 100; ${explain} ${args} 2>/dev/null`, { KUBECONFIG: kubeconfig });
+        expect(r.code, r.stderr).toBe(0);
+        return r.stdout.replace(/\r/g, '').split('\n');
+      };
+      // The rule that grants it, as kubectl reads it from the stored role.
+      const stored = JSON.parse(
+        (await run(['get', 'clusterrole', 'crossplane-edit', '-o', 'json'])).stdout,
+      ) as {
+        rules: { apiGroups?: string[]; resources?: string[]; verbs: string[] }[];
+      };
+      const granting = stored.rules.filter(
+        (r) =>
+          (r.apiGroups ?? []).includes('s3.aws.upbound.io') &&
+          (r.resources ?? []).includes('buckets') &&
+          r.verbs.includes('*'),
+      );
+      expect(granting).toHaveLength(1);
+      const resources = new Set(granting[0]?.resources);
+
+      const tree = await onTerminal('');
+      expect(tree[0]).toBe('delete s3.aws.upbound.io/buckets: allowed by 1 rule');
+      const m = /^ {2}s3\.aws\.upbound\.io: (buckets(?:,[a-z/]+)*) … and (\d+) more \[\*\]$/.exec(
+        tree[1] ?? '',
+      );
+      expect(m, tree[1]).not.toBeNull();
+      expect((m?.[1] ?? '').split(',').length + Number(m?.[2])).toBe(resources.size);
+      // Where it came from; too long for 100 columns, the chain breaks before its arrow (names are never cut).
+      expect(tree[2]).toMatch(
+        /^ {4}from crossplane:provider:upbound-provider-aws-[a-z0-9-]+:aggregate-to-edit$/,
+      );
+      expect(tree[3]).toBe('      →[0] crossplane-edit');
+      expect(tree[5]).toMatch(/^crossplane-edit \(aggregated, \d+ rules\)$/);
+      // The answer's lines and every line of -o table fit; the tree's role names are printed whole.
+      for (const line of [...tree.slice(0, 4), ...(await onTerminal('-o table'))]) {
+        // Terminal columns: one per grapheme (the output's only non-ASCII characters are …, │, ├, └, ─ and →).
+        const columns = [...new Intl.Segmenter().segment(line)].length;
+        expect(columns, line).toBeLessThanOrEqual(100);
+      }
+
+      const wide = await run(['crossplane-rbac', ...explain.split(' ').slice(2), '-o', 'wide']);
+      const row = wide.stdout.split('\n').find((l) => l.includes(' buckets,') || l.includes(',buckets,'));
+      const listed = new Set((row ?? '').split(/\s{3,}/)[2]?.split(','));
+      expect(listed).toStrictEqual(resources);
+    },
+  );
 
   it('reads objects from stdin with -f -', async () => {
     const roles = await run(['get', 'clusterroles', '-o', 'yaml']);

@@ -62,6 +62,45 @@ describe('sync against the test API server', () => {
     expect(server.counters.get('create', 'clusterroles')).toBe(212);
   });
 
+  it('on a terminal without --yes, shows the plan table and then asks; declining writes nothing', async () => {
+    const asked: string[] = [];
+    const prompter = {
+      confirm: (message: string) => {
+        asked.push(message);
+        return Promise.resolve(false);
+      },
+      checkbox: () => Promise.reject(new Error('sync chooses nothing')),
+    };
+    server.counters.reset();
+    // CI=1: no spinner (the fake terminal here cannot clear its line).
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig], {
+      tty: true,
+      prompter,
+      env: { CI: '1' },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(asked).toStrictEqual([
+      expect.stringMatching(/^apply the Crossplane RBAC: (\d+) writes on .*\. Continue\?$/),
+    ]);
+    // The plan is only printed before the question (a declined run prints no result table).
+    const table = /^KIND\s+TO CREATE\s+TO UPDATE\s+UNCHANGED\s+TO DELETE\s+REFUSED\s+FAILED$/m;
+    expect(r.stderr).toMatch(table);
+    expect(r.stderr).toMatch(/^ClusterRole\s+212\s+0\s+0\s+0\s+0\s+0$/m);
+    expect(r.stderr.indexOf('KIND')).toBeLessThan(r.stderr.indexOf('error: aborted'));
+    expect(r.stdout).toBe('');
+    expect(server.counters.writes()).toBe(0);
+    // The question counts what the table shows.
+    const rows = [...r.stderr.matchAll(/^\w+\s+(\d+)\s+(\d+)\s+\d+\s+(\d+)\s/gm)];
+    const writes = rows.reduce((n, m) => n + Number(m[1]) + Number(m[2]) + Number(m[3]), 0);
+    expect(asked[0]).toContain(`: ${writes} writes on`);
+
+    // With --yes nobody is asked, so no plan is shown before writing; off a terminal the refusal shows none either.
+    const refused = await runPlugin(['sync', '--kubeconfig', kubeconfig]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toMatch(table);
+    expect(refused.stderr).toMatch(/^error: refusing to apply the Crossplane RBAC without confirmation/m);
+  });
+
   it('creates everything on a cold sync with LISTs plus one write per object', async () => {
     const plan = await runPlugin(['sync', '--kubeconfig', kubeconfig, '-o', 'json', '--dry-run=client']);
     desiredCount = (JSON.parse(plan.stdout) as { items: unknown[] }).items.length;

@@ -151,9 +151,11 @@ async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
     import('../output/format-data.js'),
   ]);
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  // On a terminal, long lists fold to its width (-o wide, json and yaml stay complete).
+  const width = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
   const text = {
-    tree: () => fmt.formatExplainTree(explanation, palette(color)),
-    table: () => fmt.formatExplainTable(explanation, false, args['no-headers'] !== true),
+    tree: () => fmt.formatExplainTree(explanation, palette(color), width),
+    table: () => fmt.formatExplainTable(explanation, false, args['no-headers'] !== true, width),
     wide: () => fmt.formatExplainTable(explanation, true, args['no-headers'] !== true),
     yaml: () => data.formatYaml(explanation),
     json: () => data.formatJson(explanation),

@@ -5,6 +5,7 @@
 import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
 import type { PolicyRule } from '../../kube/types.js';
 import { escapeTerminal } from '../../app/escape.js';
+import { fitRows, foldList, foldMiddle, uniqueItems, width as textWidth } from './fold.js';
 import { formatTable } from './table.js';
 import type { Palette } from './terminal.js';
 
@@ -15,19 +16,30 @@ function id(s: string): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** A rule in one line: `apps: deployments,deployments/scale [get list]`, names and URLs when present. */
-export function formatRuleShort(rule: PolicyRule): string {
+/**
+ * A rule in one line: `apps: deployments,deployments/scale [get list]`, names and URLs when present, each resource
+ * once. With WIDTH (a terminal's), the resource list is folded so the line fits (`… and 412 more`), the resources
+ * FIRST picks shown first.
+ */
+export function formatRuleShort(
+  rule: PolicyRule,
+  width?: number,
+  first?: (resource: string) => boolean,
+): string {
   const verbs = `[${rule.verbs.join(' ')}]`;
   const urls = rule.nonResourceURLs ?? [];
-  const parts: string[] = [];
-  if ((rule.resources ?? []).length > 0 || (rule.apiGroups ?? []).length > 0) {
-    const groups = (rule.apiGroups ?? []).map((g) => (g === '' ? 'core' : g)).join(',');
-    parts.push(`${groups}: ${(rule.resources ?? []).join(',')}`);
-  }
-  if ((rule.resourceNames ?? []).length > 0) parts.push(`names=${(rule.resourceNames ?? []).join(',')}`);
-  if (urls.length > 0) parts.push(`urls=${urls.join(',')}`);
-  parts.push(verbs);
-  return escapeTerminal(parts.join(' '));
+  const resources = uniqueItems(rule.resources ?? []);
+  const groups = (rule.apiGroups ?? []).map((g) => (g === '' ? 'core' : g)).join(',');
+  const rest: string[] = [];
+  if ((rule.resourceNames ?? []).length > 0) rest.push(`names=${(rule.resourceNames ?? []).join(',')}`);
+  if (urls.length > 0) rest.push(`urls=${urls.join(',')}`);
+  rest.push(verbs);
+  const hasResources = resources.length > 0 || (rule.apiGroups ?? []).length > 0;
+  if (!hasResources) return escapeTerminal(rest.join(' '));
+  const fixed = textWidth(`${groups}: `) + textWidth(` ${rest.join(' ')}`);
+  const list =
+    width === undefined ? resources.join(',') : foldList(resources, Math.max(0, width - fixed), first);
+  return escapeTerminal([`${groups}: ${list}`, ...rest].join(' '));
 }
 
 /** `source →[0] mid →[1] explained`: each arrow carries the selector index that matched. */
@@ -72,9 +84,13 @@ function treeLines(
 
 const DRIFT_LINES = 10;
 
-/** The default `-o tree`: the aggregation tree with rule counts, then selectors, cycles, drift, feeds and bindings. */
-export function formatExplainTree(expl: Explanation, pal: Palette = plain): string {
+/**
+ * The default `-o tree`: with --for/--verb the answer and the rules that grant it first; then the aggregation tree
+ * with rule counts, selectors, cycles, drift, feeds and bindings. WIDTH: the terminal's, to fold long resource lists.
+ */
+export function formatExplainTree(expl: Explanation, pal: Palette = plain, width?: number): string {
   const out: string[] = [];
+  if (expl.access !== null) out.push(...accessLines(expl, pal, width), '');
   treeLines(expl.tree, '', true, true, pal, out);
   if (expl.role.aggregated) {
     out.push('', 'selectors:');
@@ -135,7 +151,6 @@ export function formatExplainTree(expl: Explanation, pal: Palette = plain): stri
       );
     }
   }
-  if (expl.access !== null) out.push('', ...accessLines(expl, pal));
   return `${out.join('\n')}\n`;
 }
 
@@ -149,32 +164,65 @@ function describeRequest(expl: Explanation): string {
   return escapeTerminal(`${r.verb} ${group}/${res}${r.name !== undefined ? ` ${r.name}` : ''}`);
 }
 
-function accessLines(expl: Explanation, pal: Palette): string[] {
+/** The answer, then each granting rule with where it came from on the line below. */
+function accessLines(expl: Explanation, pal: Palette, width: number | undefined): string[] {
   const a = expl.access;
   if (a === null) return [];
   const head = a.allowed
     ? pal.green(`${describeRequest(expl)}: allowed by ${plural(a.matchingRules.length, 'rule')}`)
     : pal.red(`${describeRequest(expl)}: not allowed by ${escapeTerminal(expl.role.name)}`);
+  const asked = askedResources(expl);
   return [
     head,
-    ...a.provenance.map(
-      (p) => `  ${formatRuleShort(p.rule)}  ${pal.dim(`from ${formatChain(p, expl.role.name)}`)}`,
-    ),
+    ...a.provenance.flatMap((p) => [
+      `  ${formatRuleShort(p.rule, width === undefined ? undefined : width - 2, asked)}`,
+      ...chainLines(p, expl.role.name, width).map((l) => pal.dim(l)),
+    ]),
   ];
 }
 
 /**
- * `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from. HEADERS:
- * false for --no-headers.
+ * `    from SOURCE →[0] MID →[0] ROLE` on one line; on a terminal too narrow for it, broken before its arrows (names
+ * are never cut).
  */
-export function formatExplainTable(expl: Explanation, wide: boolean, headers = true): string {
+function chainLines(p: RuleProvenance, target: string, width: number | undefined): string[] {
+  const line = `    from ${formatChain(p, target)}`;
+  if (width === undefined || textWidth(line) <= width) return [line];
+  const [first = '', ...hops] = formatChain(p, target).split(' →');
+  const out = [`    from ${first}`];
+  for (const hop of hops) {
+    const last = out.length - 1;
+    const joined = `${out[last] ?? ''} →${hop}`;
+    if (textWidth(joined) <= width) out[last] = joined;
+    else out.push(`      →${hop}`);
+  }
+  return out;
+}
+
+/** The resource (and resource/subresource) asked about, to keep it in sight when a list is folded. */
+function askedResources(expl: Explanation): (resource: string) => boolean {
+  const r = expl.access?.request;
+  if (r?.resource === undefined) return () => false;
+  const names = new Set([
+    r.resource,
+    r.subresource !== undefined ? `${r.resource}/${r.subresource}` : r.resource,
+  ]);
+  return (resource) => names.has(resource);
+}
+
+/**
+ * `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from, each
+ * resource once. HEADERS: false for --no-headers. WIDTH (a terminal's, `table` only): resources, then verbs, then
+ * the source's name are folded until the table fits; `wide` is always complete.
+ */
+export function formatExplainTable(expl: Explanation, wide: boolean, headers = true, width?: number): string {
   const head = wide
     ? ['#', 'API GROUPS', 'RESOURCES', 'RESOURCE NAMES', 'NON-RESOURCE URLS', 'VERBS', 'SOURCE', 'CHAIN']
     : ['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE'];
   const rows = expl.access !== null ? expl.access.provenance : expl.provenance;
   const cells = rows.map((p) => {
     const groups = (p.rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
-    const resources = (p.rule.resources ?? []).join(',');
+    const resources = uniqueItems(p.rule.resources ?? []).join(',');
     const verbs = p.rule.verbs.join(',');
     const source = p.source ?? '(cycle)';
     const row = wide
@@ -191,7 +239,16 @@ export function formatExplainTable(expl: Explanation, wide: boolean, headers = t
       : [String(p.index), groups, resources, verbs, source];
     return row;
   });
-  const lines = formatTable(headers ? head : [], cells, false, 3)
+  const asked = askedResources(expl);
+  const fitted =
+    wide || width === undefined
+      ? cells
+      : fitRows(headers ? head : [], cells, width, TABLE_GAP, [
+          { column: 2, min: 16, shrink: (cell, w) => foldList(cell.split(','), w, asked, 'resources') },
+          { column: 3, min: 12, shrink: (cell, w) => foldList(cell.split(','), w, () => false, 'verbs') },
+          { column: 4, min: 24, shrink: foldMiddle },
+        ]);
+  const lines = formatTable(headers ? head : [], fitted, false, TABLE_GAP)
     .split('\n')
     .filter((l) => l !== '');
   if (rows.length === 0) {
@@ -202,6 +259,8 @@ export function formatExplainTable(expl: Explanation, wide: boolean, headers = t
   }
   return `${lines.join('\n')}\n`;
 }
+
+const TABLE_GAP = 3;
 
 interface GraphEdge {
   readonly from: string;

@@ -56,6 +56,51 @@ describe('format-explain', () => {
     expect(text).toContain('delete apps/deployments: allowed by 1 rule');
   });
 
+  it('TreePutsTheAnswerAndItsRulesFirst', () => {
+    const e = explainRole('top', snap(roles), {
+      for: { verb: 'delete', apiGroup: 'apps', resource: 'deployments' },
+    });
+    expect(formatExplainTree(e).split('\n').slice(0, 4)).toStrictEqual([
+      'delete apps/deployments: allowed by 1 rule',
+      '  apps: deployments [delete]',
+      '    from leaf-a →[0] mid →[0] top',
+      '',
+    ]);
+  });
+
+  // A provider role lists each resource of a family twice (Crossplane appends every member's resources).
+  const many = Array.from({ length: 60 }, (_, i) => `kind${String(i).padStart(2, '0')}s`);
+  const wideRoles = [
+    role('wide', {}, [{ apiGroups: ['s3.aws.upbound.io'], resources: [...many, ...many], verbs: ['*'] }]),
+  ];
+  const asked = { for: { verb: 'delete', apiGroup: 's3.aws.upbound.io', resource: 'kind42s' } };
+
+  it('RulesPrintEachResourceOnceAndFoldToTheTerminal', () => {
+    const e = explainRole('wide', snap(wideRoles), asked);
+    const piped = formatExplainTree(e).split('\n')[1] ?? '';
+    expect(piped).toBe(`  s3.aws.upbound.io: ${many.join(',')} [*]`);
+    const folded = formatExplainTree(e, undefined, 80).split('\n')[1] ?? '';
+    expect(folded.length).toBeLessThanOrEqual(80);
+    // The resource asked about stays in sight; the count says how many are not shown.
+    const m = /^ {2}s3\.aws\.upbound\.io: (kind42s(?:,kind\d\ds)*) … and (\d+) more \[\*\]$/.exec(folded);
+    expect(m, folded).not.toBeNull();
+    expect((m?.[1] ?? '').split(',').length + Number(m?.[2])).toBe(60);
+  });
+
+  it('TableFitsTheTerminalAndWideStaysComplete', () => {
+    const e = explainRole('wide', snap(wideRoles));
+    for (const width of [60, 80, 120]) {
+      const lines = formatExplainTable(e, false, true, width).trimEnd().split('\n');
+      for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(width);
+    }
+    expect(formatExplainTable(e, false, true, 80)).toMatch(
+      /^0\s+s3\.aws\.upbound\.io\s+kind00s,.* … and \d+ more\s+\*\s+wide$/m,
+    );
+    expect(formatExplainTable(e, false)).toContain(many.join(','));
+    expect(formatExplainTable(e, true, true)).toContain(`${many.join(',')} `);
+    expect(formatExplainTable(e, true, true)).not.toContain(`${many.join(',')},kind00s`);
+  });
+
   it('TableHasNoColourAndOneRowPerRule', () => {
     const e = explainRole('top', snap(roles));
     const lines = formatExplainTable(e, false).trimEnd().split('\n');
