@@ -14,7 +14,14 @@ import { objectKey } from '../kube/meta.js';
 import { convergeClusterRoles } from '../authz/aggregate.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
-import { readInput, warnInvalidOwners, type Input, type InputSource } from './read-input.js';
+import {
+  readInput,
+  warnInvalidOwners,
+  warnUnseen,
+  type Input,
+  type InputSource,
+  type PartialLeave,
+} from './read-input.js';
 
 /** `--after-sync [--only LIST]`: answer for the cluster after a plain sync of these families. */
 export interface AfterSyncOptions {
@@ -27,7 +34,8 @@ export const AFTER_SYNC_NOTE = 'answering for the cluster after sync (nothing wa
 
 /**
  * Reads what a question needs (PARTS). Without AFTER_SYNC: the input as read, with a warning per invalid XRD or
- * ProviderRevision left out. With it: sync's parts too, and the snapshot as sync would leave it; sync's skipped,
+ * ProviderRevision left out, and (with PARTIAL) per part the caller may not list, which the answer then goes
+ * without. With it (always a whole read: sync's plan from a partial picture would be wrong): sync's parts too, and the snapshot as sync would leave it; sync's skipped,
  * held and refused owners and its warnings are written to stderr as sync writes them.
  */
 export async function readQuestionInput(
@@ -35,10 +43,12 @@ export async function readQuestionInput(
   deps: Pick<AppDeps, 'io' | 'connect'>,
   parts: readonly SnapshotPart[],
   afterSync: AfterSyncOptions | undefined,
+  partial?: PartialLeave,
 ): Promise<Input> {
   if (afterSync === undefined) {
-    const input = await readInput(source, deps, parts);
+    const input = await readInput(source, deps, parts, partial);
     warnInvalidOwners(deps, input);
+    warnUnseen(deps, input);
     return input;
   }
   writeLine(deps.io.stderr, AFTER_SYNC_NOTE);

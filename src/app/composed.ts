@@ -43,7 +43,7 @@ export interface ComposedReport {
 }
 
 /** The composite (and claim) kinds an XRD defines, at the version Compositions reference. */
-function compositeKinds(xrd: Xrd): ResourceKind[] {
+export function compositeKinds(xrd: Xrd): ResourceKind[] {
   const versions = xrd.spec.versions ?? [];
   const version = (versions.find((v) => v.referenceable === true) ?? versions.find((v) => v.served !== false))
     ?.name;

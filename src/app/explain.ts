@@ -2,10 +2,20 @@ import type { AccessAttributes } from '../authz/authorize.js';
 import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
 import type { AccessMatrix } from '../explain/matrix.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
 import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf, servedResources } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
+
+/** What explain ROLE reads: the ClusterRoles, and the bindings that reach the role. */
+export const EXPLAIN_ROLE_PARTS: readonly SnapshotPart[] = [
+  'clusterRoles',
+  'clusterRoleBindings',
+  'roleBindings',
+];
+/** What explain --subject reads: what who-can reads, and the Namespaces (why-not reads which XRDs each enables). */
+export const EXPLAIN_SUBJECT_PARTS: readonly SnapshotPart[] = [...ACCESS_PARTS, 'namespaces'];
 
 export interface ExplainRoleOptions {
   readonly source: InputSource;
@@ -21,8 +31,10 @@ export async function runExplainRole(options: ExplainRoleOptions, deps: AppDeps)
   const input = await readQuestionInput(
     options.source,
     deps,
-    ['clusterRoles', 'clusterRoleBindings', 'roleBindings'],
+    EXPLAIN_ROLE_PARTS,
     options.afterSync,
+    // The role's rules are the answer; the bindings that reach it (`bound by`) may be read in part.
+    { namespace: undefined, required: ['clusterRoles'] },
   );
   const { explainRole } = await import('../explain/explain-role.js');
   return explainRole(
@@ -50,12 +62,9 @@ export async function runExplainSubject(
   options: ExplainSubjectOptions,
   deps: AppDeps,
 ): Promise<SubjectExplanation> {
-  const input = await readQuestionInput(
-    options.source,
-    deps,
-    [...ACCESS_PARTS, 'namespaces'],
-    options.afterSync,
-  );
+  const input = await readQuestionInput(options.source, deps, EXPLAIN_SUBJECT_PARTS, options.afterSync, {
+    namespace: options.namespace,
+  });
   const { explainSubject } = await import('../explain/explain-subject.js');
   const { request } = options;
   const resolved =
@@ -96,7 +105,9 @@ export interface ExplainMatrixOptions {
 
 /** `explain --subject --matrix`: the subject's access to every resource served, verb by verb. */
 export async function runExplainMatrix(options: ExplainMatrixOptions, deps: AppDeps): Promise<AccessMatrix> {
-  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync);
+  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync, {
+    namespace: options.namespace,
+  });
   const [{ accessMatrix }, resources] = await Promise.all([
     import('../explain/matrix.js'),
     servedResources(input),

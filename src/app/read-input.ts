@@ -4,6 +4,7 @@ import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
 import type { InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
+import type { Unseen } from './read-snapshot.js';
 
 /** Where a command reads its objects: -f paths, else the cluster the connection flags name. */
 export interface InputSource {
@@ -25,6 +26,17 @@ export interface Input {
    * Crossplane reconciles each owner alone, so one author's mistake never stops the rest.
    */
   readonly invalidOwners: readonly InvalidOwner[];
+  /** What a read-only command could not list (forbidden), and where it read it instead; empty when all was read. */
+  readonly unseen: readonly Unseen[];
+}
+
+/**
+ * A read-only command's leave to answer from less than all (namespace-only rights): the namespace it asks about
+ * (undefined: the context's) and the parts without which it has no answer.
+ */
+export interface PartialLeave {
+  readonly namespace: string | undefined;
+  readonly required?: readonly SnapshotPart[] | undefined;
 }
 
 /** An XRD or ProviderRevision the plugin refuses, and where it came from (a file, or the cluster). */
@@ -42,6 +54,7 @@ export async function readInput(
   source: InputSource,
   deps: Pick<AppDeps, 'io' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
   parts: readonly SnapshotPart[],
+  partial?: PartialLeave,
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
     await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
@@ -62,6 +75,7 @@ export async function readInput(
       invalidOwners: invalid
         .filter((i) => isOwnerObject(i.object))
         .map((i) => ({ ...i, origin: origins.get(i.object) ?? 'input' })),
+      unseen: [],
     };
   }
   const cluster = await deps.connect(source.connection);
@@ -69,8 +83,9 @@ export async function readInput(
   // A spinner on a terminal only (startProgress decides), from the first request to the last page.
   const progress = await deps.startProgress?.(`reading ${cluster.describe}`);
   let objects: KubeObject[];
+  let unseen: Unseen[];
   try {
-    objects = await readClusterObjects(
+    ({ objects, unseen } = await readClusterObjects(
       cluster,
       parts,
       progress !== undefined
@@ -78,7 +93,10 @@ export async function readInput(
             progress.update(text);
           }
         : undefined,
-    );
+      partial !== undefined
+        ? { namespace: partial.namespace ?? cluster.defaultNamespace, required: partial.required }
+        : undefined,
+    ));
   } finally {
     progress?.stop();
   }
@@ -92,7 +110,37 @@ export async function readInput(
     invalidOwners: invalid
       .filter((i) => isOwnerObject(i.object))
       .map((i) => ({ ...i, origin: cluster.describe })),
+    unseen,
   };
+}
+
+/**
+ * One warning per part a read-only command could not list, saying what the answer leaves out (kubectl's own
+ * `Warning:` lines are for the server's; these are the plugin's).
+ */
+export function warnUnseen(deps: Pick<AppDeps, 'io'>, input: Input): void {
+  for (const u of input.unseen) {
+    const where = u.readIn !== undefined ? ` outside namespace ${u.readIn} (read there only)` : '';
+    writeLine(deps.io.stderr, `warning: could not list ${u.what}${where}: ${u.reason}`);
+  }
+  if (input.unseen.some((u) => u.part === 'clusterRoles')) {
+    const { clusterRoleBindings, roleBindings } = input.snapshot;
+    for (const b of [...clusterRoleBindings, ...roleBindings]) {
+      if (b.roleRef.kind !== 'ClusterRole') continue;
+      const where = b.metadata.namespace !== undefined ? `${b.metadata.namespace}/` : '';
+      const who = (b.subjects ?? []).map((x) => `${x.kind} ${x.name}`).join(', ');
+      writeLine(
+        deps.io.stderr,
+        `warning: ${b.kind} ${where}${b.metadata.name} binds ClusterRole ${b.roleRef.name}, whose rules could not be read: what it grants${who !== '' ? ` (to ${who})` : ''} is not in this answer`,
+      );
+    }
+  }
+  if (input.unseen.length > 0) {
+    writeLine(
+      deps.io.stderr,
+      `warning: this answer is partial: it counts only what was read (${input.unseen.length === 1 ? 'the part above is' : 'the parts above are'} missing from it)`,
+    );
+  }
 }
 
 /** For commands that only read: one warning per invalid XRD or ProviderRevision left out of the answer. */

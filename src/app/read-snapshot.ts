@@ -1,7 +1,7 @@
 import type { KubeObject } from '../kube/types.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
-import { translateError } from '../port/translate-error.js';
+import { ApiError, translateError } from '../port/translate-error.js';
 
 const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; opts?: ListOptions }>> = {
   xrds: { kind: Kinds.xrd, what: 'listing CompositeResourceDefinitions', opts: { optional: true } },
@@ -43,19 +43,72 @@ function shortWhat(what: string): string {
 }
 
 /**
+ * A part a read-only command could not list (403), and what it read instead: with namespace-only rights, RoleBindings
+ * and Roles are listed in the command's namespace.
+ */
+export interface Unseen {
+  readonly part: SnapshotPart;
+  /** `ClusterRoleBindings`, as the progress line names the part. */
+  readonly what: string;
+  /** Where it was read instead (its namespace), or undefined: not at all. */
+  readonly readIn?: string | undefined;
+  /** The server's message. */
+  readonly reason: string;
+}
+
+/** How a read-only command may answer when some of what it reads is forbidden: NAMESPACE is where it asks. */
+export interface PartialRead {
+  readonly namespace: string;
+  /** Parts without which there is no answer: their 403 still fails the command. */
+  readonly required?: readonly SnapshotPart[] | undefined;
+}
+
+/** The parts a partial answer can do without (the RBAC objects, and the Crossplane types RESOURCE may name). */
+const MAY_BE_UNSEEN: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>([
+  'clusterRoles',
+  'clusterRoleBindings',
+  'roleBindings',
+  'roles',
+  'xrds',
+  'providerRevisions',
+  'namespaces',
+]);
+
+/** The resources PARTS list, as RBAC names them: what a role must let its holder `list` for these reads. */
+export function partResources(parts: readonly SnapshotPart[]): { group: string; resource: string }[] {
+  const seen = new Map<string, { group: string; resource: string }>();
+  for (const part of parts) {
+    const { group, plural } = PARTS[part].kind;
+    seen.set(`${group}/${plural}`, { group, resource: plural });
+  }
+  return [...seen.values()];
+}
+
+/**
  * Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object.
- * PROGRESS hears, after every page, each kind's count so far.
+ * PROGRESS hears, after every page, each kind's count so far. With PARTIAL (read-only commands), a part the caller
+ * may not list is left out and named in `unseen` instead of failing the command; RoleBindings and Roles are then
+ * read in PARTIAL's namespace.
  */
 export async function readClusterObjects(
   cluster: Cluster,
   parts: readonly SnapshotPart[],
   progress?: ReadProgress,
-): Promise<KubeObject[]> {
+  partial?: PartialRead,
+): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
   const counts = new Map<string, number>();
+  const unseen: Unseen[] = [];
+  let firstRefusal: Error | undefined;
   const report = (): void => {
     const shown = [...counts].map(([what, n]) => `${what}: ${n.toLocaleString('en-US')}`);
     progress?.(`listing ${shown.join(', ')}`);
   };
+  const mayBeUnseen = (part: SnapshotPart, err: unknown): err is ApiError =>
+    partial !== undefined &&
+    err instanceof ApiError &&
+    err.code === 403 &&
+    MAY_BE_UNSEEN.has(part) &&
+    partial.required?.includes(part) !== true;
   const lists = await Promise.all(
     parts.map(async (part): Promise<KubeObject[]> => {
       const spec = PARTS[part];
@@ -65,12 +118,44 @@ export async function readClusterObjects(
         counts.set(what, n);
         report();
       };
+      const opts = progress !== undefined ? { ...spec.opts, onPage } : spec.opts;
       try {
-        return await cluster.list(spec.kind, progress !== undefined ? { ...spec.opts, onPage } : spec.opts);
+        return await cluster.list(spec.kind, opts);
       } catch (err) {
-        throw translateError(err, spec.what, cluster.describe);
+        if (!mayBeUnseen(part, err)) throw translateError(err, spec.what, cluster.describe);
+        const reason = err.status?.message ?? 'forbidden';
+        if (spec.kind.namespaced && partial !== undefined) {
+          try {
+            const inNamespace = await cluster.list(spec.kind, { ...opts, namespace: partial.namespace });
+            unseen.push({ part, what, readIn: partial.namespace, reason });
+            return inNamespace;
+          } catch (again) {
+            if (!mayBeUnseen(part, again)) throw translateError(again, spec.what, cluster.describe);
+          }
+        }
+        unseen.push({ part, what, reason });
+        firstRefusal ??= translateError(err, spec.what, cluster.describe);
+        return [];
       }
     }),
   );
-  return lists.flat();
+  // An answer from no RBAC object at all is no answer: then the caller lacks even namespace rights.
+  const rbac = parts.filter((p) => RBAC_PARTS.has(p));
+  if (
+    firstRefusal !== undefined &&
+    rbac.every((p) => unseen.some((u) => u.part === p && u.readIn === undefined))
+  ) {
+    throw firstRefusal;
+  }
+  return {
+    objects: lists.flat(),
+    unseen: unseen.sort((a, b) => parts.indexOf(a.part) - parts.indexOf(b.part)),
+  };
 }
+
+const RBAC_PARTS: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>([
+  'clusterRoles',
+  'clusterRoleBindings',
+  'roleBindings',
+  'roles',
+]);

@@ -1,5 +1,9 @@
 import type { WhoCanResult } from '../who-can/who-can.js';
+import type { AccessAttributes } from '../authz/authorize.js';
+import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
+import { writeLine } from './io.js';
+import type { Unseen } from './read-snapshot.js';
 import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
@@ -18,9 +22,24 @@ export interface WhoCanOptions {
   readonly afterSync?: AfterSyncOptions | undefined;
 }
 
+/**
+ * What a partial answer (namespace-only rights) adds: the parts that could not be listed, and whether the caller
+ * may make the request, as the server itself answers (a SelfSubjectAccessReview counts every binding, also those the
+ * caller may not list).
+ */
+export interface Incomplete {
+  readonly incomplete?: {
+    readonly unseen: readonly Unseen[];
+    readonly callerAllowed?: boolean | undefined;
+  };
+}
+
 /** `who-can`: every subject the RBAC allows the request, each with its path (binding, role, chain, rule). */
-export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult> {
-  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync);
+export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult & Incomplete> {
+  // With namespace-only rights it answers from what it may read (RoleBindings and Roles in the namespace).
+  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync, {
+    namespace: options.allNamespaces ? undefined : options.namespace,
+  });
   const { whoCan } = await import('../who-can/who-can.js');
   const resource = await resolveInput(
     options.resource,
@@ -31,7 +50,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
   const namespace = options.allNamespaces
     ? undefined
     : (options.namespace ?? input.cluster?.defaultNamespace ?? 'default');
-  return whoCan(
+  const result = whoCan(
     {
       verb: options.verb,
       resource,
@@ -40,4 +59,26 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
     },
     { ...input.snapshot, roles: rolesOf(input) },
   );
+  if (input.unseen.length === 0) return result;
+  const callerAllowed = await askForCaller(input.cluster, result.request);
+  if (callerAllowed !== undefined) {
+    writeLine(
+      deps.io.stderr,
+      `you (the caller) ${callerAllowed ? 'may' : 'may not'} make this request, as the server answers for you (bindings you cannot list count there)`,
+    );
+  }
+  return { ...result, incomplete: { unseen: input.unseen, callerAllowed } };
+}
+
+/** The server's own answer for the caller (SelfSubjectAccessReview); undefined for a URL or without a cluster. */
+async function askForCaller(cluster: Cluster | undefined, r: AccessAttributes): Promise<boolean | undefined> {
+  if (cluster === undefined || r.path !== undefined || r.resource === undefined) return undefined;
+  return cluster.canI({
+    verb: r.verb,
+    group: r.apiGroup ?? '',
+    resource: r.resource,
+    ...(r.subresource !== undefined ? { subresource: r.subresource } : {}),
+    ...(r.name !== undefined ? { name: r.name } : {}),
+    ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+  });
 }

@@ -121,3 +121,25 @@ export function renderSyncRequiredRole(name = 'crossplane-rbac-sync'): ClusterRo
     ],
   };
 }
+
+/**
+ * A ClusterRole with `list` on RESOURCES, one rule per API group in the order given. Discovery (/api, /apis) is not
+ * in it: Kubernetes grants it to every authenticated user (ClusterRole system:discovery), as kubectl needs it too.
+ */
+export function renderReadRole(
+  name: string,
+  resources: readonly { readonly group: string; readonly resource: string }[],
+): ClusterRole {
+  const byGroup = new Map<string, string[]>();
+  for (const r of resources) {
+    const list = byGroup.get(r.group) ?? [];
+    if (!list.includes(r.resource)) list.push(r.resource);
+    byGroup.set(r.group, list);
+  }
+  const rules: PolicyRule[] = [...byGroup].map(([group, res]) => ({
+    verbs: ['list'],
+    apiGroups: [group],
+    resources: res,
+  }));
+  return { apiVersion: RBAC_API_VERSION, kind: 'ClusterRole', metadata: { name }, rules };
+}

@@ -2,6 +2,8 @@ import { UsageError } from '../errors.js';
 import { dnsLabelProblem } from '../kube/name-rules.js';
 import { DRY_RUN_CHOICES, type DryRun, type WriteOptions } from '../app/write.js';
 import type { AfterSyncOptions } from '../app/after-sync.js';
+import type { Io } from '../app/io.js';
+import type { ReadCommand, readRequiredRole } from '../app/required-role.js';
 import { SYNC_FAMILIES, type SyncFamily } from '../sync/choices.js';
 
 // The flags the writing commands share, and sync's --only with --after-sync, which explain and who-can share,
@@ -218,4 +220,27 @@ export function afterSyncFlags(args: {
   }
   const only = parseOnly(args.only);
   return only !== undefined ? { only } : {};
+}
+
+/** --print-required-role of the read-only commands: the ClusterRole they need, printed instead of answering. */
+export const printReadRoleOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'Print a ClusterRole with what this command reads (list on each kind), and exit',
+} as const;
+
+/** Prints the ClusterRole COMMAND needs (YAML, or JSON with -o json), for `kubectl apply -f -`. */
+export async function printReadRole(
+  io: Pick<Io, 'stdout'>,
+  command: ReadCommand,
+  output: string | undefined,
+  afterSync: AfterSyncOptions | undefined,
+  composites?: Parameters<typeof readRequiredRole>[2],
+): Promise<void> {
+  const [{ readRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
+    import('../app/required-role.js'),
+    import('./output/format-data.js'),
+  ]);
+  const role = await readRequiredRole(command, afterSync, composites);
+  io.stdout.write(output === 'json' ? formatJson(role) : formatYaml(role));
 }

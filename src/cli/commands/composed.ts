@@ -5,7 +5,14 @@ import type { ComposedViewOptions } from '../../app/composed-view.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { checkNamespaceFlag, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+import {
+  checkNamespaceFlag,
+  noHeadersOption,
+  outputHelp,
+  parseOutput,
+  printReadRole,
+  printReadRoleOption,
+} from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 
 export const COMPOSED_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
@@ -16,6 +23,7 @@ interface ComposedArgs extends GlobalArgs, FleetArgs {
   readonly 'crossplane-namespace': string | undefined;
   readonly 'allow-privileged': boolean;
   readonly 'no-headers': boolean;
+  readonly 'print-required-role': boolean;
 }
 
 export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedArgs> {
@@ -39,6 +47,7 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
         })
         .describe('output', outputHelp(COMPOSED_OUTPUTS))
         .option('no-headers', noHeadersOption)
+        .option('print-required-role', printReadRoleOption)
         .epilogue(
           "Sources: Compositions (function-patch-and-transform's resources, v1 resources; other functions are listed as not analysed), the resources composite resources and claims reference, forbidden Events and conditions about Crossplane's account, and WatchOperations. Nothing is written: sync --only composed grants what is missing.",
         )
@@ -62,6 +71,13 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
           ? { crossplaneNamespace: args['crossplane-namespace'] }
           : {}),
       });
+      if (args['print-required-role']) {
+        // The composite kinds to list come from the XRDs: read from the cluster (or -f).
+        return printReadRole(deps.io, 'composed', output, undefined, {
+          source,
+          deps: appDeps(deps, args.color),
+        });
+      }
       if (fleet === undefined) return composedOnce(deps, args, options(source), output);
       const present = { output, color: args.color, headers: !args['no-headers'] };
       await runAcrossContexts(deps, fleet, source, present, (d, context) =>

@@ -10,6 +10,8 @@ import {
   GRAPH_OUTPUTS,
   GRAPH_OUTPUTS_HELP,
   noHeadersOption,
+  printReadRole,
+  printReadRoleOption,
   outputHelp,
   parseOutput,
   refuseGraphAcrossContexts,
@@ -26,6 +28,7 @@ import {
 
 export const EXPLAIN_OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 interface ExplainArgs extends MatrixArgs, FleetArgs {
+  readonly 'print-required-role': boolean;
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
 }
@@ -96,6 +99,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           })
           .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
           .options(afterSyncOptions)
+          .option('print-required-role', printReadRoleOption)
           .example(
             '$0 explain crossplane-edit',
             'The aggregation tree of crossplane-edit, live from the cluster',
@@ -122,6 +126,15 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           ),
       ),
     handler: async (args) => {
+      if (args['print-required-role']) {
+        const command =
+          args.matrix === true
+            ? 'explain-matrix'
+            : args.subject !== undefined
+              ? 'explain-subject'
+              : 'explain';
+        return printReadRole(deps.io, command, args.output, afterSyncFlags(args));
+      }
       const fleet = fleetOptions(args, false);
       if (args.subject !== undefined && args.matrix !== true)
         refuseGraphAcrossContexts(args.output ?? '', fleet);

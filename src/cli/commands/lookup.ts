@@ -5,7 +5,7 @@ import { parsePattern, parseSubjectKind, type LookupQuery } from '../../lookup/q
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+import { noHeadersOption, outputHelp, parseOutput, printReadRole, printReadRoleOption } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
@@ -17,6 +17,7 @@ interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly 'all-namespaces': boolean;
   readonly filename: FromPaths | undefined;
   readonly 'no-headers': boolean;
+  readonly 'print-required-role': boolean;
 }
 
 export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs> {
@@ -45,6 +46,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
         .option('filename', filenameOption)
         .describe('output', outputHelp(LOOKUP_OUTPUTS))
         .option('no-headers', noHeadersOption)
+        .option('print-required-role', printReadRoleOption)
         .epilogue(
           'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
         )
@@ -52,6 +54,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
         .example('$0 lookup "^team-" --kind group -n team-a -o wide', 'Team groups in team-a, with chains'),
     handler: async (args) => {
       const { output, query } = lookupFlags(args);
+      if (args['print-required-role']) return printReadRole(deps.io, 'lookup', output, undefined);
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);
       if (fleet === undefined) return lookupOnce(deps, args, source, output, query);

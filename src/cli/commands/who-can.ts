@@ -12,6 +12,8 @@ import {
   noHeadersOption,
   outputHelp,
   parseOutput,
+  printReadRole,
+  printReadRoleOption,
   refuseGraphAcrossContexts,
 } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
@@ -21,9 +23,10 @@ import type { InputSource } from '../../app/read-input.js';
 export const WHO_CAN_OUTPUTS = ['table', 'wide', 'json', 'yaml', ...GRAPH_OUTPUTS] as const;
 
 interface WhoCanArgs extends GlobalArgs, FleetArgs {
-  readonly verb: string;
-  readonly resource: string;
+  readonly verb: string | undefined;
+  readonly resource: string | undefined;
   readonly name: string | undefined;
+  readonly 'print-required-role': boolean;
   readonly 'all-namespaces': boolean;
   readonly filename: FromPaths | undefined;
   readonly 'no-headers': boolean;
@@ -33,19 +36,19 @@ interface WhoCanArgs extends GlobalArgs, FleetArgs {
 
 export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs> {
   return {
-    command: 'who-can <verb> <resource> [name]',
+    // VERB and RESOURCE are checked by the handler: --print-required-role needs neither.
+    command: 'who-can [verb] [resource] [name]',
     describe:
       "List every subject the cluster's RBAC allows to do something, and through which binding and rule",
     builder: (y) =>
       withFleetFlags(y)
+        .usage('$0 who-can <verb> <resource> [name]')
         .positional('verb', {
           type: 'string',
-          demandOption: true,
           describe: 'get, list, create, delete, ...',
         })
         .positional('resource', {
           type: 'string',
-          demandOption: true,
           describe:
             'As kubectl takes it: pods, deployments.apps/scale, buckets.s3.aws.upbound.io, a short name or kind',
         })
@@ -60,6 +63,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         .options(afterSyncOptions)
         .describe('output', outputHelp(WHO_CAN_OUTPUTS, ` (${GRAPH_OUTPUTS_HELP})`))
         .option('no-headers', noHeadersOption)
+        .option('print-required-role', printReadRoleOption)
         .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
         .example(
           '$0 who-can delete buckets.s3.aws.upbound.io -o wide -f examples/cluster',
@@ -72,16 +76,28 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         .example(
           '$0 who-can update compositions -o html -f examples/cluster > who-can.html',
           'The paths as a graph to open in a browser',
+        )
+        .example(
+          '$0 who-can --print-required-role | kubectl apply -f -',
+          'A ClusterRole with what who-can reads, to bind to whoever runs it',
         ),
     handler: async (args) => {
       const { output, afterSync } = whoCanFlags(args);
+      if (args['print-required-role']) return printReadRole(deps.io, 'who-can', output, afterSync);
+      const { verb, resource } = args;
+      if (verb === undefined || resource === undefined) {
+        throw new UsageError('who-can needs VERB and RESOURCE', {
+          hint: 'e.g. who-can delete buckets.s3.aws.upbound.io -A',
+        });
+      }
+      const asked = { ...args, verb, resource };
       const fleet = fleetOptions(args, false);
       refuseGraphAcrossContexts(output, fleet);
       const source = inputSource(args);
-      if (fleet === undefined) return whoCanOnce(deps, args, source, output, afterSync);
+      if (fleet === undefined) return whoCanOnce(deps, asked, source, output, afterSync);
       const present = { output, color: args.color, headers: !args['no-headers'] };
       await runAcrossContexts(deps, fleet, source, present, (d, context) =>
-        whoCanOnce(d, { ...args, 'no-headers': false }, inContext(source, context), output, afterSync),
+        whoCanOnce(d, { ...asked, 'no-headers': false }, inContext(source, context), output, afterSync),
       );
     },
   };
@@ -90,7 +106,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
 /** who-can against one cluster (or -f): the answer, printed as OUTPUT. */
 async function whoCanOnce(
   deps: Deps,
-  args: WhoCanArgs,
+  args: WhoCanArgs & { readonly verb: string; readonly resource: string },
   source: InputSource,
   output: (typeof WHO_CAN_OUTPUTS)[number],
   afterSync: AfterSyncOptions | undefined,

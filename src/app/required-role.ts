@@ -1,0 +1,54 @@
+/**
+ * `--print-required-role` of the read-only commands: the ClusterRole that lets its holder run the command with
+ * nothing left unseen, made from the very parts the command lists (so the two cannot drift apart): `list` on each.
+ */
+import type { ClusterRole } from '../kube/types.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
+import { renderReadRole } from '../authz/required-permissions.js';
+import type { AfterSyncOptions } from './after-sync.js';
+import type { AppDeps } from './deps.js';
+import { readInput, type InputSource } from './read-input.js';
+import { partResources } from './read-snapshot.js';
+import { ACCESS_PARTS } from './resource-catalogue.js';
+import { EXPLAIN_ROLE_PARTS, EXPLAIN_SUBJECT_PARTS } from './explain.js';
+import { LOOKUP_PARTS } from './lookup.js';
+
+/** The read-only commands, as --print-required-role names their roles. */
+export type ReadCommand =
+  'who-can' | 'explain' | 'explain-subject' | 'explain-matrix' | 'lookup' | 'composed';
+
+const PARTS: Readonly<Record<ReadCommand, readonly SnapshotPart[]>> = {
+  'who-can': ACCESS_PARTS,
+  explain: EXPLAIN_ROLE_PARTS,
+  'explain-subject': EXPLAIN_SUBJECT_PARTS,
+  'explain-matrix': ACCESS_PARTS,
+  lookup: LOOKUP_PARTS,
+  composed: [],
+};
+
+/**
+ * The ClusterRole COMMAND needs (with --after-sync, also what sync reads to plan). `composed` also lists the
+ * composite resources and claims of every XRD: those kinds are read from SOURCE's XRDs (the cluster, or -f).
+ */
+export async function readRequiredRole(
+  command: ReadCommand,
+  afterSync: AfterSyncOptions | undefined,
+  composites?: { readonly source: InputSource; readonly deps: AppDeps },
+): Promise<ClusterRole> {
+  const { syncParts } = await import('./sync.js');
+  const parts = [
+    ...PARTS[command],
+    ...(command === 'composed' ? syncParts(['composed']) : []),
+    ...(afterSync !== undefined ? syncParts(afterSync.only) : []),
+  ];
+  const resources = partResources(parts);
+  if (command === 'composed' && composites !== undefined) {
+    const [{ compositeKinds }, input] = await Promise.all([
+      import('./composed.js'),
+      readInput(composites.source, composites.deps, ['xrds']),
+    ]);
+    for (const k of input.snapshot.xrds.flatMap(compositeKinds))
+      resources.push({ group: k.group, resource: k.plural });
+  }
+  return renderReadRole(`crossplane-rbac-${command}`, resources);
+}

@@ -1,0 +1,100 @@
+/**
+ * --print-required-role of the read commands: the ClusterRole printed, bound to a user who has nothing else, lets
+ * that user run the command with nothing unseen; and each of its rules is needed (dropped, the command warns or
+ * fails). The judge is the test API server's authorizer, which shares no code with the plugin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { TestApiServer } from '../apiserver/server.js';
+import { runPlugin, startSeeded, userKubeconfig } from './harness.js';
+
+const RBAC = 'rbac.authorization.k8s.io';
+
+interface Role {
+  metadata: { name: string };
+  rules: Record<string, unknown>[];
+}
+
+/** Each read command: how its role is printed, and a run of it that reads everything the role names. */
+const COMMANDS: readonly { name: string; print: string[]; run: string[] }[] = [
+  { name: 'who-can', print: ['who-can'], run: ['who-can', 'create', 'deployments.apps', '-n', 'team-a'] },
+  { name: 'explain', print: ['explain'], run: ['explain', 'crossplane-edit'] },
+  {
+    name: 'explain --subject',
+    print: ['explain', '--subject', 'User:x'],
+    run: ['explain', '--subject', 'Group:crossplane:masters', '--for', 'compositions', '--verb', 'update'],
+  },
+  {
+    name: 'explain --matrix',
+    print: ['explain', '--subject', 'User:x', '--matrix'],
+    run: ['explain', '--subject', 'Group:crossplane:masters', '--matrix'],
+  },
+  { name: 'lookup', print: ['lookup'], run: ['lookup', 'crossplane'] },
+  { name: 'composed', print: ['composed'], run: ['composed'] },
+];
+
+describe('--print-required-role of the read commands', () => {
+  let server: TestApiServer;
+  let admin: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    ({ server, kubeconfig: admin, dir } = await startSeeded());
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  /** Binds ROLE (under a fresh name) to a fresh user; returns the user's kubeconfig. */
+  function holder(role: Role, tag: string): string {
+    const name = `${role.metadata.name}-${tag}`;
+    server.seed([
+      { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, rules: role.rules },
+      {
+        apiVersion: `${RBAC}/v1`,
+        kind: 'ClusterRoleBinding',
+        metadata: { name },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name },
+        subjects: [{ kind: 'User', apiGroup: RBAC, name }],
+      },
+    ] as never);
+    return userKubeconfig(server, dir, name);
+  }
+
+  it.each(COMMANDS)('$name: its role is enough, and every rule of it is needed', async ({ print, run }) => {
+    const printed = await runPlugin([...print, '--print-required-role', '--kubeconfig', admin]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const role = parse(printed.stdout) as Role;
+    expect(role.metadata.name).toMatch(/^crossplane-rbac-/);
+
+    const whole = await runPlugin([...run, '--kubeconfig', holder(role, 'all')]);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stderr).not.toMatch(/warning: could not list|error:/);
+
+    // Each rule dropped in turn: the server refuses a read the command needs (it warns that the answer is
+    // partial, or fails).
+    for (const [i, rule] of role.rules.entries()) {
+      const without = { ...role, rules: role.rules.filter((_, j) => j !== i) };
+      const r = await runPlugin([...run, '--kubeconfig', holder(without, `no${String(i)}`)]);
+      const noticed = r.code !== 0 || /warning: could not list/.test(r.stderr);
+      expect(noticed, `without ${JSON.stringify(rule)}: exit ${String(r.code)}, ${r.stderr}`).toBe(true);
+    }
+  });
+
+  it('composed lists the composite resources and claims of the XRDs it reads', async () => {
+    const printed = await runPlugin(['composed', '--print-required-role', '--kubeconfig', admin]);
+    const role = parse(printed.stdout) as Role;
+    const listed = role.rules.flatMap((r) =>
+      ((r.apiGroups as string[] | undefined) ?? []).flatMap((g) =>
+        ((r.resources as string[] | undefined) ?? []).map((res) => `${res}.${g}`),
+      ),
+    );
+    for (const xrd of server.list('compositeresourcedefinitions') as {
+      spec: { group: string; names: { plural: string }; claimNames?: { plural: string } };
+    }[]) {
+      expect(listed).toContain(`${xrd.spec.names.plural}.${xrd.spec.group}`);
+      if (xrd.spec.claimNames !== undefined)
+        expect(listed).toContain(`${xrd.spec.claimNames.plural}.${xrd.spec.group}`);
+    }
+  });
+});
