@@ -28,10 +28,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { fullFamilyYaml } from '../scripts/generate-examples.js';
-import { explainRole } from '../src/explain/explain-role.js';
-import type { ClusterRole } from '../src/kube/types.js';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer } from '../test/apiserver/server.js';
+import { fixed, MB, median } from './figures.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..');
 const BIN = 'kubectl-crossplane_rbac';
@@ -43,14 +42,7 @@ const want = (name: string, byDefault = true): boolean =>
   only.length === 0 ? byDefault : only.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'xrbac-bench-'));
 const GNU_TIME = '/usr/bin/time';
-const MB = 1e6;
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-}
-
-const fixed = (n: number, digits = 0): string => n.toFixed(digits);
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 
 interface Measured {
@@ -330,6 +322,74 @@ async function benchSync(): Promise<void> {
   }
 }
 
+/**
+ * The floor of a cold sync: a bare client (Node's https, keep-alive, 16 requests in flight as sync's --concurrency)
+ * POSTs the objects sync creates on examples/large, in sync's order, to a fresh test API server with the same seed
+ * and latency; then `sync --yes` does the same work on another fresh one, reads and permission pre-flight included.
+ */
+async function benchSyncFloor(): Promise<void> {
+  const seed = loadSeedFiles([join(root, 'examples', 'large')]);
+  const fresh = async (name: string) => {
+    const server = await startApiServer({ seed, latencyMs: 2 });
+    const kc = join(work, `kubeconfig-${name}`);
+    server.writeKubeconfig(kc);
+    return { server, kc };
+  };
+  const plan = await fresh('floor-plan');
+  const objectsFile = join(work, 'floor-objects.json');
+  let count = 0;
+  try {
+    const out = await runAsync('kubectl', [
+      'crossplane-rbac',
+      'sync',
+      '--dry-run=client',
+      '-o',
+      'json',
+      '--kubeconfig',
+      plan.kc,
+    ]);
+    writeFileSync(objectsFile, out.out);
+    count = (JSON.parse(out.out) as { items: unknown[] }).items.length;
+  } finally {
+    await plan.server.stop();
+  }
+  const runs = 3;
+  const floor: number[] = [];
+  const ours: number[] = [];
+  let counts: Record<string, number> = {};
+  for (let i = 0; i < runs; i++) {
+    const a = await fresh(`floor-${String(i)}`);
+    try {
+      // In a process of its own, as sync runs: the test API server here keeps this process's event loop to itself.
+      const bare = await runAsync(process.execPath, [
+        '--import',
+        'tsx',
+        join(root, 'bench', 'bare-creates.ts'),
+        a.server.httpsUrl(),
+        objectsFile,
+        '16',
+      ]);
+      floor.push(Number(bare.out.trim()));
+    } finally {
+      await a.server.stop();
+    }
+    const b = await fresh(`floor-sync-${String(i)}`);
+    try {
+      b.server.counters.reset();
+      ours.push(
+        (await runAsync('kubectl', ['crossplane-rbac', 'sync', '--yes', '--kubeconfig', b.kc, '-o', 'name']))
+          .ms,
+      );
+      counts = verbTotals(b.server.counters.snapshot());
+    } finally {
+      await b.server.stop();
+    }
+  }
+  console.log(
+    `sync cold vs a bare client's creates (large example, 2 ms latency, 16 in flight): ${fixed(median(ours))} ms vs ${fixed(median(floor))} ms for ${String(count)} creates (medians of ${String(runs)}, fresh servers): ratio ${ratio(median(ours), median(floor))} (target <= 1.30x); sync's requests by verb: ${JSON.stringify(counts)}`,
+  );
+}
+
 function verbTotals(snapshot: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(snapshot)) {
@@ -462,77 +522,16 @@ function benchLargeInput(dir: string, label: string): void {
 // ---- explain
 
 /**
- * A generated graph shaped like a large Crossplane cluster: many leaf roles (one per XRD or provider), 200 aggregated
- * roles each selecting a slice of them, 10 top roles aggregating those, and one role selecting every leaf.
+ * explain over 5,000 generated ClusterRoles, in a process of its own (bench/explain.ts): the RSS is explain's alone,
+ * not that of the test API servers the cases before it started in this process.
  */
-function generateRoles(n: number): ClusterRole[] {
-  const roles: ClusterRole[] = [];
-  const middle = 200;
-  const top = 10;
-  const leaves = n - middle - top - 1;
-  const role = (name: string, labels: Record<string, string>, rest: Partial<ClusterRole>): ClusterRole => ({
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name, labels },
-    ...rest,
-  });
-  for (let i = 0; i < leaves; i++) {
-    roles.push(
-      role(
-        `leaf-${String(i).padStart(5, '0')}`,
-        { [`slice-${i % middle}`]: 'true', all: 'true' },
-        {
-          rules: [
-            { apiGroups: [`g${i % 97}.example.org`], resources: [`r${i}`, `r${i}/status`], verbs: ['*'] },
-            { apiGroups: [''], resources: ['events'], verbs: ['get', 'list', 'watch'] },
-          ],
-        },
-      ),
-    );
-  }
-  for (let j = 0; j < middle; j++) {
-    roles.push(
-      role(
-        `agg-${String(j).padStart(4, '0')}`,
-        { [`group-${j % top}`]: 'true' },
-        {
-          aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [`slice-${j}`]: 'true' } }] },
-        },
-      ),
-    );
-  }
-  for (let k = 0; k < top; k++) {
-    roles.push(
-      role(
-        `top-${k}`,
-        {},
-        { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [`group-${k}`]: 'true' } }] } },
-      ),
-    );
-  }
-  roles.push(
-    role('everything', {}, { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { all: 'true' } }] } }),
-  );
-  return roles;
-}
-
-function timeMs(fn: () => void): number {
-  const t = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
-
 function benchExplain(): void {
-  const roles = generateRoles(5000);
-  const snapshot = { clusterRoles: roles, clusterRoleBindings: [], roleBindings: [] };
-  const rssBefore = process.memoryUsage().rss;
-  const first = timeMs(() => explainRole('top-3', snapshot));
-  const runs = Array.from({ length: 5 }, () => timeMs(() => explainRole('top-3', snapshot)));
-  const widest = Array.from({ length: 3 }, () => timeMs(() => explainRole('everything', snapshot)));
-  const rss = process.memoryUsage().rss;
-  console.log(
-    `explain over ${roles.length} ClusterRoles in-process: first ${fixed(first)} ms, then median ${fixed(median(runs))} ms (target < 300 ms); the role selecting all ${roles.length - 211} leaves: median ${fixed(median(widest))} ms; RSS ${fixed(rss / MB)} MB (${fixed(rssBefore / MB)} MB before)`,
-  );
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'explain.ts')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`bench/explain.ts failed (exit ${String(r.status)})`);
+  process.stdout.write(r.stdout);
 }
 
 /**
@@ -605,6 +604,7 @@ try {
     benchRender(binDir, 'Node.js bundle', family);
   }
   if (want('sync') || want('apply', false)) await benchSync();
+  if (want('sync') || want('floor', false)) await benchSyncFloor();
   if (want('who-can')) await benchWhoCan();
   if (want('input')) {
     if (standalone !== undefined) benchLargeInput(standalone, 'standalone executable');

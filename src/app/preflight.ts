@@ -46,6 +46,39 @@ function permissionLines(missing: readonly Permission[]): string[] {
   });
 }
 
+const ask = (cluster: Cluster, p: Permission, namespace: string | undefined): Promise<boolean> =>
+  cluster.canI({
+    verb: p.verb,
+    group: p.group,
+    resource: p.resource,
+    ...(p.subresource !== undefined ? { subresource: p.subresource } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
+  });
+
+/**
+ * Whether the caller holds each permission, asked with SelfSubjectAccessReviews. A permission needed in several
+ * namespaces is first asked once for all namespaces (namespace "": only what ClusterRoleBindings grant, as `kubectl
+ * auth can-i -A` asks): allowed there, it is allowed in each of them; else each namespace is asked. A cold sync of
+ * 600 namespaces' RoleBindings asks one question instead of 600.
+ */
+async function askEach(cluster: Cluster, perms: readonly Permission[]): Promise<boolean[]> {
+  const spread = new Map<string, number>();
+  const keyOf = (p: Permission): string => `${p.verb} ${p.group}/${p.resource}/${p.subresource ?? ''}`;
+  for (const p of perms) if (p.namespace !== undefined) spread.set(keyOf(p), (spread.get(keyOf(p)) ?? 0) + 1);
+  const everywhere = new Map<string, Promise<boolean>>();
+  for (const p of perms) {
+    const key = keyOf(p);
+    if ((spread.get(key) ?? 0) > 1 && !everywhere.has(key)) everywhere.set(key, ask(cluster, p, undefined));
+  }
+  return Promise.all(
+    perms.map(async (p) => {
+      const all = everywhere.get(keyOf(p));
+      if (p.namespace !== undefined && all !== undefined && (await all)) return true;
+      return ask(cluster, p, p.namespace);
+    }),
+  );
+}
+
 /**
  * Asks the API server whether the caller may do every write, escalation rules included, before the first write:
  * every missing permission as a line of text (empty: all allowed), and as rules.
@@ -57,17 +90,7 @@ export async function findMissingPermissions(
   if (writes.length === 0) return { lines: [], rules: [] };
   try {
     const perms = requiredPermissions(writes);
-    const allowed = await Promise.all(
-      perms.map((p) =>
-        cluster.canI({
-          verb: p.verb,
-          group: p.group,
-          resource: p.resource,
-          ...(p.subresource !== undefined ? { subresource: p.subresource } : {}),
-          ...(p.namespace !== undefined ? { namespace: p.namespace } : {}),
-        }),
-      ),
-    );
+    const allowed = await askEach(cluster, perms);
     const lacking = perms.filter((_, i) => allowed[i] !== true);
     const missing = permissionLines(lacking);
     const rules = lacking.map(permissionRule);
@@ -108,7 +131,9 @@ export async function findMissingPermissions(
 
 /**
  * Whether the caller may merge-patch each object (enable-xrd's Namespace annotations, written before the plan):
- * the ones it may not, as `patch <resource>/<name>` (empty: all allowed).
+ * the ones it may not, as `patch <resource>/<name>` (empty: all allowed). A kind patched more than once is asked
+ * once without a name first (a rule without resourceNames covers every name); only when that is denied is each
+ * object asked (rules may name some objects).
  */
 export async function findMissingPatches(
   cluster: Cluster,
@@ -130,7 +155,22 @@ export async function findMissingPatches(
     };
   });
   try {
-    const allowed = await Promise.all(checks.map((c) => cluster.canI(c.check)));
+    // Asked first without a name for each kind patched more than once: allowed so, every name is.
+    const byKind = new Map<string, number>();
+    const kindKey = (c: (typeof checks)[number]): string =>
+      `${c.check.group}/${c.check.resource}/${c.check.namespace ?? ''}`;
+    for (const c of checks) byKind.set(kindKey(c), (byKind.get(kindKey(c)) ?? 0) + 1);
+    const anyName = new Map<string, Promise<boolean>>();
+    for (const c of checks) {
+      const key = kindKey(c);
+      if ((byKind.get(key) ?? 0) > 1 && !anyName.has(key)) {
+        const { name: _name, ...unnamed } = c.check;
+        anyName.set(key, cluster.canI(unnamed));
+      }
+    }
+    const allowed = await Promise.all(
+      checks.map(async (c) => (await anyName.get(kindKey(c))) === true || cluster.canI(c.check)),
+    );
     return checks.filter((_, i) => allowed[i] !== true).map((c) => c.what);
   } catch (err) {
     throw translateError(err, 'checking permissions', cluster.describe);

@@ -127,6 +127,42 @@ describe('enable-xrd against the test API server', () => {
     expect(annotations('production')).toStrictEqual({});
   });
 
+  it('names exactly the namespaces a patch is forbidden in when a rule allows some by name', async () => {
+    server.seed([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'some-patcher' },
+        rules: [
+          { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
+          {
+            apiGroups: [''],
+            resources: ['namespaces'],
+            resourceNames: ['team-a'],
+            verbs: ['patch'],
+          },
+        ],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'some-patcher' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'some-patcher' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'some-patcher' }],
+      },
+    ]);
+    server.addUser('some-patcher-token', 'some-patcher');
+    const kc = join(dir, 'some-patcher.kubeconfig');
+    server.writeKubeconfig(kc, { token: 'some-patcher-token', context: 'some-patcher' });
+    server.counters.reset();
+    // team-a, team-b, payments and analytics carry the label; team-b has the XRD already (no patch).
+    const r = await plugin([SQL, '-l', 'acme.io/team', '--yes'], kc);
+    expect(r.code).toBe(2);
+    const denied = [...r.stderr.matchAll(/patch namespaces\/([a-z-]+)/g)].map((m) => m[1]).sort();
+    expect(denied).toStrictEqual(['analytics', 'payments']);
+    expect(server.counters.writes()).toBe(0);
+  });
+
   it('--dry-run=server sends the writes as dry runs and persists nothing', async () => {
     const r = await plugin([SQL, '-n', 'production', '--dry-run=server', '--yes']);
     expect(r.code, r.stderr).toBe(0);
