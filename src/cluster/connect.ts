@@ -379,7 +379,9 @@ function plain(obj: unknown): Record<string, unknown> {
  */
 function parsedBody(out: unknown): Record<string, unknown> {
   if (typeof out !== 'object' || out === null || Array.isArray(out)) {
-    throw new Error(`the API server answered a write with ${out === null ? 'null' : typeof out}, not an object`);
+    throw new Error(
+      `the API server answered a write with ${out === null ? 'null' : typeof out}, not an object`,
+    );
   }
   return out as Record<string, unknown>;
 }
