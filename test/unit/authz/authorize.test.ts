@@ -4,6 +4,7 @@ import {
   compactRules,
   coversRules,
   formatRuleForStatus,
+  requestAttributes,
   ruleAllows,
   ruleCovers,
   rulesAllow,
@@ -316,5 +317,49 @@ describe('formatRuleForStatus (CompactString)', () => {
   };
   it.each(Object.entries(cases))('%s', (_name, tc) => {
     expect(formatRuleForStatus(tc.rule), tc.reason).toBe(tc.want);
+  });
+});
+
+describe('requestAttributes', () => {
+  const deployments = { group: 'apps', resource: 'deployments' };
+  it.each([
+    [
+      'a resource',
+      deployments,
+      undefined,
+      undefined,
+      { verb: 'get', apiGroup: 'apps', resource: 'deployments' },
+    ],
+    [
+      'a subresource, a name and a namespace',
+      { ...deployments, subresource: 'scale' },
+      'web',
+      'team-a',
+      {
+        verb: 'get',
+        apiGroup: 'apps',
+        resource: 'deployments',
+        subresource: 'scale',
+        name: 'web',
+        namespace: 'team-a',
+      },
+    ],
+    // The empty namespace is no namespace: a cluster-wide request.
+    [
+      'the empty namespace',
+      deployments,
+      undefined,
+      '',
+      { verb: 'get', apiGroup: 'apps', resource: 'deployments' },
+    ],
+    [
+      'a URL (no resource attributes)',
+      { ...deployments, path: '/healthz' },
+      'x',
+      'ns',
+      { verb: 'get', path: '/healthz' },
+    ],
+  ] as const)('%s', (_what, target, name, namespace, expected) => {
+    expect(requestAttributes(target, 'get', name, namespace)).toStrictEqual(expected);
   });
 });
