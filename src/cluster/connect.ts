@@ -1,5 +1,4 @@
 import {
-  ApiException,
   ApisApi,
   AuthorizationV1Api,
   CoreV1Api,
@@ -26,7 +25,15 @@ import { loadKubeconfig } from './connection/kubeconfig.js';
 import type { RestConfig } from './connection/rest-config.js';
 import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
-import { ApiError, type StatusBody } from '../port/translate-error.js';
+import { ApiError } from '../port/translate-error.js';
+import {
+  dryRunParam,
+  METADATA_LIST_ACCEPT,
+  parsedBody,
+  plain,
+  retrying,
+  withKind,
+} from './connection/client-answers.js';
 import { watchKind } from './watch.js';
 import { discovered, preferredResources } from './discovery.js';
 
@@ -335,68 +342,4 @@ class ClientCluster implements Cluster {
       incomplete: status.incomplete ?? false,
     };
   }
-}
-
-/** Runs a request, converting client-node's exceptions to ApiError (the transport has already retried). */
-async function retrying<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw toApiError(err) ?? err;
-  }
-}
-
-function toApiError(err: unknown): ApiError | undefined {
-  if (err instanceof ApiError) return err;
-  if (!(err instanceof ApiException)) return undefined;
-  const e = err as ApiException<unknown>;
-  let body: unknown = e.body;
-  if (typeof body === 'string') {
-    try {
-      body = JSON.parse(body);
-    } catch {
-      body = { message: body };
-    }
-  }
-  const status = typeof body === 'object' && body !== null ? (body as StatusBody) : undefined;
-  const retryAfter = (e.headers as Record<string, string> | undefined)?.['retry-after'];
-  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
-  return new ApiError(e.code, status, seconds);
-}
-
-function dryRunParam(opts: WriteOptions): { dryRun?: string } {
-  return opts.dryRun === true ? { dryRun: 'All' } : {};
-}
-
-/** Model objects of client-node carry Dates and class instances; our core wants plain JSON. */
-function plain(obj: unknown): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
-}
-
-/**
- * The answer of a CustomObjectsApi call: its body as JSON.parse made it (client-node deserializes it as `any`,
- * returning the parsed value itself), so already plain JSON: not copied again (a cold sync writes thousands).
- */
-function parsedBody(out: unknown): Record<string, unknown> {
-  if (typeof out !== 'object' || out === null || Array.isArray(out)) {
-    throw new Error(
-      `the API server answered a write with ${out === null ? 'null' : typeof out}, not an object`,
-    );
-  }
-  return out as Record<string, unknown>;
-}
-
-/** The Accept header of a metadata-only list, as client-go's metadata client sends it. */
-export const METADATA_LIST_ACCEPT =
-  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1,application/json';
-
-/** A metadata-only item (`PartialObjectMetadata`) gets the listed kind; everything else keeps its own. */
-function withKind(kind: ResourceKind, obj: Record<string, unknown>): KubeObject {
-  if (obj.kind === 'PartialObjectMetadata') return withKind(kind, { metadata: obj.metadata });
-  const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
-  return {
-    ...obj,
-    apiVersion: (obj.apiVersion as string | undefined) ?? apiVersion,
-    kind: (obj.kind as string | undefined) ?? kind.kind,
-  } as KubeObject;
 }
