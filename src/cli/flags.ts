@@ -3,6 +3,7 @@ import { dnsLabelProblem } from '../kube/name-rules.js';
 import { DRY_RUN_CHOICES, type DryRun, type WriteOptions } from '../app/write.js';
 import type { AfterSyncOptions } from '../app/after-sync.js';
 import type { Io } from '../app/io.js';
+import type { ClusterRole } from '../kube/types.js';
 import type { ReadCommand, readRequiredRole } from '../app/required-role.js';
 import { SYNC_FAMILIES, type SyncFamily } from '../sync/choices.js';
 
@@ -237,10 +238,16 @@ export async function printReadRole(
   afterSync: AfterSyncOptions | undefined,
   composites?: Parameters<typeof readRequiredRole>[2],
 ): Promise<void> {
-  const [{ readRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
-    import('../app/required-role.js'),
-    import('./output/format-data.js'),
-  ]);
-  const role = await readRequiredRole(command, afterSync, composites);
+  const { readRequiredRole } = await import('../app/required-role.js');
+  await printRole(io, await readRequiredRole(command, afterSync, composites), output);
+}
+
+/** --print-required-role's output: ROLE as YAML, or JSON with -o json. */
+export async function printRole(
+  io: Pick<Io, 'stdout'>,
+  role: ClusterRole,
+  output: string | undefined,
+): Promise<void> {
+  const { formatYaml, formatJson } = await import('./output/format-data.js');
   io.stdout.write(output === 'json' ? formatJson(role) : formatYaml(role));
 }

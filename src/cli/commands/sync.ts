@@ -24,6 +24,7 @@ import {
   noHeadersOption,
   outputHelp,
   parseOnly,
+  printRole,
   WRITE_OUTPUTS,
   writeFlags,
   yesOption,
@@ -252,10 +253,6 @@ function outputDirOf(args: SyncArgs): string | undefined {
 
 /** --print-required-role: the ClusterRole the account that runs sync needs (YAML, or JSON with -o json). */
 async function printRequiredRole(deps: Deps, output: string | undefined): Promise<void> {
-  const [{ renderSyncRequiredRole }, { formatYaml, formatJson }] = await Promise.all([
-    import('../../authz/required-permissions.js'),
-    import('../output/format-data.js'),
-  ]);
-  const role = renderSyncRequiredRole();
-  deps.io.stdout.write(output === 'json' ? formatJson(role) : formatYaml(role));
+  const { renderSyncRequiredRole } = await import('../../authz/required-permissions.js');
+  await printRole(deps.io, renderSyncRequiredRole(), output);
 }
