@@ -21,6 +21,7 @@ import {
   type Input,
   type InputSource,
   type PartialLeave,
+  type ReadExtras,
 } from './read-input.js';
 
 /** `--after-sync [--only LIST]`: answer for the cluster after a plain sync of these families. */
@@ -44,16 +45,26 @@ export async function readQuestionInput(
   parts: readonly SnapshotPart[],
   afterSync: AfterSyncOptions | undefined,
   partial?: PartialLeave,
+  extras?: ReadExtras,
 ): Promise<Input> {
   if (afterSync === undefined) {
-    const input = await readInput(source, deps, parts, partial);
+    const input = await readInput(source, deps, parts, partial, extras);
     warnInvalidOwners(deps, input);
     warnUnseen(deps, input);
     return input;
   }
   writeLine(deps.io.stderr, AFTER_SYNC_NOTE);
   const { syncParts, planSync } = await import('./sync.js');
-  const input = await readInput(source, deps, [...new Set([...parts, ...syncParts(afterSync.only)])]);
+  // The whole of every part: sync plans from all of it (only discovery may overlap the reads).
+  const input = await readInput(
+    source,
+    deps,
+    [...new Set([...parts, ...syncParts(afterSync.only)])],
+    undefined,
+    {
+      discovery: extras?.discovery,
+    },
+  );
   const { plan, held } = await planSync(
     input,
     afterSync.only !== undefined ? { only: afterSync.only } : {},

@@ -62,9 +62,14 @@ export async function runExplainSubject(
   options: ExplainSubjectOptions,
   deps: AppDeps,
 ): Promise<SubjectExplanation> {
-  const input = await readQuestionInput(options.source, deps, EXPLAIN_SUBJECT_PARTS, options.afterSync, {
-    namespace: options.namespace,
-  });
+  const input = await readQuestionInput(
+    options.source,
+    deps,
+    EXPLAIN_SUBJECT_PARTS,
+    options.afterSync,
+    { namespace: options.namespace },
+    { discovery: options.request !== undefined },
+  );
   const { explainSubject } = await import('../explain/explain-subject.js');
   const { request } = options;
   const resolved =
@@ -105,9 +110,14 @@ export interface ExplainMatrixOptions {
 
 /** `explain --subject --matrix`: the subject's access to every resource served, verb by verb. */
 export async function runExplainMatrix(options: ExplainMatrixOptions, deps: AppDeps): Promise<AccessMatrix> {
-  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync, {
-    namespace: options.namespace,
-  });
+  const input = await readQuestionInput(
+    options.source,
+    deps,
+    ACCESS_PARTS,
+    options.afterSync,
+    { namespace: options.namespace },
+    { discovery: true },
+  );
   const [{ accessMatrix }, resources] = await Promise.all([
     import('../explain/matrix.js'),
     servedResources(input),

@@ -1,6 +1,6 @@
 import type { Cluster } from '../port/cluster.js';
 import { parseRequestTimeout, type ConnectionFlags } from '../port/connection-flags.js';
-import type { ClusterSnapshot, KubeObject } from '../kube/types.js';
+import type { ClusterSnapshot, DiscoveredResource, KubeObject } from '../kube/types.js';
 import type { InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
@@ -28,6 +28,22 @@ export interface Input {
   readonly invalidOwners: readonly InvalidOwner[];
   /** What a read-only command could not list (forbidden), and where it read it instead; empty when all was read. */
   readonly unseen: readonly Unseen[];
+  /** Live discovery, asked for with the reads when the command said it needs it (ReadExtras.discovery). */
+  readonly discovery?: Promise<DiscoveredResource[]> | undefined;
+}
+
+/**
+ * What a read-only command's answer needs besides its parts, said up front so that the reads ask no more than that
+ * and the requests overlap: the answer's wall time is then the slowest read, not the sum.
+ */
+export interface ReadExtras {
+  /** Discovery, started with the LISTs (the answer resolves a resource name as kubectl does). */
+  readonly discovery?: boolean | undefined;
+  /**
+   * The answer counts RoleBindings and Roles in one namespace only (who-can without -A, as the authorizer counts
+   * them): they are listed there (undefined: the context's namespace) instead of in every namespace.
+   */
+  readonly bindingsIn?: { readonly namespace: string | undefined } | undefined;
 }
 
 /**
@@ -55,6 +71,7 @@ export async function readInput(
   deps: Pick<AppDeps, 'io' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
   parts: readonly SnapshotPart[],
   partial?: PartialLeave,
+  extras?: ReadExtras,
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
     await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
@@ -79,6 +96,9 @@ export async function readInput(
     };
   }
   const cluster = await deps.connect(source.connection);
+  const discovery = extras?.discovery === true ? cluster.discoverResources() : undefined;
+  // Awaited (and its failure reported) by whoever resolves a resource; not an unhandled rejection if the reads fail.
+  discovery?.catch(() => undefined);
   const { readClusterObjects } = await import('./read-snapshot.js');
   // A spinner on a terminal only (startProgress decides), from the first request to the last page.
   const progress = await deps.startProgress?.(`reading ${cluster.describe}`);
@@ -96,6 +116,9 @@ export async function readInput(
       partial !== undefined
         ? { namespace: partial.namespace ?? cluster.defaultNamespace, required: partial.required }
         : undefined,
+      extras?.bindingsIn !== undefined
+        ? (extras.bindingsIn.namespace ?? cluster.defaultNamespace)
+        : undefined,
     ));
   } finally {
     progress?.stop();
@@ -111,6 +134,7 @@ export async function readInput(
       .filter((i) => isOwnerObject(i.object))
       .map((i) => ({ ...i, origin: cluster.describe })),
     unseen,
+    discovery,
   };
 }
 

@@ -88,13 +88,14 @@ export function partResources(parts: readonly SnapshotPart[]): { group: string; 
  * Reads the parts of the cluster a command needs: one LIST per kind, all in parallel, never a GET per object.
  * PROGRESS hears, after every page, each kind's count so far. With PARTIAL (read-only commands), a part the caller
  * may not list is left out and named in `unseen` instead of failing the command; RoleBindings and Roles are then
- * read in PARTIAL's namespace.
+ * read in PARTIAL's namespace. With BINDINGS_IN, RoleBindings and Roles are listed in that namespace only.
  */
 export async function readClusterObjects(
   cluster: Cluster,
   parts: readonly SnapshotPart[],
   progress?: ReadProgress,
   partial?: PartialRead,
+  bindingsIn?: string,
 ): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
   const counts = new Map<string, number>();
   const unseen: Unseen[] = [];
@@ -118,12 +119,22 @@ export async function readClusterObjects(
         counts.set(what, n);
         report();
       };
-      const opts = progress !== undefined ? { ...spec.opts, onPage } : spec.opts;
+      const inOne = bindingsIn !== undefined && IN_ONE_NAMESPACE.has(part);
+      const opts = {
+        ...spec.opts,
+        ...(progress !== undefined ? { onPage } : {}),
+        ...(inOne ? { namespace: bindingsIn } : {}),
+      };
       try {
         return await cluster.list(spec.kind, opts);
       } catch (err) {
         if (!mayBeUnseen(part, err)) throw translateError(err, spec.what, cluster.describe);
         const reason = err.status?.message ?? 'forbidden';
+        if (inOne) {
+          unseen.push({ part, what, reason });
+          firstRefusal ??= translateError(err, spec.what, cluster.describe);
+          return [];
+        }
         if (spec.kind.namespaced && partial !== undefined) {
           try {
             const inNamespace = await cluster.list(spec.kind, { ...opts, namespace: partial.namespace });
@@ -152,6 +163,9 @@ export async function readClusterObjects(
     unseen: unseen.sort((a, b) => parts.indexOf(a.part) - parts.indexOf(b.part)),
   };
 }
+
+/** The parts a command may ask for in one namespace only (readClusterObjects' BINDINGS_IN). */
+const IN_ONE_NAMESPACE: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>(['roleBindings', 'roles']);
 
 const RBAC_PARTS: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>([
   'clusterRoles',

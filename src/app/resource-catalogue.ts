@@ -56,7 +56,7 @@ async function catalogueOf(input: Input, servedOnly: boolean): Promise<KnownReso
       providers,
     );
   }
-  const discovered = r.resourcesFromDiscovery(await cluster.discoverResources());
+  const discovered = r.resourcesFromDiscovery(await (input.discovery ?? cluster.discoverResources()));
   const known = r.catalogue(discovered, xrds, providers);
   if (!servedOnly) return known;
   const key = (k: KnownResource): string => `${k.plural}.${k.group}`;

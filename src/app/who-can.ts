@@ -37,9 +37,16 @@ export interface Incomplete {
 /** `who-can`: every subject the RBAC allows the request, each with its path (binding, role, chain, rule). */
 export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult & Incomplete> {
   // With namespace-only rights it answers from what it may read (RoleBindings and Roles in the namespace).
-  const input = await readQuestionInput(options.source, deps, ACCESS_PARTS, options.afterSync, {
-    namespace: options.allNamespaces ? undefined : options.namespace,
-  });
+  const asked = options.allNamespaces ? undefined : options.namespace;
+  const input = await readQuestionInput(
+    options.source,
+    deps,
+    ACCESS_PARTS,
+    options.afterSync,
+    { namespace: asked },
+    // Without -A only the namespace's RoleBindings and Roles count (a cluster-scoped resource counts none).
+    { discovery: true, ...(options.allNamespaces ? {} : { bindingsIn: { namespace: asked } }) },
+  );
   const { whoCan } = await import('../who-can/who-can.js');
   const resource = await resolveInput(
     options.resource,
