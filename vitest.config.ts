@@ -19,6 +19,7 @@ const FAULTS = [
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    globalSetup: ['test/support/temp-root.ts'],
     projects: [
       {
         // Under a loaded CPU a CPU-bound unit test (the examples generator) can pass 5 s.

@@ -3,10 +3,10 @@
 // and Crossplane's RBAC manager gives each revision an aggregate-to-edit role with every verb on its resources
 // (crossplane internal/controller/rbac/provider/roles/roles.go: verbsEdit = ["*"], labelled aggregate-to-edit). So
 // after sync the group bound to crossplane-edit may delete widgets; before, it may not.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCaptured, type CliResult } from '../../support/run-cli.js';
 
@@ -48,9 +48,15 @@ const devsBinding = {
   subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'team-devs' }],
 };
 
-/** A directory holding OBJECTS as one YAML file. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A directory holding OBJECTS as one YAML file (removed after the file's tests). */
 function cluster(...objects: object[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'after-sync-unit-'));
+  made.push(dir);
   writeFileSync(join(dir, 'cluster.yaml'), objects.map((o) => stringify(o)).join('---\n'));
   return dir;
 }
