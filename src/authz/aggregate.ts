@@ -135,21 +135,81 @@ interface RuleList {
   readonly ids: readonly number[];
 }
 
-/** Interns rules: semantically equal rules get one small integer id. */
+/** The five lists of a rule, nil as empty: two rules are semantically equal iff these are equal list by list. */
+function listsOf(rule: PolicyRule): readonly (readonly unknown[])[] {
+  return [
+    rule.apiGroups ?? [],
+    rule.resources ?? [],
+    rule.verbs ?? [],
+    rule.resourceNames ?? [],
+    rule.nonResourceURLs ?? [],
+  ];
+}
+
+/** Equal lists: same length, same elements in the same order (strings compare by value, as in ruleKey). */
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A cheap key every pair of equal rules shares (lengths, first and last elements); unequal rules may share it. */
+function fingerprint(lists: readonly (readonly unknown[])[]): string {
+  let out = '';
+  for (const l of lists)
+    out += `${String(l.length)}\u0000${String(l[0])}\u0000${String(l[l.length - 1])}\u0001`;
+  return out;
+}
+
+/** More rules than this under one fingerprint are keyed in full (ruleKey) instead of compared one by one. */
+const BUCKET_LIMIT = 8;
+
+/**
+ * Interns rules: semantically equal rules get one small integer id. A provider family's roles repeat the same large
+ * rules hundreds of times, so a rule is first looked up by a cheap fingerprint and compared element by element with
+ * the few rules that share it; serialising every rule (ruleKey) cost more than parsing them.
+ */
 class RuleInterner {
+  private readonly buckets = new Map<string, { lists: (readonly (readonly unknown[])[])[]; ids: number[] }>();
   private readonly byKey = new Map<string, number>();
   private readonly byObject = new Map<PolicyRule, number>();
+  private size = 0;
   private seen = new Int32Array(64);
   private epoch = 0;
 
   id(rule: PolicyRule): number {
     let id = this.byObject.get(rule);
     if (id === undefined) {
-      const key = ruleKey(rule);
-      id = this.byKey.get(key);
-      if (id === undefined) this.byKey.set(key, (id = this.byKey.size));
+      id = this.lookUp(rule);
       this.byObject.set(rule, id);
     }
+    return id;
+  }
+
+  private lookUp(rule: PolicyRule): number {
+    const lists = listsOf(rule);
+    const print = fingerprint(lists);
+    let bucket = this.buckets.get(print);
+    if (bucket === undefined) this.buckets.set(print, (bucket = { lists: [], ids: [] }));
+    if (bucket.ids.length < BUCKET_LIMIT) {
+      for (let i = 0; i < bucket.lists.length; i++) {
+        const other = bucket.lists[i] as readonly (readonly unknown[])[];
+        if (lists.every((l, j) => sameList(l, other[j] as readonly unknown[])))
+          return bucket.ids[i] as number;
+      }
+      const id = this.size++;
+      bucket.lists.push(lists);
+      bucket.ids.push(id);
+      if (bucket.ids.length === BUCKET_LIMIT) {
+        // From now on this fingerprint is keyed in full: index what the bucket holds.
+        for (let i = 0; i < bucket.lists.length; i++)
+          this.byKey.set(JSON.stringify(bucket.lists[i]), bucket.ids[i] as number);
+      }
+      return id;
+    }
+    const key = JSON.stringify(lists);
+    let id = this.byKey.get(key);
+    if (id === undefined) this.byKey.set(key, (id = this.size++));
     return id;
   }
 
@@ -159,7 +219,7 @@ class RuleInterner {
 
   /** One controller step: the rules of the matched roles, selector by selector, first occurrence kept. */
   step(matches: readonly (readonly string[])[], listOf: (name: string) => RuleList | undefined): RuleList {
-    if (this.seen.length < this.byKey.size) this.seen = new Int32Array(this.byKey.size * 2);
+    if (this.seen.length < this.size) this.seen = new Int32Array(this.size * 2);
     const seen = this.seen;
     const epoch = ++this.epoch;
     const rules: PolicyRule[] = [];

@@ -208,6 +208,52 @@ describe('aggregateRole: edge cases', () => {
   });
 });
 
+describe('aggregateClusterRoles: equal rules counted once, however many look alike', () => {
+  // The controller keeps the first of semantically equal rules (nil equals empty, order inside a list counts). Rules
+  // that share their lists' lengths and first and last elements differ only inside: each must stay, also past the
+  // point where the interner stops comparing such rules one by one (more than 8 alike).
+  const alike = (i: number): PolicyRule => ({
+    apiGroups: ['example.org'],
+    resources: ['first', `middle-${String(i).padStart(2, '0')}`, 'last'],
+    verbs: ['get'],
+  });
+  const cases: { reason: string; children: PolicyRule[][]; want: PolicyRule[] }[] = [
+    {
+      reason: 'twenty rules alike but for a middle element: all kept, in selection order',
+      children: Array.from({ length: 20 }, (_, i) => [alike(i)]),
+      want: Array.from({ length: 20 }, (_, i) => alike(i)),
+    },
+    {
+      reason:
+        'a repeat of an early rule after many alike ones is dropped; one with nil lists equals its empty twin',
+      children: [
+        ...Array.from({ length: 12 }, (_, i) => [alike(i)]),
+        [{ ...alike(3), resourceNames: [], nonResourceURLs: [] }],
+        [alike(11)],
+        [{ apiGroups: ['example.org'], resources: ['first', 'last'], verbs: ['get'] }],
+      ],
+      want: [
+        ...Array.from({ length: 12 }, (_, i) => alike(i)),
+        { apiGroups: ['example.org'], resources: ['first', 'last'], verbs: ['get'] },
+      ],
+    },
+    {
+      reason: 'the same elements in another order is another rule',
+      children: [[alike(1)], [{ ...alike(1), resources: ['first', 'last', 'middle-01'] }]],
+      want: [alike(1), { ...alike(1), resources: ['first', 'last', 'middle-01'] }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.reason, () => {
+      const children = c.children.map((rules, i) =>
+        role(`child-${String(i).padStart(2, '0')}`, { pick: 'me' }, rules),
+      );
+      const parent = role('parent', {}, [], [{ matchLabels: { pick: 'me' } }]);
+      expect(aggregateClusterRoles([parent, ...children]).get('parent')).toStrictEqual(c.want);
+    });
+  }
+});
+
 describe('compareNames and ruleKey', () => {
   it('SortsAsGoDoes', () => {
     const names = ['b', 'a:b', 'A', 'a-b', 'a', '\u{1F600}', '\uFFFD'];
