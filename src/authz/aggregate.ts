@@ -148,11 +148,15 @@ function listsOf(rule: PolicyRule): readonly (readonly unknown[])[] {
 
 /** Equal lists: same length, same elements in the same order (strings compare by value, as in ruleKey). */
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression: rules compared share a fingerprint, which holds every list's length; kept so that the function means what its name says
   if (a.length !== b.length) return false;
+  // Stryker disable next-line EqualityOperator: the lengths are equal, so one step more compares undefined with undefined
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
+// Stryker disable all: performance only. Any fingerprint, even a constant one, gives the same ids: rules that share
+// one are compared in full.
 /** A cheap key every pair of equal rules shares (lengths, first and last elements); unequal rules may share it. */
 function fingerprint(lists: readonly (readonly unknown[])[]): string {
   let out = '';
@@ -160,6 +164,7 @@ function fingerprint(lists: readonly (readonly unknown[])[]): string {
     out += `${String(l.length)}\u0000${String(l[0])}\u0000${String(l[l.length - 1])}\u0001`;
   return out;
 }
+// Stryker restore all
 
 /** More rules than this under one fingerprint are keyed in full (ruleKey) instead of compared one by one. */
 const BUCKET_LIMIT = 8;
@@ -179,6 +184,7 @@ class RuleInterner {
 
   id(rule: PolicyRule): number {
     let id = this.byObject.get(rule);
+    // Stryker disable next-line ConditionalExpression: performance only; looking a rule up again gives its id again
     if (id === undefined) {
       id = this.lookUp(rule);
       this.byObject.set(rule, id);
@@ -191,6 +197,7 @@ class RuleInterner {
     const print = fingerprint(lists);
     let bucket = this.buckets.get(print);
     if (bucket === undefined) this.buckets.set(print, (bucket = { lists: [], ids: [] }));
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: performance only; comparing one by one and keying in full give the same ids (a bucket is indexed in full when it fills)
     if (bucket.ids.length < BUCKET_LIMIT) {
       for (let i = 0; i < bucket.lists.length; i++) {
         const other = bucket.lists[i] as readonly (readonly unknown[])[];
@@ -202,6 +209,7 @@ class RuleInterner {
       bucket.ids.push(id);
       if (bucket.ids.length === BUCKET_LIMIT) {
         // From now on this fingerprint is keyed in full: index what the bucket holds.
+        // Stryker disable next-line EqualityOperator: one step more indexes the key "undefined", which no rule has
         for (let i = 0; i < bucket.lists.length; i++)
           this.byKey.set(JSON.stringify(bucket.lists[i]), bucket.ids[i] as number);
       }

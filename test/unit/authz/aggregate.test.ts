@@ -230,11 +230,30 @@ describe('aggregateClusterRoles: equal rules counted once, however many look ali
         ...Array.from({ length: 12 }, (_, i) => [alike(i)]),
         [{ ...alike(3), resourceNames: [], nonResourceURLs: [] }],
         [alike(11)],
+        [alike(7)],
         [{ apiGroups: ['example.org'], resources: ['first', 'last'], verbs: ['get'] }],
       ],
       want: [
         ...Array.from({ length: 12 }, (_, i) => alike(i)),
         { apiGroups: ['example.org'], resources: ['first', 'last'], verbs: ['get'] },
+      ],
+    },
+    {
+      reason: 'each list left out equals it given empty, and only that: no list stands for another',
+      children: [
+        [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+        [{ apiGroups: [], resources: [], nonResourceURLs: ['/healthz'], verbs: ['get'], resourceNames: [] }],
+        // Without verbs: the API refuses such a rule, but the controller's equality still treats nil as empty.
+        [{ apiGroups: [''], resources: ['pods'] } as unknown as PolicyRule],
+        [{ apiGroups: [''], resources: ['pods'], verbs: [] }],
+        [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+        [{ apiGroups: [''], verbs: ['get'] }],
+      ],
+      want: [
+        { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['pods'] } as unknown as PolicyRule,
+        { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+        { apiGroups: [''], verbs: ['get'] },
       ],
     },
     {
