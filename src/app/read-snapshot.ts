@@ -130,12 +130,8 @@ export async function readClusterObjects(
       } catch (err) {
         if (!mayBeUnseen(part, err)) throw translateError(err, spec.what, cluster.describe);
         const reason = err.status?.message ?? 'forbidden';
-        if (inOne) {
-          unseen.push({ part, what, reason });
-          firstRefusal ??= translateError(err, spec.what, cluster.describe);
-          return [];
-        }
-        if (spec.kind.namespaced && partial !== undefined) {
+        // Already read in one namespace: nowhere narrower to fall back to.
+        if (!inOne && spec.kind.namespaced && partial !== undefined) {
           try {
             const inNamespace = await cluster.list(spec.kind, { ...opts, namespace: partial.namespace });
             unseen.push({ part, what, readIn: partial.namespace, reason });

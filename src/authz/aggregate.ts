@@ -16,13 +16,7 @@ const keyCache = new WeakMap<PolicyRule, string>();
 export function ruleKey(rule: PolicyRule): string {
   let key = keyCache.get(rule);
   if (key === undefined) {
-    key = JSON.stringify([
-      rule.apiGroups ?? [],
-      rule.resources ?? [],
-      rule.verbs ?? [],
-      rule.resourceNames ?? [],
-      rule.nonResourceURLs ?? [],
-    ]);
+    key = JSON.stringify(listsOf(rule));
     keyCache.set(rule, key);
   }
   return key;
