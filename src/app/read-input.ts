@@ -1,5 +1,5 @@
 import type { Cluster } from '../port/cluster.js';
-import { parseRequestTimeout, type ConnectionFlags } from '../port/connection-flags.js';
+import { parseRequestTimeout, pathNamespace, type ConnectionFlags } from '../port/connection-flags.js';
 import type { ClusterSnapshot, DiscoveredResource, KubeObject } from '../kube/types.js';
 import type { InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
@@ -96,6 +96,18 @@ export async function readInput(
     };
   }
   const cluster = await deps.connect(source.connection);
+  // Namespaces that become request paths, checked before any request.
+  const partialRead =
+    partial !== undefined
+      ? {
+          namespace: pathNamespace(partial.namespace ?? cluster.defaultNamespace),
+          required: partial.required,
+        }
+      : undefined;
+  const bindingsIn =
+    extras?.bindingsIn !== undefined
+      ? pathNamespace(extras.bindingsIn.namespace ?? cluster.defaultNamespace)
+      : undefined;
   const discovery = extras?.discovery === true ? cluster.discoverResources() : undefined;
   // Awaited (and its failure reported) by whoever resolves a resource; not an unhandled rejection if the reads fail.
   discovery?.catch(() => undefined);
@@ -113,12 +125,8 @@ export async function readInput(
             progress.update(text);
           }
         : undefined,
-      partial !== undefined
-        ? { namespace: partial.namespace ?? cluster.defaultNamespace, required: partial.required }
-        : undefined,
-      extras?.bindingsIn !== undefined
-        ? (extras.bindingsIn.namespace ?? cluster.defaultNamespace)
-        : undefined,
+      partialRead,
+      bindingsIn,
     ));
   } finally {
     progress?.stop();

@@ -29,6 +29,24 @@ export interface ConnectionFlags {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
+ * A namespace about to become a segment of a request's path, checked as kubectl checks one it reads in
+ * (apimachinery's IsValidPathSegmentName): not "." or "..", no "/" or "%". Returned unchanged; otherwise a usage
+ * error with kubectl's words.
+ */
+export function pathNamespace(namespace: string): string {
+  const problems =
+    namespace === '.' || namespace === '..'
+      ? [`may not be '${namespace}'`]
+      : ['/', '%'].filter((c) => namespace.includes(c)).map((c) => `may not contain '${c}'`);
+  if (problems.length > 0) {
+    throw new UsageError(`invalid namespace "${namespace}": [${problems.join(' ')}]`, {
+      hint: 'a namespace is a DNS label, e.g. -n team-a',
+    });
+  }
+  return namespace;
+}
+
+/**
  * Parses kubectl's --request-timeout as client-go's clientcmd.ParseTimeout does: a whole number of seconds (Go's
  * strconv.ParseInt, not negative), else a Go duration (time.ParseDuration: 500ms, 30s, 1m30s, 1.5h, signed). Returns
  * milliseconds, or undefined for no limit: 0, and a negative duration, which client-go's HTTP client treats as none.

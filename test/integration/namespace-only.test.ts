@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
 import { subjectAccessReview } from '../support/access-review.js';
+import { runKubectl } from '../support/kubectl.js';
 import { runPlugin, startSeeded, userKubeconfig } from './harness.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -137,6 +138,22 @@ describe('read commands with namespace-only rights', () => {
     expect(r.stderr).toMatch(/^you \(the caller\) may make this request, as the server answers for you/m);
     // carol (team-b) is neither listed nor read.
     expect(listed).not.toContain('User/carol');
+  });
+
+  it("a namespace that cannot be a path: kubectl get's refusal, one error line, exit 2", async () => {
+    for (const ns of ['a/b', '..', 'team-a%2F..']) {
+      const ours = await runPlugin(['who-can', 'get', 'pods', '-n', ns, '--kubeconfig', admin]);
+      const theirs = await runKubectl(['get', 'rolebindings', '-n', ns, '--kubeconfig', admin]);
+      expect(theirs.code, ns).not.toBe(0);
+      const refusal = theirs.stderr.trim();
+      expect(refusal, ns).toMatch(/^invalid namespace /);
+      expect(ours.code, ns).toBe(2);
+      expect(ours.stdout, ns).toBe('');
+      expect(
+        ours.stderr.split('\n').filter((l) => l.startsWith('error: ')),
+        ns,
+      ).toStrictEqual([`error: ${refusal}`]);
+    }
   });
 
   it('an administrator gets the whole answer and no warning', async () => {
