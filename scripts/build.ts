@@ -90,11 +90,38 @@ const common = {
   plugins: [fastStringWidth, noVersionGuess],
 } satisfies BuildOptions;
 
+/**
+ * The top-level help exactly as runCli prints it off a terminal (no width to wrap to), for main.ts to print
+ * without loading the parser (src/cli/fast-start.ts). The same sources render it, so it cannot go stale.
+ */
+async function rootHelp(version: string): Promise<string> {
+  const { runCli } = await import('../src/cli/app.js');
+  let out = '';
+  const refuse = (): Promise<never> => Promise.reject(new Error('--help needs no cluster and no prompt'));
+  await runCli(['--help'], {
+    io: {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: () => true },
+      readStdin: refuse,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      env: {},
+    },
+    connect: refuse,
+    prompter: { confirm: refuse, checkbox: refuse },
+    version,
+  });
+  return out;
+}
+
 /** Writes both bundles. */
 export async function buildBundles(): Promise<void> {
   mkdirSync(dirname(BUNDLE), { recursive: true });
+  const define = { ...common.define, __ROOT_HELP__: JSON.stringify(await rootHelp(`v${pkg.version}`)) };
   await build({
     ...common,
+    define,
     outfile: BUNDLE,
     format: 'esm',
     banner: {
@@ -111,7 +138,7 @@ export async function buildBundles(): Promise<void> {
     outfile: STANDALONE_ENTRY,
     format: 'cjs',
     // Bundled ESM libraries (yargs) ask import.meta.url for their own location; CommonJS knows it as __filename.
-    define: { ...common.define, 'import.meta.url': '__import_meta_url' },
+    define: { ...define, 'import.meta.url': '__import_meta_url' },
     banner: { js: "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   });
   console.log(`built ${STANDALONE_ENTRY}`);

@@ -1,15 +1,23 @@
-import { runCli } from './cli/app.js';
 import type { Deps } from './cli/context.js';
+import { answerEarly } from './cli/fast-start.js';
 import { inquirerPrompter } from './cli/output/prompt.js';
 import { ExitCode, describeError } from './errors.js';
 import { Interrupt } from './app/interrupt.js';
 
 declare const __VERSION__: string | undefined;
+/** The top-level help as printed off a terminal, rendered at build time (scripts/build.ts); absent under tsx. */
+declare const __ROOT_HELP__: string | undefined;
 
 /** The composition root: real dependencies, run, print the error once, exit code. The only user of process.*. */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const version = typeof __VERSION__ === 'string' ? __VERSION__ : 'v0.0.0-dev';
+  const help = typeof __ROOT_HELP__ === 'string' && !process.stdout.isTTY ? __ROOT_HELP__ : undefined;
+  const early = answerEarly(argv, { version, help });
+  if (early !== undefined) {
+    process.stdout.write(early);
+    return;
+  }
   const interrupt = new Interrupt();
   process.on('SIGINT', () => {
     if (interrupt.signal() === 'exit') process.exit(ExitCode.interrupted);
@@ -49,6 +57,8 @@ async function main(): Promise<void> {
     version,
   };
   try {
+    // Loaded here, not imported: the parser and the commands are not needed by the answers above.
+    const { runCli } = await import('./cli/app.js');
     await runCli(argv, deps);
   } catch (err) {
     const { lines, exitCode } = describeError(err, argv.includes('--stack-traces'));

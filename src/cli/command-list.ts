@@ -7,7 +7,8 @@ import { EXPLAIN_OUTPUTS, explainCommand, SUBJECT_OUTPUTS } from './commands/exp
 import { MATRIX_OUTPUTS } from './commands/explain-matrix.js';
 import { LOOKUP_OUTPUTS, lookupCommand } from './commands/lookup.js';
 import { syncCommand } from './commands/sync.js';
-import { VERSION_OUTPUTS, versionCommand } from './commands/version.js';
+import { versionCommand } from './commands/version.js';
+import { VERSION_OUTPUTS } from './version-text.js';
 import { WHO_CAN_OUTPUTS, whoCanCommand } from './commands/who-can.js';
 import type { Deps, GlobalArgs } from './context.js';
 import { WRITE_OUTPUTS } from './flags.js';

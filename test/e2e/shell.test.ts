@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { describe, expect, it, beforeAll } from 'vitest';
+import { runCaptured } from '../support/run-cli.js';
 import { assertBuilt, binDir, kubectl, tempDir, writeKubeconfig } from './harness.js';
 
 /** The bun devDependency's package.json: the standalone executable embeds the bun runtime of its version. */
@@ -41,6 +42,13 @@ describe('the plugin through the real kubectl', () => {
       expect(r.stdout).toContain(`kubectl crossplane-rbac ${cmd}`);
     }
     expect(r.stderr).toBe('');
+  });
+
+  it('prints off a terminal the top-level help the sources render (the executable answers it before its parser)', async () => {
+    const r = await kubectl(['crossplane-rbac', '--help']);
+    const rendered = await runCaptured(['--help']);
+    expect(rendered.code).toBe(0);
+    expect(r).toStrictEqual({ code: 0, stdout: rendered.stdout, stderr: '' });
   });
 
   it('prints the version injected at build time', async () => {

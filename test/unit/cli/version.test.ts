@@ -4,7 +4,7 @@
 // `npm run test:e2e:standalone` (E2E_BIN_DIR set); here the Node path, in-process under vitest's Node.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runtimeOf } from '../../../src/cli/commands/version.js';
+import { runtimeOf } from '../../../src/cli/version-text.js';
 import { runCaptured } from '../../support/run-cli.js';
 
 describe('runtimeOf', () => {
