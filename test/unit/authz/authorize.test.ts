@@ -135,6 +135,43 @@ describe('ruleAllows (RuleAllows and the evaluation helpers)', () => {
       attrs: { verb: 'get', apiGroup: '', resource: 'pods' },
       want: false,
     },
+    StarSlashAloneIsNoWildcard: {
+      reason:
+        'ResourceMatches tries */sub only for a request with a subresource: */ matches no plain resource.',
+      rule: { apiGroups: [''], resources: ['*/'], verbs: ['get'] },
+      attrs: { verb: 'get', apiGroup: '', resource: 'pods' },
+      want: false,
+    },
+    StarSlashNeedsTheWholeSubresource: {
+      reason: 'Only "*/" followed by exactly the subresource matches: not */xscale, not x/scale.',
+      rule: { apiGroups: ['apps'], resources: ['*/xscale', 'x/scale'], verbs: ['get'] },
+      attrs: { verb: 'get', apiGroup: 'apps', resource: 'deployments', subresource: 'scale' },
+      want: false,
+    },
+    NoApiGroupIsTheCoreGroup: {
+      reason: 'A request without an API group is in the core group "".',
+      rule: { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+      attrs: { verb: 'get', resource: 'pods' },
+      want: true,
+    },
+    EmptyResourceAndName: {
+      reason: 'A request without resource or name carries "" for both: a rule listing "" matches them.',
+      rule: { apiGroups: ['*'], resources: [''], resourceNames: [''], verbs: ['get'] },
+      attrs: { verb: 'get', apiGroup: 'x' },
+      want: true,
+    },
+    NoResourcesMatchNothing: {
+      reason: 'A rule without resources matches no resource request.',
+      rule: { apiGroups: ['*'], verbs: ['*'] },
+      attrs: { verb: 'get', apiGroup: '', resource: 'pods' },
+      want: false,
+    },
+    NonResourceNoPrefixWithoutStar: {
+      reason: 'Without a trailing * a URL matches only itself, not the paths below it.',
+      rule: { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+      attrs: { verb: 'get', path: '/healthz/ready' },
+      want: false,
+    },
     ResourceRuleDoesNotGrantUrls: {
       reason: 'A resource rule grants no non-resource request.',
       rule: { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
@@ -308,6 +345,11 @@ describe('formatRuleForStatus (CompactString)', () => {
       reason: 'Empty fields are left out.',
       rule: { nonResourceURLs: ['/healthz'], verbs: ['get'] },
       want: '{NonResourceURLs:["/healthz"], Verbs:["get"]}',
+    },
+    ControlCharacters: {
+      reason: 'Go %q escapes \\n, \\r and \\x7f and keeps a space; CompactString leaves out an empty Verbs.',
+      rule: { apiGroups: ['a\nb\rc d\u007f~'], verbs: [] },
+      want: '{APIGroups:["a\\nb\\rc d\\x7f~"]}',
     },
     Quoting: {
       reason: 'Strings are quoted as Go %q does.',
