@@ -99,6 +99,12 @@ describe('matchingSubjects', () => {
   it('ClusterRoleBindingLendsNone', () => {
     expect(matchingSubjects(rb('ClusterRoleBinding', [robot]), sa)).toStrictEqual([]);
   });
+  it('ClusterRoleBindingLendsNoneEvenWithAStrayNamespace', () => {
+    // VisitRulesFor checks a ClusterRoleBinding's subjects with namespace "", whatever its metadata says.
+    const b = rb('ClusterRoleBinding', [robot]);
+    const stray = { ...b, kind: 'ClusterRoleBinding', metadata: { name: 'b', namespace: 'team' } } as const;
+    expect(matchingSubjects(stray, sa)).toStrictEqual([]);
+  });
   it('RoleBindingWithoutNamespaceLendsNone', () => {
     const b = rb('RoleBinding', [robot]);
     expect(matchingSubjects({ ...b, metadata: { name: 'b' } }, sa)).toStrictEqual([]);

@@ -56,6 +56,11 @@ describe('summarizeRules', () => {
       count: 5,
       text: 'list on 2 resources (a, b); create on d; get on a; watch on c',
     },
+    SameTextOtherResources: {
+      rules: [core(['get'], ['a', 'b']), core(['list'], ['ab'])],
+      count: 3,
+      text: 'get on 2 resources (a, b); list on ab',
+    },
     TiesByVerb: {
       rules: [core(['list'], ['b']), core(['get'], ['a'])],
       count: 2,
