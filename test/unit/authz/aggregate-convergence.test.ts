@@ -31,6 +31,16 @@ describe('the role itself is not a source', () => {
   it('aggregateRole (one sync) likewise', () => {
     expect(aggregateRole(roles[0] as ClusterRole, roles)).toStrictEqual([pods]);
   });
+
+  it('a selected role without rules adds none', () => {
+    const bare: ClusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'bare', labels: { agg: 'true' } },
+    };
+    expect(aggregateRole(roles[0] as ClusterRole, [bare, ...roles])).toStrictEqual([pods]);
+    expect(aggregateClusterRoles([bare, ...roles]).get('agg')).toStrictEqual([pods]);
+  });
 });
 
 describe('labels', () => {
@@ -140,7 +150,7 @@ describe('cycles and convergence', () => {
 
   it('reports two cycles under one root apart', () => {
     const roles = [
-      role('a', {}, [], [{ matchLabels: { n: 'x1' } }, { matchLabels: { n: 'y1' } }]),
+      role('a', {}, [], [{ matchLabels: { n: 'y1' } }, { matchLabels: { n: 'x1' } }]),
       role('x1', { n: 'x1' }, [own], [{ matchLabels: { n: 'x2' } }]),
       role('x2', { n: 'x2' }, [own], [{ matchLabels: { n: 'x1' } }]),
       role('y1', { n: 'y1' }, [pods], [{ matchLabels: { n: 'y2' } }]),
@@ -151,7 +161,8 @@ describe('cycles and convergence', () => {
       ['x1', 'x2'],
       ['y1', 'y2'],
     ]);
-    expect(c.rules.get('a')).toStrictEqual([own, pods]);
+    // Cycles come out in name order; a's rules in its selectors' order.
+    expect(c.rules.get('a')).toStrictEqual([pods, own]);
   });
 
   it('converges a long ring that a rule must travel against name order', () => {
