@@ -12,7 +12,9 @@ const MAX_ENTRIES = 4;
 function target(rule: PolicyRule): string {
   const url = rule.nonResourceURLs?.[0];
   if (url !== undefined) return url;
+  // Stryker disable next-line OptionalChaining,StringLiteral: breakdownRule's resource atoms always hold one group
   const group = rule.apiGroups?.[0] ?? '';
+  // Stryker disable next-line OptionalChaining,StringLiteral: breakdownRule's resource atoms always hold one resource
   const resource = rule.resources?.[0] ?? '';
   const names = rule.resourceNames ?? [];
   const res = group === '' ? resource : `${resource}.${group}`;
@@ -25,6 +27,7 @@ export function summarizeRules(rules: readonly PolicyRule[]): { count: number; t
   let count = 0;
   for (const rule of rules) {
     for (const atom of breakdownRule(rule)) {
+      // Stryker disable next-line StringLiteral: breakdownRule's atoms always hold one verb
       const verb = atom.verbs[0] ?? '';
       let set = byVerb.get(verb);
       if (set === undefined) {
