@@ -115,6 +115,11 @@ describe('privilegedRuleReason', () => {
       rule: { apiGroups: [''], resources: ['*/token'], verbs: ['create'] },
       want: 'grants create on serviceaccounts/token (mints tokens for service accounts)',
     },
+    StarSlashUsersIsASubresource: {
+      reason: '*/users names a subresource users of anything, not the users impersonation checks.',
+      rule: { apiGroups: [''], resources: ['*/users', '*/groups'], verbs: ['*'] },
+      want: undefined,
+    },
     StarSlashOtherSubresource: {
       reason: '*/status is no token.',
       rule: { apiGroups: [''], resources: ['*/status', 'serviceaccounts'], verbs: ['create'] },
