@@ -16,14 +16,28 @@ function flatten(doc: unknown): unknown[] {
   return [doc];
 }
 
+/**
+ * The objects of each file parsed so far in this process, by path, with the file's size and modification time: most
+ * test files start several servers seeded with the same examples, and parsing them is most of a server's start.
+ */
+const parsed = new Map<string, { readonly stamp: string; readonly objects: readonly unknown[] }>();
+
 function readFile(path: string): unknown[] {
-  const docs = YAML.parseAllDocuments(readFileSync(path, 'utf8'));
-  const out: unknown[] = [];
-  for (const d of docs) {
-    if (d.errors.length > 0) throw new Error(`${path}: ${d.errors[0]?.message ?? 'invalid YAML'}`);
-    out.push(...flatten(d.toJS()));
+  const { size, mtimeMs } = statSync(path);
+  const stamp = `${String(size)}/${String(mtimeMs)}`;
+  let entry = parsed.get(path);
+  if (entry?.stamp !== stamp) {
+    const docs = YAML.parseAllDocuments(readFileSync(path, 'utf8'));
+    const objects: unknown[] = [];
+    for (const d of docs) {
+      if (d.errors.length > 0) throw new Error(`${path}: ${d.errors[0]?.message ?? 'invalid YAML'}`);
+      objects.push(...flatten(d.toJS()));
+    }
+    entry = { stamp, objects };
+    parsed.set(path, entry);
   }
-  return out;
+  // A copy each time: a test may change the objects it was given.
+  return structuredClone(entry.objects) as unknown[];
 }
 
 export function loadSeedFiles(paths: string[]): unknown[] {
