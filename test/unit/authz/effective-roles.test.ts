@@ -329,6 +329,16 @@ describe('EffectiveRoles.chain', () => {
       rule: secrets,
       want: ['agg', 'src-b'],
     },
+    HolderAmongOtherRules: {
+      reason: 'A source holds the rule among others.',
+      roles: [
+        role('src', { agg: 'true' }, [pods, secrets, nodes]),
+        role('agg', {}, [], [{ matchLabels: { agg: 'true' } }]),
+      ],
+      role: 'agg',
+      rule: secrets,
+      want: ['agg', 'src'],
+    },
     FirstByName: {
       reason:
         'The controller walks the matched roles sorted by name: the first holder in byte order is the source.',

@@ -58,6 +58,16 @@ describe('privilegedRuleReason', () => {
       rule: { verbs: ['escalate'] },
       want: 'grants escalate',
     },
+    IdentityVerbWithoutGroups: {
+      reason: 'Resources without a group name nothing (no group, no resource); the verb is still named.',
+      rule: { resources: ['roles'], verbs: ['escalate'] },
+      want: 'grants escalate',
+    },
+    IdentityVerbWithoutResourcesInAGroup: {
+      reason: 'A group without resources names nothing either.',
+      rule: { apiGroups: [RBAC], verbs: ['bind'] },
+      want: 'grants bind',
+    },
     ResourcesListedAtMostThree: {
       reason: 'A few resources are named, then an ellipsis; each group is named as kubectl names it.',
       rule: { apiGroups: ['', '*'], resources: ['users', 'groups'], verbs: ['impersonate'] },

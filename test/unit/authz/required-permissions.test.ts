@@ -247,6 +247,9 @@ describe('rulesGranted and writesAggregationRule: every kind', () => {
     // pkg/registry/rbac/role and clusterrole storage check a Role's rules as a ClusterRole's (ConfirmNoEscalation).
     expect(rulesGranted([clusterRole, noRules, clusterBinding, nsRole])).toStrictEqual([pods, secrets]);
     expect(rulesGranted([{ ...nsRole, action: 'delete' }])).toStrictEqual([]);
+    // A binding holds no rules in the RBAC API: a stray rules field on one read from a file grants nothing.
+    const strayBinding = { ...clusterBinding, object: { ...clusterBinding.object, rules: [pods] } };
+    expect(rulesGranted([strayBinding as PlannedWrite])).toStrictEqual([]);
   });
 
   it('counts only a ClusterRole that is written and has an aggregationRule', () => {
