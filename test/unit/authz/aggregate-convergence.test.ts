@@ -122,6 +122,18 @@ describe('selectors of several requirements and values', () => {
   });
 });
 
+describe('an aggregationRule without selectors', () => {
+  it('selects nothing: the controller stores no rules', () => {
+    const roles: ClusterRole[] = [
+      { ...role('agg', {}, [own]), aggregationRule: {} },
+      role('src', { agg: 'true' }, [pods]),
+    ];
+    const c = convergeClusterRoles(roles);
+    expect(c.graph.matches.get('agg')).toStrictEqual([]);
+    expect(c.rules.get('agg')).toStrictEqual([]);
+  });
+});
+
 describe('cycles and convergence', () => {
   it('finds no cycle in a chain, and converges', () => {
     const roles = [
