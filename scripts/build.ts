@@ -1,11 +1,12 @@
 // Bundles src/main.ts twice, from the same sources and settings:
-// - dist/bin/kubectl-crossplane_rbac: one ESM file, the executable of the npm package (Node.js);
+// - dist/bin/kubectl-crossplane_rbac: the executable of the npm package (Node.js), ESM, with the modules the sources
+//   import lazily in dist/bin/chunks/ (each command loads only what it reaches);
 // - dist/standalone/kubectl-crossplane_rbac.cjs: one CommonJS file, the entry `npm run release` compiles into the
 //   standalone executables with bun's bytecode cache (which needs CommonJS: no top-level await, no import.meta).
 // Each holds every library the plugin uses, so the npm package has no runtime dependencies.
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,8 +73,10 @@ const noVersionGuess: Plugin = {
   },
 };
 
+const MAIN = join(root, 'src', 'main.ts');
+
 const common = {
-  entryPoints: [join(root, 'src', 'main.ts')],
+  entryPoints: [MAIN],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -117,18 +120,34 @@ async function rootHelp(version: string): Promise<string> {
 
 /** Writes both bundles. */
 export async function buildBundles(): Promise<void> {
-  mkdirSync(dirname(BUNDLE), { recursive: true });
   const define = { ...common.define, __ROOT_HELP__: JSON.stringify(await rootHelp(`v${pkg.version}`)) };
-  await build({
+  // The npm package's executable and the chunks it imports (`await import()` in the sources): Node compiles only the
+  // code a command reaches, so --help, version and -f runs never compile the client library.
+  const binDir = dirname(BUNDLE);
+  rmSync(binDir, { recursive: true, force: true });
+  mkdirSync(binDir, { recursive: true });
+  const entry = `${basename(BUNDLE)}.mjs`;
+  const result = await build({
     ...common,
     define,
-    outfile: BUNDLE,
+    entryPoints: { [basename(BUNDLE)]: MAIN },
+    outdir: binDir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
     format: 'esm',
+    metafile: true,
     banner: {
       // Some bundled CommonJS dependencies call require(); give them one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
   });
+  // The executable's name has no extension; no chunk may import it by the name it was written under.
+  for (const [out, meta] of Object.entries(result.metafile.outputs)) {
+    if (meta.imports.some((i) => basename(i.path) === entry))
+      throw new Error(`${out} imports the entry point`);
+  }
+  renameSync(join(binDir, entry), BUNDLE);
   chmodSync(BUNDLE, 0o755);
   console.log(`built ${BUNDLE}`);
 

@@ -93,8 +93,10 @@ describe('the npm package', () => {
     );
   }, 300_000);
 
-  it('PacksOnlyTheBundle: the tarball holds the bundle, LICENSE, README and package.json', () => {
-    expect(files).toEqual(['LICENSE', 'README.md', `dist/bin/${BIN}`, 'package.json']);
+  it('PacksOnlyTheBundle: the tarball holds the bundle (the executable and its chunks), LICENSE, README and package.json', () => {
+    const chunks = readdirSync(join(repoRoot, 'dist', 'bin', 'chunks')).map((f) => `dist/bin/chunks/${f}`);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(files).toEqual(['LICENSE', 'README.md', ...chunks, `dist/bin/${BIN}`, 'package.json'].sort());
   });
 
   it('NoRuntimeDependencies: package.json declares none, and an install adds this package alone', () => {
@@ -113,6 +115,14 @@ describe('the npm package', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`kubectl-crossplane-rbac ${version}\n`);
+    // A command that loads the chunks (version is answered before them): the same objects as from the sources.
+    const examples = join(repoRoot, 'examples', 'cluster');
+    const args = ['sync', '-f', examples, '--dry-run=client', '-o', 'name'];
+    const installed = await kubectlWith([join(prefix, 'bin'), join(node ?? '', '..')], args, BIN);
+    const built = await kubectlWith([join(repoRoot, 'dist', 'bin'), join(node ?? '', '..')], args, BIN);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout.split('\n').length).toBeGreaterThan(100);
+    expect(installed).toStrictEqual(built);
   });
 
   it('InstallsOnPath: a global install puts the plugin on PATH for kubectl', async () => {
