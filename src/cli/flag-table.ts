@@ -75,6 +75,7 @@ function flagsOf(build: (y: Argv) => Argv, positionals: ReadonlySet<string> = ne
     if (!opts.boolean.includes(key)) for (const s of spellings) takesValue.add(s);
     else if (opts.default[key] === true) names.push(`--no-${key}`);
   }
-  if (!names.includes('--help')) names.push('--help', '-h');
+  // kubectl takes -h for --help on every command, as cobra registers it.
+  for (const help of ['--help', '-h']) if (!names.includes(help)) names.push(help);
   return { names, takesValue, literalNo };
 }

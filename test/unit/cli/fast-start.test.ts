@@ -37,7 +37,7 @@ describe('answerEarly', () => {
     [['version', '--help'], "version's own help"],
     [['sync', '--help'], "a command's help"],
     [['--help', 'sync'], 'help with more words'],
-    [['-h'], 'a shorthand the parser refuses'],
+    [['-h'], 'the shorthand, wrapped like any parser help'],
     [['sync'], 'a command'],
   ])('%j is left to the parser (%s)', (argv) => {
     expect(answerEarly(argv, { version: VERSION, help: 'HELP' })).toBeUndefined();

@@ -154,6 +154,18 @@ describe('the spellings kubectl takes are taken', () => {
   });
 });
 
+describe('-h is --help, as cobra registers it for every kubectl command', () => {
+  it.each([[[]], [['version']], [['sync']], [['who-can']], [['explain']]])(
+    '%j: -h prints what --help prints, exit 0',
+    async (command) => {
+      const long = await runCaptured([...command, '--help']);
+      expect(long.code).toBe(0);
+      expect(long.stdout).toContain('--help');
+      expect(await runCaptured([...command, '-h'])).toStrictEqual(long);
+    },
+  );
+});
+
 describe('no command', () => {
   it('a bare kubectl crossplane-rbac prints the help on stdout and exits 0, as a bare kubectl does', async () => {
     const help = await runCaptured(['--help']);
