@@ -134,6 +134,17 @@ describe('an aggregationRule without selectors', () => {
   });
 });
 
+describe('a role without an aggregationRule', () => {
+  it('is left alone: its rules, none when it has none', () => {
+    const bare: ClusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'bare' },
+    };
+    expect(aggregateRole(bare, [bare, role('src', {}, [pods])])).toStrictEqual([]);
+  });
+});
+
 describe('cycles and convergence', () => {
   it('finds no cycle in a chain, and converges', () => {
     const roles = [
