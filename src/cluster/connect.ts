@@ -27,14 +27,15 @@ import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError } from '../port/translate-error.js';
 import {
+  answerError,
   dryRunParam,
   METADATA_LIST_ACCEPT,
-  parsedBody,
   plain,
   retrying,
   withKind,
 } from './connection/client-answers.js';
 import { watchKind } from './watch.js';
+import { resourceUrl } from './resource-url.js';
 import { discovered, preferredResources } from './discovery.js';
 
 const PAGE_SIZE = 500;
@@ -196,32 +197,37 @@ class ClientCluster implements Cluster {
     }
   }
 
-  async create(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
-    const req = { ...this.target(kind), body: obj, ...dryRunParam(opts) };
-    const out: unknown = await retrying((): Promise<unknown> =>
-      kind.namespaced
-        ? this.custom.createNamespacedCustomObject({ ...req, namespace: obj.metadata.namespace ?? 'default' })
-        : this.custom.createClusterCustomObject(req),
-    );
-    return withKind(kind, parsedBody(out));
+  async create(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<void> {
+    await this.writeObject('POST', kind, obj, undefined, opts);
   }
 
-  async replace(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
-    const req = {
-      ...this.target(kind),
-      name: obj.metadata.name,
-      body: obj,
-      ...dryRunParam(opts),
-    };
-    const out: unknown = await retrying((): Promise<unknown> =>
-      kind.namespaced
-        ? this.custom.replaceNamespacedCustomObject({
-            ...req,
-            namespace: obj.metadata.namespace ?? 'default',
-          })
-        : this.custom.replaceClusterCustomObject(req),
-    );
-    return withKind(kind, parsedBody(out));
+  async replace(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<void> {
+    await this.writeObject('PUT', kind, obj, obj.metadata.name, opts);
+  }
+
+  /**
+   * POST to the collection or PUT to the object (NAME), the object as JSON. A 2xx answer is checked to be a JSON
+   * object (a proxy's page is not a write), not parsed: nothing reads it. Any other answer is the ApiError the
+   * client-node requests throw for it.
+   */
+  private async writeObject(
+    method: 'POST' | 'PUT',
+    kind: ResourceKind,
+    obj: KubeObject,
+    name: string | undefined,
+    opts: WriteOptions,
+  ): Promise<void> {
+    const namespace = kind.namespaced ? (obj.metadata.namespace ?? 'default') : undefined;
+    const url = resourceUrl(this.config.server, kind, namespace, name);
+    if (opts.dryRun === true) url.searchParams.set('dryRun', 'All');
+    const answer = await this.transport.write(url, method, JSON.stringify(obj));
+    if (answer.status < 200 || answer.status > 299) throw answerError(answer);
+    const type = answer.headers['content-type'] ?? '';
+    if (!type.includes('json') || !/^\s*\{/.test(answer.body.subarray(0, 64).toString('utf8'))) {
+      throw new Error(
+        `the API server answered ${method} ${url.pathname} with ${type === '' ? 'no content type' : type}, not a JSON object`,
+      );
+    }
   }
 
   async mergePatch(

@@ -21,6 +21,7 @@ import { UserError } from '../errors.js';
 import { isKubeObject, type KubeObject } from '../kube/types.js';
 import type { ResourceKind, WatchEvent, WatchOptions } from '../port/cluster.js';
 import { ApiError, type StatusBody } from '../port/translate-error.js';
+import { resourceUrl } from './resource-url.js';
 import {
   NotJsonError,
   backoff,
@@ -306,15 +307,9 @@ function versionOf(obj: { metadata?: unknown }): string | undefined {
   return typeof rv === 'string' && rv !== '' ? rv : undefined;
 }
 
-/** The collection's URL: /api/v1 or /apis/GROUP/VERSION, the namespace if given, with the selectors. */
+/** The collection's URL (resourceUrl), with the selectors. */
 function collectionUrl(server: string, kind: ResourceKind, opts: WatchOptions): URL {
-  const root = kind.group === '' ? `api/${kind.version}` : `apis/${kind.group}/${kind.version}`;
-  const scope =
-    kind.namespaced && opts.namespace !== undefined
-      ? `namespaces/${encodeURIComponent(opts.namespace)}/`
-      : '';
-  // Relative to the server with a trailing slash, so a server URL with a path (a proxy's prefix) keeps it.
-  const url = new URL(`${root}/${scope}${kind.plural}`, server.endsWith('/') ? server : `${server}/`);
+  const url = resourceUrl(server, kind, opts.namespace);
   if (opts.labelSelector !== undefined) url.searchParams.set('labelSelector', opts.labelSelector);
   if (opts.fieldSelector !== undefined) url.searchParams.set('fieldSelector', opts.fieldSelector);
   return url;

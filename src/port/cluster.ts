@@ -166,8 +166,10 @@ export interface Cluster {
   readonly defaultNamespace: string;
   list(kind: ResourceKind, opts?: ListOptions): Promise<KubeObject[]>;
   get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined>;
-  create(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
-  replace(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
+  /** Creates OBJ; what the server stored is not read back (nothing needs it). */
+  create(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<void>;
+  /** Replaces OBJ (a PUT with its resourceVersion, if it carries one); what the server stored is not read back. */
+  replace(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<void>;
   mergePatch(
     kind: ResourceKind,
     name: string,

@@ -6,6 +6,7 @@ import { ApiException } from '@kubernetes/client-node';
 import type { KubeObject } from '../../kube/types.js';
 import type { ResourceKind, WriteOptions } from '../../port/cluster.js';
 import { ApiError, type StatusBody } from '../../port/translate-error.js';
+import type { Answer } from './http-answer.js';
 
 /** Runs a request, converting client-node's exceptions to ApiError (the transport has already retried). */
 export async function retrying<T>(call: () => Promise<T>): Promise<T> {
@@ -20,18 +21,28 @@ function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (!(err instanceof ApiException)) return undefined;
   const e = err as ApiException<unknown>;
-  let body: unknown = e.body;
-  if (typeof body === 'string') {
+  return apiError(e.code, e.body, e.headers);
+}
+
+/** A write's non-2xx answer as the ApiError a client-node request throws for it. */
+export function answerError(answer: Answer): ApiError {
+  return apiError(answer.status, answer.body.toString('utf8'), answer.headers);
+}
+
+/** The Status body (JSON, or the text as its message) and Retry-After of an error answer. */
+function apiError(code: number, body: unknown, headers: Record<string, string> | undefined): ApiError {
+  let parsed = body;
+  if (typeof parsed === 'string') {
     try {
-      body = JSON.parse(body);
+      parsed = JSON.parse(parsed);
     } catch {
-      body = { message: body };
+      parsed = { message: parsed };
     }
   }
-  const status = typeof body === 'object' && body !== null ? (body as StatusBody) : undefined;
-  const retryAfter = (e.headers as Record<string, string> | undefined)?.['retry-after'];
+  const status = typeof parsed === 'object' && parsed !== null ? (parsed as StatusBody) : undefined;
+  const retryAfter = headers?.['retry-after'];
   const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
-  return new ApiError(e.code, status, seconds);
+  return new ApiError(code, status, seconds);
 }
 
 export function dryRunParam(opts: WriteOptions): { dryRun?: string } {
@@ -41,19 +52,6 @@ export function dryRunParam(opts: WriteOptions): { dryRun?: string } {
 /** Model objects of client-node carry Dates and class instances; our core wants plain JSON. */
 export function plain(obj: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
-}
-
-/**
- * The answer of a CustomObjectsApi call: its body as JSON.parse made it (client-node deserializes it as `any`,
- * returning the parsed value itself), so already plain JSON: not copied again (a cold sync writes thousands).
- */
-export function parsedBody(out: unknown): Record<string, unknown> {
-  if (typeof out !== 'object' || out === null || Array.isArray(out)) {
-    throw new Error(
-      `the API server answered a write with ${out === null ? 'null' : typeof out}, not an object`,
-    );
-  }
-  return out as Record<string, unknown>;
 }
 
 /** The Accept header of a metadata-only list, as client-go's metadata client sends it. */

@@ -133,6 +133,15 @@ export class Transport implements PromiseHttpLibrary {
     return toResponse(answer, method, url);
   }
 
+  /**
+   * A request with a JSON BODY (an object created or replaced), read whole, with everything send() does. The
+   * adapter writes this way rather than through client-node, whose API classes parse every answer into an object
+   * the plugin does not need: a cold sync writes thousands.
+   */
+  write(url: URL, method: 'POST' | 'PUT', body: string): Promise<Answer> {
+    return this.roundTrip(url, method, { 'Content-Type': 'application/json' }, body, {});
+  }
+
   /** A GET read whole (a list page), with everything send() does; SIGNAL abandons it (its socket is destroyed). */
   get(url: URL, signal: AbortSignal): Promise<Answer> {
     return this.roundTrip(url, 'GET', {}, undefined, { signal });

@@ -77,7 +77,7 @@ export class FakeCluster implements Cluster {
       signal.addEventListener('abort', resolve, { once: true });
     });
   }
-  create(kind: ResourceKind, obj: KubeObject): Promise<KubeObject> {
+  create(kind: ResourceKind, obj: KubeObject): Promise<void> {
     this.writes.push({
       verb: 'create',
       kind: kind.kind,
@@ -87,16 +87,18 @@ export class FakeCluster implements Cluster {
     if (this.objects.has(key(kind.kind, obj.metadata.name, obj.metadata.namespace))) {
       return Promise.reject(new ApiError(409, { message: 'already exists' }, undefined));
     }
-    return Promise.resolve(this.put(obj));
+    this.put(obj);
+    return Promise.resolve();
   }
-  replace(kind: ResourceKind, obj: KubeObject): Promise<KubeObject> {
+  replace(kind: ResourceKind, obj: KubeObject): Promise<void> {
     this.writes.push({
       verb: 'update',
       kind: kind.kind,
       name: obj.metadata.name,
       namespace: obj.metadata.namespace,
     });
-    return Promise.resolve(this.put(obj));
+    this.put(obj);
+    return Promise.resolve();
   }
   mergePatch(kind: ResourceKind, name: string, namespace: string | undefined): Promise<KubeObject> {
     this.writes.push({ verb: 'patch', kind: kind.kind, name, namespace });
