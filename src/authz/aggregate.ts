@@ -71,7 +71,6 @@ function indexLabels(roles: readonly ClusterRole[]): LabelIndex {
 function candidates(
   reqs: readonly CompiledRequirement[],
   index: LabelIndex,
-  // Stryker disable next-line BlockStatement: performance only; no candidate list means every role is checked against every requirement
 ): { list: readonly number[]; satisfied: CompiledRequirement } | undefined {
   let best: { list: readonly number[]; satisfied: CompiledRequirement } | undefined;
   // Stryker disable next-line BlockStatement: performance only; no candidate list means every role is checked against every requirement
