@@ -13,6 +13,9 @@ import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import { readInput, type Input, type InputSource } from './read-input.js';
 import { writePlan, type WriteOptions, type WriteOutcome } from './write.js';
+// Imported, not loaded on demand: a CommonJS package imported with import() gives only its default export in the
+// npm package's split bundle (as in Node), so named functions must come from a static import.
+import { parse as parseYaml } from 'yaml';
 
 export interface BindRunOptions {
   readonly source: InputSource;
@@ -150,12 +153,12 @@ async function planBind(options: BindRunOptions, input: Input, refs: readonly Ro
 async function readRoleRefsFile(options: BindRunOptions): Promise<RoleRefSpec[]> {
   const file = options.roleRefsFile;
   if (file === undefined) return [];
-  const [{ readInputFile }, YAML] = await Promise.all([import('../input/files.js'), import('yaml')]);
+  const { readInputFile } = await import('../input/files.js');
   const max = options.source.maxInputBytes;
   const { text } = readInputFile(file, max, max, '--role-refs-file');
   let doc: unknown;
   try {
-    doc = YAML.parse(text, { maxAliasCount: 100 });
+    doc = parseYaml(text, { maxAliasCount: 100 });
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err))?.replace(/:$/, '');
     throw new BindInputError(`${file}: not valid YAML: ${why ?? ''}`, {
