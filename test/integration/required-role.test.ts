@@ -81,6 +81,26 @@ describe('--print-required-role of the read commands', () => {
     }
   });
 
+  it("sync --only ...,composed: its role also reads what the composed part reads; plain sync's is not enough", async () => {
+    const run = ['sync', '--only', 'providers,composed', '--check'];
+    const printRole = async (args: string[]): Promise<Role> => {
+      const printed = await runPlugin([...args, '--print-required-role', '--kubeconfig', admin]);
+      expect(printed.code, printed.stderr).toBe(0);
+      return parse(printed.stdout) as Role;
+    };
+    const asAdmin = await runPlugin([...run, '--kubeconfig', admin]);
+    expect(asAdmin.stderr).not.toMatch(/is forbidden: User/);
+    // The holder of the printed role runs it exactly as the administrator does.
+    const role = await printRole(['sync', '--only', 'providers,composed']);
+    const held = await runPlugin([...run, '--kubeconfig', holder(role, 'composed')]);
+    expect(held).toStrictEqual(asAdmin);
+    // The role of a plain sync lacks the composed part's reads: the server refuses one of them.
+    const plain = await printRole(['sync']);
+    const short = await runPlugin([...run, '--kubeconfig', holder(plain, 'plain')]);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/is forbidden: User "crossplane-rbac-sync-plain"/);
+  });
+
   it('composed lists the composite resources and claims of the XRDs it reads', async () => {
     const printed = await runPlugin(['composed', '--print-required-role', '--kubeconfig', admin]);
     const role = parse(printed.stdout) as Role;

@@ -146,7 +146,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       // Every flag is checked before anything is read or printed.
       const options = syncOptions(args);
       if (args['print-required-role']) {
-        await printRequiredRole(deps, args.output);
+        await printRequiredRole(deps, args.output, options.run, args.color);
         return;
       }
       const { write } = options.run;
@@ -251,8 +251,24 @@ function outputDirOf(args: SyncArgs): string | undefined {
   return dir;
 }
 
-/** --print-required-role: the ClusterRole the account that runs sync needs (YAML, or JSON with -o json). */
-async function printRequiredRole(deps: Deps, output: string | undefined): Promise<void> {
+/**
+ * --print-required-role: the ClusterRole the account that runs sync needs (YAML, or JSON with -o json). With
+ * `--only ...,composed` also what the composed part reads (Compositions, each XRD's composite resources and claims,
+ * Events, WatchOperations, Roles): the `composed` command's role, whose kinds come from the XRDs of the cluster or -f.
+ */
+async function printRequiredRole(
+  deps: Deps,
+  output: string | undefined,
+  run: SyncRunOptions,
+  color: boolean,
+): Promise<void> {
   const { renderSyncRequiredRole } = await import('../../authz/required-permissions.js');
-  await printRole(deps.io, renderSyncRequiredRole(), output);
+  const role = renderSyncRequiredRole();
+  if (run.render.only?.includes('composed') !== true) return printRole(deps.io, role, output);
+  const { readRequiredRole } = await import('../../app/required-role.js');
+  const reads = await readRequiredRole('composed', undefined, {
+    source: run.source,
+    deps: appDeps(deps, color),
+  });
+  await printRole(deps.io, { ...role, rules: [...(role.rules ?? []), ...(reads.rules ?? [])] }, output);
 }
