@@ -133,11 +133,7 @@ export class Transport implements PromiseHttpLibrary {
     return toResponse(answer, method, url);
   }
 
-  /**
-   * A request with a JSON BODY (an object created or replaced), read whole, with everything send() does. The
-   * adapter writes this way rather than through client-node, whose API classes parse every answer into an object
-   * the plugin does not need: a cold sync writes thousands.
-   */
+  /** A JSON BODY written (create, replace), read whole, with everything send() does; see connect.ts's writeObject. */
   write(url: URL, method: 'POST' | 'PUT', body: string): Promise<Answer> {
     return this.roundTrip(url, method, { 'Content-Type': 'application/json' }, body, {});
   }
