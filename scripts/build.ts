@@ -1,8 +1,10 @@
 // Bundles src/main.ts twice, from the same sources and settings:
 // - dist/bin/kubectl-crossplane_rbac: the executable of the npm package (Node.js), ESM, with the modules the sources
 //   import lazily in dist/bin/chunks/ (each command loads only what it reaches);
-// - dist/standalone/kubectl-crossplane_rbac.cjs: one CommonJS file, the entry `npm run release` compiles into the
-//   standalone executables with bun's bytecode cache (which needs CommonJS: no top-level await, no import.meta).
+// - dist/standalone/: two CommonJS files `npm run release` compiles into the standalone executables with bun's
+//   bytecode cache (which needs CommonJS: no top-level await, no import.meta): kubectl-crossplane_rbac.cjs (main.ts,
+//   the entry) and kubectl-crossplane_rbac-root.cjs (src/composition-root.ts and all it imports), which the entry
+//   require()s only for a command line it does not answer itself.
 // Each holds every library the plugin uses, so the npm package has no runtime dependencies.
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -13,6 +15,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const BUNDLE = join(root, 'dist', 'bin', 'kubectl-crossplane_rbac');
 const STANDALONE_ENTRY = join(root, 'dist', 'standalone', 'kubectl-crossplane_rbac.cjs');
+/** The composition root's file beside it, required by the entry by this relative name. */
+export const STANDALONE_ROOT_NAME = 'kubectl-crossplane_rbac-root.cjs';
+const STANDALONE_ROOT = join(dirname(STANDALONE_ENTRY), STANDALONE_ROOT_NAME);
 
 /**
  * string-width with a fast path for printable ASCII, in front of every copy the libraries bring: yargs measures
@@ -74,6 +79,24 @@ const noVersionGuess: Plugin = {
 };
 
 const MAIN = join(root, 'src', 'main.ts');
+const COMPOSITION_ROOT = join(root, 'src', 'composition-root.ts');
+
+/**
+ * In the standalone entry, main.ts's import of the composition root stays a require() of the file built beside it
+ * (STANDALONE_ROOT_NAME) instead of being bundled in; anything else importing it fails the build.
+ */
+const separateRoot: Plugin = {
+  name: 'separate-composition-root',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]composition-root\.js$/ }, (args) => {
+      if (args.importer !== MAIN || args.kind !== 'dynamic-import')
+        return {
+          errors: [{ text: `${args.importer} imports the composition root; only main.ts may, lazily` }],
+        };
+      return { path: `./${STANDALONE_ROOT_NAME}`, external: true };
+    });
+  },
+};
 
 const common = {
   entryPoints: [MAIN],
@@ -151,15 +174,18 @@ export async function buildBundles(): Promise<void> {
   chmodSync(BUNDLE, 0o755);
   console.log(`built ${BUNDLE}`);
 
+  // Two files: the entry (main.ts: the early answers) and the composition root it requires for everything else.
+  // bun compiles both into the executable as separate modules, so `version` and `--help` load only the first.
   mkdirSync(dirname(STANDALONE_ENTRY), { recursive: true });
-  await build({
+  const standalone = {
     ...common,
-    outfile: STANDALONE_ENTRY,
     format: 'cjs',
     // Bundled ESM libraries (yargs) ask import.meta.url for their own location; CommonJS knows it as __filename.
     define: { ...define, 'import.meta.url': '__import_meta_url' },
     banner: { js: "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-  });
+  } satisfies BuildOptions;
+  await build({ ...standalone, outfile: STANDALONE_ENTRY, plugins: [...common.plugins, separateRoot] });
+  await build({ ...standalone, entryPoints: [COMPOSITION_ROOT], outfile: STANDALONE_ROOT });
   console.log(`built ${STANDALONE_ENTRY}`);
 }
 

@@ -23,9 +23,9 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildBundles } from './build.js';
+import { STANDALONE_ROOT_NAME, buildBundles } from './build.js';
 import { tarGz, zip, type ArchiveFile } from './release/archive.js';
 import { bunCompiler, compile, type BunCompiler } from './release/bun.js';
 import {
@@ -99,8 +99,9 @@ interface Run {
   readonly opts: Options;
   readonly version: string;
   readonly bundle: string;
-  /** The CommonJS entry bun compiles. */
+  /** The CommonJS entry bun compiles, and the module it requires (the composition root). */
   readonly entry: string;
+  readonly modules: readonly string[];
   readonly license: Buffer;
   readonly bun: BunCompiler | undefined;
   /** The first standalone executable's checks: every later one must embed the same JavaScript. */
@@ -119,7 +120,7 @@ function releasePlatform(run: Run, name: string): Entry {
   const checks: Checks = {};
   if (standalone) {
     if (run.bun === undefined) fail('no bun compiler');
-    compile(run.bun, p, run.entry, exe);
+    compile(run.bun, p, run.entry, run.modules, exe);
     if (p.os === 'darwin') checks.macho = checkMacExecutable(name, exe);
     const digests = checkEmbeddedJavaScript(name, exe, run.reference);
     Object.assign(checks, digests);
@@ -162,8 +163,8 @@ async function main(): Promise<void> {
   const bundle = join(root, 'dist', 'bin', BIN);
   if (!existsSync(bundle)) fail(`no bundle at ${bundle}: run "npm run build"`);
   // The same sources bundled as CommonJS (scripts/build.ts), which bun's bytecode compilation needs.
-  const standaloneEntry = join(root, 'dist', 'standalone', `${BIN}.cjs`);
-  if (!existsSync(standaloneEntry)) fail(`no bundle at ${standaloneEntry}: run "npm run build"`);
+  const standalone = [`${BIN}.cjs`, STANDALONE_ROOT_NAME].map((f) => join(root, 'dist', 'standalone', f));
+  for (const file of standalone) if (!existsSync(file)) fail(`no bundle at ${file}: run "npm run build"`);
   const license = readFileSync(join(root, 'LICENSE'));
 
   rmSync(opts.out, { recursive: true, force: true });
@@ -171,8 +172,11 @@ async function main(): Promise<void> {
   // Compiled from a copy, in a directory of its own: bun's output depends on the entry's path.
   const work = join(opts.out, '.work');
   mkdirSync(work, { recursive: true });
-  const entry = join(work, `${BIN}.cjs`);
-  copyFileSync(standaloneEntry, entry);
+  const [entry = '', ...modules] = standalone.map((file) => {
+    const copy = join(work, basename(file));
+    copyFileSync(file, copy);
+    return copy;
+  });
 
   const needsBun = opts.platforms.some((p) => opts.standalone.includes(p));
   const run: Run = {
@@ -180,6 +184,7 @@ async function main(): Promise<void> {
     version,
     bundle,
     entry,
+    modules,
     license,
     bun: needsBun ? bunCompiler() : undefined,
     reference: undefined,

@@ -1,102 +1,53 @@
-import type { Deps } from './cli/context.js';
 import { answerEarly } from './cli/fast-start.js';
-import { inquirerPrompter } from './cli/output/prompt.js';
-import { ExitCode, describeError } from './errors.js';
-import { Interrupt } from './app/interrupt.js';
 
 declare const __VERSION__: string | undefined;
 /** The top-level help as printed off a terminal, rendered at build time (scripts/build.ts); absent under tsx. */
 declare const __ROOT_HELP__: string | undefined;
 
-/** The composition root: real dependencies, run, print the error once, exit code. The only user of process.*. */
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const version = typeof __VERSION__ === 'string' ? __VERSION__ : 'v0.0.0-dev';
-  const help = typeof __ROOT_HELP__ === 'string' && !process.stdout.isTTY ? __ROOT_HELP__ : undefined;
-  const early = answerEarly(argv, { version, help });
-  if (early !== undefined) {
-    process.stdout.write(early);
-    return;
-  }
-  const interrupt = new Interrupt();
-  process.on('SIGINT', () => {
-    if (interrupt.signal() === 'exit') process.exit(ExitCode.interrupted);
-    process.stderr.write('\ninterrupted: finishing the writes in flight (Ctrl-C again stops at once)\n');
-  });
-  const deps: Deps = {
-    interrupt,
-    io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      readStdin: readStdin,
-      stdoutIsTTY: process.stdout.isTTY,
-      stderrIsTTY: process.stderr.isTTY,
-      stdinIsTTY: process.stdin.isTTY,
-      env: process.env,
-      columns: process.stdout.isTTY ? process.stdout.columns : undefined,
-      stderrColumns: process.stderr.isTTY ? (process.stderr.columns ?? 0) : undefined,
-    },
-    // Loaded on first use: the client library is most of the start-up time, and --help never needs it.
-    connect: async (flags) =>
-      (await import('./cluster/connect.js')).connect(flags, process.env, {
-        env: process.env,
-        userAgent: userAgent(version),
-        log: (line) => process.stderr.write(line),
-        pid: process.pid,
-        execIo: {
-          env: process.env,
-          stdin: process.stdin,
-          stdinIsTTY: process.stdin.isTTY,
-          stderr: process.stderr,
-          now: () => Date.now(),
-        },
-      }),
-    contextNames: async (flags) =>
-      (await import('./cluster/connection/kubeconfig.js')).contextNames(flags, process.env),
-    prompter: inquirerPrompter,
-    version,
-  };
+// The entry point: what needs no parser (src/cli/fast-start.ts) is answered here, loading nothing else; every other
+// command line goes to the composition root, loaded then. Kept small on purpose: the standalone executables embed
+// this file and the composition root as two modules (scripts/build.ts), so `version` and `--help` load only this.
+
+/** bun's writer, when the plugin runs as a standalone executable. */
+interface BunRuntime {
+  readonly stdout: unknown;
+  write(destination: unknown, data: string): Promise<number>;
+}
+
+/**
+ * The pre-rendered help when stdout is not a terminal, else undefined (the parser wraps it to the terminal's
+ * width). A terminal is a character device and a pipe, file or socket never is: one fstat, where asking the tty
+ * module (or process.stdout.isTTY) costs a standalone executable 20-30 ms, more than the whole answer. Other
+ * character devices (/dev/null) take the parser's path, which answers the same.
+ */
+async function helpOffTerminal(): Promise<string | undefined> {
+  if (typeof __ROOT_HELP__ !== 'string') return undefined;
+  const { fstatSync } = await import('node:fs');
   try {
-    // Loaded here, not imported: the parser and the commands are not needed by the answers above.
-    const { runCli } = await import('./cli/app.js');
-    await runCli(argv, deps);
-  } catch (err) {
-    const { lines, exitCode } = describeError(err, argv.includes('--stack-traces'));
-    for (const line of lines) process.stderr.write(`${line}\n`);
-    process.exitCode = exitCode;
+    return fstatSync(1).isCharacterDevice() ? undefined : __ROOT_HELP__;
+  } catch {
+    return undefined;
   }
 }
 
-/** kubectl's User-Agent shape: name/version (os/arch), with Go's names for them. */
-function userAgent(version: string): string {
-  const arch =
-    { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' }[process.arch as string] ?? process.arch;
-  const os = process.platform === 'win32' ? 'windows' : process.platform;
-  return `kubectl-crossplane-rbac/${version} (${os}/${arch})`;
-}
-
-/** All of stdin, or as soon as more than `maxBytes` came in, that much (the caller refuses it): never unbounded. */
-async function readStdin(maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    total += (chunk as Buffer).length;
-    if (total > maxBytes) {
-      process.stdin.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Writes TEXT to stdout; a reader that went away (`| head`) ends it quietly, as kubectl does. */
+function print(text: string): void {
+  const bun = (globalThis as { Bun?: BunRuntime }).Bun;
+  const closed = (err: NodeJS.ErrnoException): void => {
+    if (err.code === 'EPIPE') process.exit(0);
+  };
+  // bun's process.stdout is a stream built on first use (30 ms of start-up): write to the descriptor directly.
+  if (bun !== undefined) bun.write(bun.stdout, text).catch(closed);
+  else process.stdout.on('error', closed).write(text);
 }
 
 // Deprecation warnings come from bundled libraries (node-fetch's url.parse, printed by the standalone runtime);
 // users cannot act on them, so they are shown only with --stack-traces.
 if (!process.argv.includes('--stack-traces')) process.noDeprecation = true;
 
-// Piped output closed early (e.g. `| head`): stop quietly, as kubectl does.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
+const argv = process.argv.slice(2);
+const version = typeof __VERSION__ === 'string' ? __VERSION__ : 'v0.0.0-dev';
+void answerEarly(argv, { version, help: helpOffTerminal }).then(async (early) => {
+  if (early !== undefined) print(early);
+  else await (await import('./composition-root.js')).main(argv, version);
 });
-
-void main();

@@ -74,18 +74,35 @@ function bunRuntime(platform: Platform, version: string): string {
   return exe;
 }
 
-/** Compiles ENTRY (the CommonJS bundle) into the standalone executable OUTFILE for PLATFORM. */
-export function compile(bun: BunCompiler, platform: Platform, entry: string, outfile: string): void {
+/**
+ * Compiles the CommonJS bundle into the standalone executable OUTFILE for PLATFORM: ENTRY and the MODULES it
+ * require()s by their names relative to it (files in its directory), each embedded as a module of its own with its
+ * bytecode, loaded when first required.
+ */
+export function compile(
+  bun: BunCompiler,
+  platform: Platform,
+  entry: string,
+  modules: readonly string[],
+  outfile: string,
+): void {
   const runtime = bunRuntime(platform, bun.version);
-  // bun embeds the entry's absolute path with its bytecode: compile in a folder named after the bundle's content,
+  // bun embeds the files' absolute paths with their bytecode: compile in a folder named after the bundle's content,
   // the same wherever the checkout and --out are, so that the archives of a commit are the same everywhere.
-  const digest = createHash('sha256').update(readFileSync(entry)).digest('hex').slice(0, 16);
-  const dir = join('/tmp', 'kubectl-crossplane-rbac-compile', digest);
+  const hash = createHash('sha256');
+  for (const file of [entry, ...modules]) hash.update(basename(file)).update('\0').update(readFileSync(file));
+  const dir = join('/tmp', 'kubectl-crossplane-rbac-compile', hash.digest('hex').slice(0, 16));
   mkdirSync(dir, { recursive: true });
   withLock(`${dir}.lock`, () => {
-    const fixedEntry = join(dir, basename(entry));
-    copyFileSync(entry, fixedEntry);
-    compileIn(bun, platform, runtime, fixedEntry, outfile);
+    for (const file of [entry, ...modules]) copyFileSync(file, join(dir, basename(file)));
+    compileIn(
+      bun,
+      platform,
+      runtime,
+      join(dir, basename(entry)),
+      modules.map((m) => basename(m)),
+      outfile,
+    );
   });
 }
 
@@ -114,6 +131,7 @@ function compileIn(
   platform: Platform,
   runtime: string,
   entry: string,
+  modules: readonly string[],
   outfile: string,
 ): void {
   execFileSync(
@@ -138,8 +156,11 @@ function compileIn(
       // every start (most of the start-up time of --help without it). Needs the CommonJS entry.
       '--bytecode',
       '--format=cjs',
+      // The entry's require()s of the other modules stay require()s, answered from the executable's own files.
+      ...modules.flatMap((m) => ['--external', `./${m}`]),
       // Relative to the entry's directory: bun's output depends on the entry's path, so this keeps it reproducible.
       `./${basename(entry)}`,
+      ...modules.map((m) => `./${m}`),
       '--outfile',
       `./${basename(outfile)}`,
     ],

@@ -118,9 +118,9 @@ export interface EmbeddedDigests {
 }
 
 /**
- * The sha256s of the JavaScript an executable runs (its bun entry point) and of the bytecode bun compiled it to;
- * stops the release when either is not the same as REFERENCE's, the executable first built, or the bytecode is
- * missing (the executable would parse the whole bundle at every start).
+ * The sha256s of the JavaScript an executable runs (its two modules, with their names) and of the bytecode bun
+ * compiled them to; stops the release when either is not the same as REFERENCE's, the executable first built, or a
+ * module's bytecode is missing (the executable would parse the whole bundle at every start).
  */
 export function checkEmbeddedJavaScript(
   name: string,
@@ -133,13 +133,19 @@ export function checkEmbeddedJavaScript(
   } catch (err) {
     fail(`cannot read the JavaScript embedded in the ${name} executable: ${errorMessage(err)}`);
   }
-  const entry = graph.modules[graph.entryPoint];
-  if (graph.modules.length !== 1)
-    fail(`the ${name} executable embeds ${graph.modules.length} modules, want 1`);
-  if (entry?.bytecode === undefined) fail(`the ${name} executable embeds no bytecode for its JavaScript`);
+  if (graph.modules.length !== 2 || graph.entryPoint !== 0)
+    fail(
+      `the ${name} executable embeds ${graph.modules.length} modules, want 2 (the entry, the composition root)`,
+    );
+  const missing = graph.modules.find((m) => m.bytecode === undefined);
+  if (missing !== undefined) fail(`the ${name} executable embeds no bytecode for ${missing.name}`);
+  const digest = (part: 'contents' | 'bytecode'): string =>
+    sha256(
+      Buffer.concat(graph.modules.flatMap((m) => [Buffer.from(`${m.name}\0`), m[part] ?? Buffer.alloc(0)])),
+    );
   const digests: EmbeddedDigests = {
-    javascriptSha256: sha256(entry.contents),
-    bytecodeSha256: sha256(entry.bytecode),
+    javascriptSha256: digest('contents'),
+    bytecodeSha256: digest('bytecode'),
   };
   const keys: readonly (readonly [string, keyof EmbeddedDigests])[] = [
     ['JavaScript', 'javascriptSha256'],

@@ -1,6 +1,6 @@
 import { escapeTerminal } from './escape.js';
 
-/** The streams and terminal facts a command may use; main.ts passes the real ones, tests pass fakes. */
+/** The streams and terminal facts a command may use; composition-root.ts passes the real ones, tests pass fakes. */
 export interface Io {
   readonly stdout: TextSink;
   readonly stderr: TextSink;

@@ -47,7 +47,7 @@ export function buildCli(argv: readonly string[], deps: Deps, command?: string):
   return cli;
 }
 
-/** Parses and runs a command; every failure becomes a rejection (handled once in main.ts). */
+/** Parses and runs a command; every failure becomes a rejection (handled once in composition-root.ts). */
 export async function runCli(argv: readonly string[], deps: Deps): Promise<void> {
   if (argv[0] === '__complete' || argv[0] === '--get-yargs-completions') {
     const { completeWords } = await import('./complete.js');

@@ -7,7 +7,7 @@ import { confirmWrite, type Prompter } from './output/prompt.js';
 import { startProgress } from './output/spinner.js';
 import { useColor } from './output/terminal.js';
 
-/** The real dependencies a command runs with; main.ts builds them, tests pass fakes. */
+/** The real dependencies a command runs with; composition-root.ts builds them, tests pass fakes. */
 export interface Deps {
   readonly io: Io;
   readonly connect: AppDeps['connect'];

@@ -40,7 +40,7 @@ import { discovered, preferredResources } from './discovery.js';
 
 const PAGE_SIZE = 500;
 
-/** What a connection needs from the process; main.ts passes the real ones. */
+/** What a connection needs from the process; composition-root.ts passes the real ones. */
 export type ConnectDeps = TransportDeps;
 
 /**

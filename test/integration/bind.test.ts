@@ -33,7 +33,7 @@ let server: TestApiServer;
 let dir: string;
 let adminKubeconfig: string;
 
-/** Runs the CLI in-process with the real client, as main.ts wires it, against the test API server. */
+/** Runs the CLI in-process with the real client, as composition-root.ts wires it, against the test API server. */
 async function run(argv: readonly string[], kubeconfig = adminKubeconfig): Promise<Result> {
   const r = await runPlugin(['--kubeconfig', kubeconfig, ...argv]);
   return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code };

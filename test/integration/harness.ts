@@ -40,7 +40,7 @@ export function userKubeconfig(
   return file;
 }
 
-/** Runs the CLI in-process with the real client over HTTP, as main.ts wires it, capturing its output. */
+/** Runs the CLI in-process with the real client over HTTP, as composition-root.ts wires it, capturing its output. */
 export function runPlugin(
   argv: readonly string[],
   opts: { env?: Record<string, string>; stdin?: string; prompter?: Prompter; tty?: boolean } = {},

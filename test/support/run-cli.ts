@@ -1,4 +1,4 @@
-// Runs the CLI in-process with captured streams, deciding the exit code as src/main.ts does. Shared by the unit
+// Runs the CLI in-process with captured streams, deciding the exit code as src/composition-root.ts does. Shared by the unit
 // tests of commands (fake clusters) and the integration tests (the real client against the test API server).
 import { runCli } from '../../src/cli/app.js';
 import type { Deps } from '../../src/cli/context.js';

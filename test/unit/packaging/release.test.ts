@@ -130,22 +130,31 @@ describe.skipIf(!haveBundle || !haveBun)('the release', () => {
 
   it('SameJavaScriptEverywhere: every executable embeds the JavaScript (and its bytecode) linux-amd64 runs in the e2e suite', () => {
     const linux = readBunModuleGraph(executable('linux-amd64'));
-    expect(linux.modules).toHaveLength(1);
-    const js = linux.modules[linux.entryPoint]!.contents;
-    expect(js.toString('latin1')).toContain(release.version);
-    // The executables run bun's bytecode of that JavaScript (fast start): the same bytecode everywhere too.
-    const bytecode = linux.modules[linux.entryPoint]!.bytecode;
-    expect(bytecode, 'linux-amd64 embeds bytecode').toBeDefined();
+    // Two modules: the entry (main.ts, which answers version and --help alone) and the composition root it requires.
+    const names = [`/$bunfs/root/${BIN}`, `/$bunfs/root/${BIN}-root.js`];
+    expect(linux.modules.map((m) => m.name)).toEqual(names);
+    expect(linux.entryPoint).toBe(0);
+    const [entry, rest] = linux.modules;
+    expect(entry!.contents.toString('latin1')).toContain(release.version);
+    expect(
+      entry!.contents.length,
+      'the entry is small: the rest loads only when a command needs it',
+    ).toBeLessThan(20_000);
+    expect(entry!.contents.toString('latin1')).toContain(`"./${BIN}-root.cjs"`);
+    expect(rest!.contents.toString('latin1')).toContain('runCli');
     for (const name of PLATFORMS) {
       const graph = readBunModuleGraph(executable(name));
       expect(
         graph.modules.map((m) => m.name),
         name,
-      ).toEqual([`/$bunfs/root/${BIN}`]);
-      expect(sha256(graph.modules[graph.entryPoint]!.contents), name).toBe(sha256(js));
-      expect(sha256(graph.modules[graph.entryPoint]!.bytecode ?? Buffer.alloc(0)), name).toBe(
-        sha256(bytecode ?? Buffer.alloc(0)),
-      );
+      ).toEqual(names);
+      linux.modules.forEach((m, i) => {
+        const other = graph.modules[i]!;
+        expect(sha256(other.contents), `${name} ${m.name}`).toBe(sha256(m.contents));
+        // The executables run bun's bytecode of that JavaScript (fast start): the same bytecode everywhere too.
+        expect(m.bytecode, `linux-amd64 ${m.name} embeds bytecode`).toBeDefined();
+        expect(sha256(other.bytecode ?? Buffer.alloc(0)), `${name} ${m.name}`).toBe(sha256(m.bytecode!));
+      });
     }
   });
 
