@@ -11,14 +11,11 @@ export interface EarlyAnswers {
    * The top-level help as runCli prints it off a terminal (rendered at build time, scripts/build.ts), or undefined:
    * on a terminal the help is wrapped to its width, so only the parser can print it. Asked only for the help.
    */
-  readonly help?: () => Promise<string | undefined>;
+  readonly help?: () => string | undefined;
 }
 
 /** The text to print for ARGV, or undefined when the parser must decide. */
-export async function answerEarly(
-  argv: readonly string[],
-  answers: EarlyAnswers,
-): Promise<string | undefined> {
+export function answerEarly(argv: readonly string[], answers: EarlyAnswers): string | undefined {
   if (argv.length === 0 || (argv.length === 1 && argv[0] === '--help')) return answers.help?.();
   if (argv[0] !== 'version') return undefined;
   const output = versionOutput(argv.slice(1));

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { runCaptured } from '../support/run-cli.js';
-import { assertBuilt, binDir, kubectl, tempDir, writeKubeconfig } from './harness.js';
+import { assertBuilt, binDir, kubectl, onPty, scriptPath, tempDir, writeKubeconfig } from './harness.js';
 
 /** The bun devDependency's package.json: the standalone executable embeds the bun runtime of its version. */
 const bunPackage = createRequire(import.meta.url).resolve('bun/package.json');
@@ -50,6 +50,21 @@ describe('the plugin through the real kubectl', () => {
     expect(rendered.code).toBe(0);
     expect(r).toStrictEqual({ code: 0, stdout: rendered.stdout, stderr: '' });
   });
+
+  // The executable asks whether stdout is a terminal without its stream (bun's tty binding): on one, the parser
+  // prints the help wrapped to its width instead of the pre-rendered text.
+  it.skipIf(scriptPath === undefined)(
+    'on a terminal, the top-level help is wrapped to its width',
+    async () => {
+      const rendered = (await runCaptured(['--help'])).stdout.split('\n');
+      expect(rendered.some((l) => l.length > 60)).toBe(true);
+      const r = await onPty('stty cols 60; kubectl crossplane-rbac --help');
+      expect(r.code, r.stderr).toBe(0);
+      const shown = r.stdout.replace(/\r/g, '').split('\n');
+      expect(shown.filter((l) => l.length > 60)).toStrictEqual([]);
+      expect(shown.join('\n')).toContain('kubectl crossplane-rbac sync');
+    },
+  );
 
   it('prints the version injected at build time', async () => {
     const r = await kubectl(['crossplane-rbac', 'version']);

@@ -25,9 +25,7 @@ describe('answerEarly', () => {
     const whole = await runCaptured(argv);
     expect(whole.code, whole.stderr).toBe(0);
     expect(whole.stderr).toBe('');
-    expect(await answerEarly(argv, { version: VERSION, help: () => Promise.resolve(help.stdout) })).toBe(
-      whole.stdout,
-    );
+    expect(answerEarly(argv, { version: VERSION, help: () => help.stdout })).toBe(whole.stdout);
   });
 
   it.each([
@@ -41,18 +39,18 @@ describe('answerEarly', () => {
     [['--help', 'sync'], 'help with more words'],
     [['-h'], 'the shorthand, wrapped like any parser help'],
     [['sync'], 'a command'],
-  ])('%j is left to the parser (%s)', async (argv) => {
+  ])('%j is left to the parser (%s)', (argv) => {
     let asked = false;
-    const help = (): Promise<string> => ((asked = true), Promise.resolve('HELP'));
-    expect(await answerEarly(argv, { version: VERSION, help })).toBeUndefined();
-    // Whether stdout is a terminal costs a system call: only the top-level help asks.
+    const help = (): string => ((asked = true), 'HELP');
+    expect(answerEarly(argv, { version: VERSION, help })).toBeUndefined();
+    // Only the top-level help asks whether stdout is a terminal.
     expect(asked).toBe(false);
   });
 
-  it('leaves the help to the parser when there is none rendered (on a terminal: it wraps to the width)', async () => {
-    expect(await answerEarly(['--help'], { version: VERSION })).toBeUndefined();
-    expect(await answerEarly([], { version: VERSION })).toBeUndefined();
-    const none = (): Promise<undefined> => Promise.resolve(undefined);
-    expect(await answerEarly(['--help'], { version: VERSION, help: none })).toBeUndefined();
+  it('leaves the help to the parser when there is none rendered (on a terminal: it wraps to the width)', () => {
+    expect(answerEarly(['--help'], { version: VERSION })).toBeUndefined();
+    expect(answerEarly([], { version: VERSION })).toBeUndefined();
+    const none = (): undefined => undefined;
+    expect(answerEarly(['--help'], { version: VERSION, help: none })).toBeUndefined();
   });
 });
