@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   enabledXrdsOf,
+  fitsAnnotationKey,
   isXrdNamespaceable,
   planAnnotationPatch,
+  renderNamespaceBaseRoles,
   renderNamespaceRoles,
   renderXrdNamespaceRoles,
 } from '../../../src/crossplane/namespace/roles.js';
@@ -246,5 +248,156 @@ describe('base roles', () => {
     expect(
       ours.every((r) => r.metadata.labels?.['app.kubernetes.io/managed-by'] === 'kubectl-crossplane-rbac'),
     ).toBe(true);
+  });
+});
+
+describe('namespace annotations, edge cases', () => {
+  it('ignores the bare prefix key: it names no XRD', () => {
+    expect(enabledXrdsOf(namespace('team', { 'rbac.crossplane.io/': 'xrd-claim-accepted' }))).toEqual([]);
+  });
+
+  it('fits a 63-character name in a key (a qualified name part is at most 63 characters)', () => {
+    expect(fitsAnnotationKey('a'.repeat(63))).toBe(true);
+    expect(fitsAnnotationKey('a'.repeat(64))).toBe(false);
+  });
+
+  it('starts the list annotation with only the name that does not fit a key', () => {
+    expect(planAnnotationPatch(namespace('team'), [LONG], true).patch).toStrictEqual({
+      metadata: { annotations: { 'rbac.crossplane.io/enabled-xrds': LONG } },
+    });
+  });
+
+  it('reports the XRDs already in state in name order', () => {
+    const ns = namespace('team', {
+      'rbac.crossplane.io/a.example.org': 'xrd-claim-accepted',
+      'rbac.crossplane.io/b.example.org': 'xrd-claim-accepted',
+    });
+    expect(planAnnotationPatch(ns, ['b.example.org', 'a.example.org'], true)).toEqual({
+      patch: null,
+      alreadyInState: ['a.example.org', 'b.example.org'],
+    });
+    expect(
+      planAnnotationPatch(namespace('team'), ['b.example.org', 'a.example.org'], false).alreadyInState,
+    ).toEqual(['a.example.org', 'b.example.org']);
+  });
+
+  it('removes an XRD enabled with "xrd-enabled" too, and writes the patch keys in order', () => {
+    const ns = namespace('team', {
+      'rbac.crossplane.io/z.example.org': 'xrd-enabled',
+      'rbac.crossplane.io/a.example.org': 'xrd-claim-accepted',
+      'rbac.crossplane.io/enabled-xrds': LONG,
+    });
+    const { patch } = planAnnotationPatch(ns, ['z.example.org', LONG, 'a.example.org'], false);
+    // Keys in byte order: "enabled-xrds" sorts between "a..." and "z...".
+    expect(Object.entries(patch!.metadata.annotations)).toEqual([
+      ['rbac.crossplane.io/a.example.org', null],
+      ['rbac.crossplane.io/enabled-xrds', null],
+      ['rbac.crossplane.io/z.example.org', null],
+    ]);
+  });
+});
+
+describe('isXrdNamespaceable, what is offered', () => {
+  it('says a claim or a namespaced XR', () => {
+    expect(isXrdNamespaceable(xrd('xs.a.io', { claimNames: { kind: 'C', plural: 'cs' } }))).toEqual({
+      ok: true,
+      group: 'a.io',
+      plural: 'cs',
+      offers: 'claim',
+    });
+    expect(isXrdNamespaceable(xrd('xs.a.io', {}, {}, 'apiextensions.crossplane.io/v2'))).toEqual({
+      ok: true,
+      group: 'a.io',
+      plural: 'xs',
+      offers: 'namespaced-xr',
+    });
+  });
+
+  it('names the scope a v1 XRD without claims has: LegacyCluster (the v2 name of a v1 XR scope)', () => {
+    expect(isXrdNamespaceable(xrd('xs.a.io'))).toEqual({
+      ok: false,
+      reason:
+        'CompositeResourceDefinition "xs.a.io" has scope LegacyCluster and no claimNames: it offers nothing namespaced',
+    });
+  });
+});
+
+describe('namespace roles, in full', () => {
+  const owner = (name: string) => [
+    {
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      blockOwnerDeletion: true,
+      controller: true,
+      kind: 'CompositeResourceDefinition',
+      name,
+      uid: `uid-${name}`,
+    },
+  ];
+
+  it("renders an XRD's ns-view role with its labels and owner", () => {
+    const [, view] = renderXrdNamespaceRoles(xrd('xs.a.io', { claimNames: { kind: 'C', plural: 'cs' } }));
+    expect(view).toStrictEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: {
+        labels: {
+          'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+          'rbac.crossplane.io/aggregate-to-ns-view': 'true',
+          'rbac.crossplane.io/xrd': 'xs.a.io',
+        },
+        name: 'crossplane:composite:xs.a.io:aggregate-to-ns-view',
+        ownerReferences: owner('xs.a.io'),
+      },
+      rules: [{ apiGroups: ['a.io'], resources: ['cs', 'cs/status'], verbs: ['get', 'list', 'watch'] }],
+    });
+  });
+
+  it('selects the enabled XRDs in name order, each once', () => {
+    const [edit] = renderNamespaceRoles(namespace('team'), [
+      'b.example.org',
+      'a.example.org',
+      'b.example.org',
+    ]);
+    expect(
+      edit!.aggregationRule!.clusterRoleSelectors!.map((s) => s.matchLabels!['rbac.crossplane.io/xrd']),
+    ).toEqual([undefined, 'a.example.org', 'b.example.org']);
+  });
+
+  it('renders the base roles: the v1 chart rules (events view; secrets for editors) and CRD-group reads', () => {
+    // Crossplane v1.14's chart (rbac-manager-managed-clusterroles.yaml) made <name>:aggregate-to-ns-edit (events
+    // get/list/watch, secrets *) and :aggregate-to-ns-view (events get/list/watch), labelled base-of-ns-*; the
+    // plugin's edit base also reads apiextensions.crossplane.io, as renderNamespaceBaseRoles documents.
+    expect(renderNamespaceBaseRoles()).toStrictEqual([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: {
+          labels: {
+            'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+            'rbac.crossplane.io/aggregate-to-ns-edit': 'true',
+            'rbac.crossplane.io/base-of-ns-edit': 'true',
+          },
+          name: 'crossplane:aggregate-to-ns-edit',
+        },
+        rules: [
+          { apiGroups: [''], resources: ['events'], verbs: ['get', 'list', 'watch'] },
+          { apiGroups: [''], resources: ['secrets'], verbs: ['*'] },
+          { apiGroups: ['apiextensions.crossplane.io'], resources: ['*'], verbs: ['get', 'list', 'watch'] },
+        ],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: {
+          labels: {
+            'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac',
+            'rbac.crossplane.io/aggregate-to-ns-view': 'true',
+            'rbac.crossplane.io/base-of-ns-view': 'true',
+          },
+          name: 'crossplane:aggregate-to-ns-view',
+        },
+        rules: [{ apiGroups: [''], resources: ['events'], verbs: ['get', 'list', 'watch'] }],
+      },
+    ]);
   });
 });
