@@ -100,6 +100,7 @@ export function renderXrdRoles(
   const editRules: PolicyRule[] = [xrdRule(group, xr, VERBS_ALL)];
   const viewRules: PolicyRule[] = [xrdRule(group, xr, VERBS_VIEW)];
   const browseRules: PolicyRule[] = [xrdRule(group, xr, VERBS_VIEW)];
+  // Stryker disable next-line LogicalOperator: claim is set exactly when claimPlural is
   if (claim !== undefined && claimPlural !== undefined) {
     systemRules.push(
       xrdRule(group, claim, VERBS_ALL),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderXrdRoles } from '../../../src/crossplane/definition/roles.js';
+import { fnv1a64Hex, renderXrdRoles, xrdLabelValue } from '../../../src/crossplane/definition/roles.js';
 import { findInvalidObjects } from '../../../src/crossplane/validate-input.js';
 import type { Xrd } from '../../../src/kube/types.js';
 import { loadYaml, realXrdFiles, xrd } from '../sync/sync-fixtures.js';
@@ -229,5 +229,55 @@ describe('renderXrdRoles', () => {
         : [plural, `${plural}/status`, claim, `${claim}/status`],
     );
     expect(roles.every((r) => r.rules!.every((x) => x.apiGroups![0] === obj!.spec.group))).toBe(true);
+  });
+});
+
+// The label value of long XRD names: a label value is at most 63 characters of [-A-Za-z0-9_.], starting and ending
+// with a letter or digit (apimachinery IsValidLabelValue). The hashes below are FNV-1a 64 (offset basis
+// 0xcbf29ce484222325, prime 0x100000001b3) of the full names, computed independently of the product.
+describe('xrdLabelValue of names that are no label value', () => {
+  const cases: Record<string, { reason: string; name: string; want: string }> = {
+    Exactly63: {
+      reason: '63 characters are a valid label value.',
+      name: 'a'.repeat(63),
+      want: 'a'.repeat(63),
+    },
+    Long64: {
+      reason: 'The first 46 characters, "-", then the 16 hex digits: 63 in all.',
+      name: 'a'.repeat(64),
+      want: `${'a'.repeat(46)}-db007849f35ebbe5`,
+    },
+    DotsInside: {
+      reason: 'Dots inside the kept prefix stay.',
+      name: `x.${'y'.repeat(70)}`,
+      want: `x.${'y'.repeat(44)}-f045b939cbdfbca1`,
+    },
+    LeadingDots: {
+      reason: 'Every leading character that is no letter or digit goes.',
+      name: `..${'b'.repeat(70)}`,
+      want: `${'b'.repeat(44)}-2bc279b7f53a20ed`,
+    },
+    TrailingDots: {
+      reason: 'Every trailing character that is no letter or digit goes.',
+      name: `${'a'.repeat(44)}..${'b'.repeat(30)}`,
+      want: `${'a'.repeat(44)}-35ebeedd37ab42e9`,
+    },
+    NothingLeft: {
+      reason: 'With nothing left of the prefix the value is the hash alone.',
+      name: '.'.repeat(70),
+      want: '1c1edcfac2c0e4fd',
+    },
+    InvalidCharacter: {
+      reason: 'A character a label value may not hold becomes "-".',
+      name: `a b${'c'.repeat(70)}`,
+      want: `a-b${'c'.repeat(43)}-edb2ef8e0619d3fc`,
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(xrdLabelValue(tc.name), tc.reason).toBe(tc.want);
+  });
+
+  it('pads the hash to 16 hex digits', () => {
+    expect(fnv1a64Hex('x1')).toBe('08f10707b58d70c2');
   });
 });
