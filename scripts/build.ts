@@ -109,10 +109,6 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(`v${pkg.version}`) },
-  // Libraries the plugin carries but never needs: see each shim's comment.
-  alias: {
-    'whatwg-url': join(root, 'scripts', 'bundle-shims', 'whatwg-url.ts'),
-  },
   plugins: [fastStringWidth, noVersionGuess],
 } satisfies BuildOptions;
 

@@ -49,8 +49,8 @@ function print(text: string): void {
   else process.stdout.on('error', closed).write(text);
 }
 
-// Deprecation warnings come from bundled libraries (node-fetch's url.parse, printed by the standalone runtime);
-// users cannot act on them, so they are shown only with --stack-traces.
+// Deprecation warnings would come from bundled libraries, which users cannot change: they are shown only with
+// --stack-traces.
 if (!process.argv.includes('--stack-traces')) process.noDeprecation = true;
 
 const argv = process.argv.slice(2);

@@ -65,13 +65,12 @@ function groupMatches(rule: PolicyRule, group: string): boolean {
 /** Whether the rule's resources cover `resource` (a `userextras` target also covers `userextras/<key>`). */
 function resourceMatches(rule: PolicyRule, resource: string): boolean {
   const slash = resource.indexOf('/');
+  // Made once, not per listed resource: a provider's roles list hundreds.
+  const subresources = `${resource}/`;
+  const anyParent = slash >= 0 ? `*/${resource.slice(slash + 1)}` : undefined;
   // Stryker disable next-line ArrayDeclaration: the resources asked about are fixed names, and Stryker's placeholder neither is one nor starts with one
   return (rule.resources ?? []).some(
-    (r) =>
-      r === ALL ||
-      r === resource ||
-      r.startsWith(`${resource}/`) ||
-      (slash >= 0 && r === `*/${resource.slice(slash + 1)}`),
+    (r) => r === ALL || r === resource || r.startsWith(subresources) || r === anyParent,
   );
 }
 

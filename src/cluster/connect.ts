@@ -1,13 +1,3 @@
-import {
-  ApisApi,
-  AuthorizationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  ServerConfiguration,
-  createConfiguration,
-  setHeaderOptions,
-  wrapHttpLibrary,
-} from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
 import type { KubeObject, PolicyRule, DiscoveredResource } from '../kube/types.js';
 import type {
@@ -26,14 +16,8 @@ import type { RestConfig } from './connection/rest-config.js';
 import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError } from '../port/translate-error.js';
-import {
-  answerError,
-  dryRunParam,
-  METADATA_LIST_ACCEPT,
-  plain,
-  retrying,
-  withKind,
-} from './connection/client-answers.js';
+import { answerError, jsonAnswer } from './connection/http-answer.js';
+import { METADATA_LIST_ACCEPT, withKind } from './connection/client-answers.js';
 import { watchKind } from './watch.js';
 import { resourceUrl } from './resource-url.js';
 import { discovered, preferredResources } from './discovery.js';
@@ -45,7 +29,7 @@ export type ConnectDeps = TransportDeps;
 
 /**
  * Connects to the cluster of the kubeconfig and flags, as kubectl would: one transport for the whole run
- * (connection pool, credentials, proxy, timeouts and retries live there), client-node's API clients on top.
+ * (connection pool, credentials, proxy, timeouts and retries live there), the Cluster's requests on top.
  */
 export function connect(
   flags: ConnectionFlags,
@@ -72,13 +56,15 @@ function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {
   };
 }
 
+/**
+ * The Cluster over the transport: each call is the request kubectl would send (URL, query, body), its answer read as
+ * JSON. No generated API client: client-node's would add 1.2 MB of code to load at every start (a quarter of a
+ * second) and convert every object read into model classes and back, for nothing the plugin needs; its test is the
+ * test API server and kubectl beside it.
+ */
 class ClientCluster implements Cluster {
   readonly describe: string;
   readonly defaultNamespace: string;
-  private readonly custom: CustomObjectsApi;
-  private readonly core: CoreV1Api;
-  private readonly authz: AuthorizationV1Api;
-  private readonly apis: ApisApi;
 
   constructor(
     private readonly config: RestConfig,
@@ -87,18 +73,28 @@ class ClientCluster implements Cluster {
     this.defaultNamespace = config.namespace;
     this.describe =
       config.contextName === '' ? config.server : `${config.server} (context ${config.contextName})`;
-    const api = createConfiguration({
-      baseServer: new ServerConfiguration(config.server, {}),
-      httpApi: wrapHttpLibrary(transport),
-    });
-    this.custom = new CustomObjectsApi(api);
-    this.core = new CoreV1Api(api);
-    this.authz = new AuthorizationV1Api(api);
-    this.apis = new ApisApi(api);
   }
 
   close(): void {
     this.transport.close();
+  }
+
+  /** METHOD to URL, BODY as JSON (HEADERS may name another Content-Type), the answer's JSON (see jsonAnswer). */
+  private async call(
+    method: string,
+    url: URL,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<unknown> {
+    const sent = body === undefined ? undefined : JSON.stringify(body);
+    const all = sent === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
+    return jsonAnswer(await this.transport.request(url, method, all, sent), method, url);
+  }
+
+  /** A path below the server's URL (which may have a path of its own, a proxy's prefix). */
+  private serverUrl(path: string): URL {
+    const server = this.config.server;
+    return new URL(path, server.endsWith('/') ? server : `${server}/`);
   }
 
   async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
@@ -106,21 +102,16 @@ class ClientCluster implements Cluster {
     const seen = new Set<string>();
     let cont: string | undefined;
     do {
-      let page: { items?: unknown[]; metadata?: { continue?: string; _continue?: string } };
+      let page: { items?: unknown[]; metadata?: { continue?: string } } | undefined;
       try {
-        page = (await retrying(() => this.listPage(kind, opts, cont))) as typeof page;
+        page = (await this.listPage(kind, opts, cont)) as typeof page;
       } catch (err) {
         if (opts.optional === true && err instanceof ApiError && err.code === 404) return [];
         throw err;
       }
-      // Custom objects arrive as parsed JSON already; only client-node's models (core kinds) need converting.
-      const typed = kind.group === '';
-      for (const item of page.items ?? []) {
-        items.push(withKind(kind, typed ? plain(item) : (item as Record<string, unknown>)));
-      }
+      for (const item of page?.items ?? []) items.push(withKind(kind, item as Record<string, unknown>));
       opts.onPage?.(items.length);
-      // Typed lists (client-node's models) name the token `_continue`; custom-object lists keep the wire name.
-      cont = page.metadata?._continue ?? page.metadata?.continue;
+      cont = page?.metadata?.continue;
       if (cont !== undefined && cont !== '') {
         if (seen.has(cont)) {
           throw new UserError(
@@ -140,61 +131,31 @@ class ClientCluster implements Cluster {
     return watchKind(this.transport, this.config.server, kind, opts, signal);
   }
 
+  /** One page of a list, its query in the order client-go sends it (url.Values encodes sorted keys). */
   private listPage(kind: ResourceKind, opts: ListOptions, cont: string | undefined): Promise<unknown> {
-    const page = {
-      limit: PAGE_SIZE,
-      ...(cont !== undefined ? { _continue: cont } : {}),
-      ...(opts.labelSelector !== undefined ? { labelSelector: opts.labelSelector } : {}),
-      ...(opts.fieldSelector !== undefined ? { fieldSelector: opts.fieldSelector } : {}),
-    };
-    if (kind.group === '') {
-      if (kind.plural === 'namespaces') return this.core.listNamespace(page);
-      if (kind.plural === 'configmaps') {
-        return opts.namespace === undefined
-          ? this.core.listConfigMapForAllNamespaces(page)
-          : this.core.listNamespacedConfigMap({ ...page, namespace: opts.namespace });
-      }
-      if (kind.plural === 'events') {
-        return opts.namespace === undefined
-          ? this.core.listEventForAllNamespaces(page)
-          : this.core.listNamespacedEvent({ ...page, namespace: opts.namespace });
-      }
-      throw new Error(`listing core resource ${kind.plural} is not supported`);
-    }
-    const res = { group: kind.group, version: kind.version, plural: kind.plural, ...page };
+    const url = resourceUrl(this.config.server, kind, kind.namespaced ? opts.namespace : undefined);
+    if (cont !== undefined) url.searchParams.set('continue', cont);
+    if (opts.fieldSelector !== undefined) url.searchParams.set('fieldSelector', opts.fieldSelector);
+    if (opts.labelSelector !== undefined) url.searchParams.set('labelSelector', opts.labelSelector);
+    url.searchParams.set('limit', String(PAGE_SIZE));
     // The transport keeps an Accept header with `as=`; every other request asks for plain JSON.
-    const call = opts.metadataOnly === true ? setHeaderOptions('Accept', METADATA_LIST_ACCEPT) : undefined;
-    if (kind.namespaced && opts.namespace !== undefined) {
-      return this.custom.listNamespacedCustomObject({ ...res, namespace: opts.namespace }, call);
-    }
-    return kind.namespaced
-      ? this.custom.listCustomObjectForAllNamespaces(res, call)
-      : this.custom.listClusterCustomObject(res, call);
+    const headers: Record<string, string> =
+      opts.metadataOnly === true ? { Accept: METADATA_LIST_ACCEPT } : {};
+    return this.call('GET', url, undefined, headers);
   }
 
   async get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {
+    const url = resourceUrl(this.config.server, kind, this.namespaceOf(kind, namespace), name);
     try {
-      const obj: unknown = await retrying((): Promise<unknown> => {
-        if (kind.group === '') {
-          if (kind.plural === 'namespaces') return this.core.readNamespace({ name });
-          if (kind.plural === 'configmaps') {
-            return this.core.readNamespacedConfigMap({ name, namespace: namespace ?? 'default' });
-          }
-          if (kind.plural === 'serviceaccounts') {
-            return this.core.readNamespacedServiceAccount({ name, namespace: namespace ?? 'default' });
-          }
-          throw new Error(`reading core resource ${kind.plural} is not supported`);
-        }
-        const res = { group: kind.group, version: kind.version, plural: kind.plural, name };
-        return kind.namespaced
-          ? this.custom.getNamespacedCustomObject({ ...res, namespace: namespace ?? 'default' })
-          : this.custom.getClusterCustomObject(res);
-      });
-      return withKind(kind, plain(obj));
+      return withKind(kind, (await this.call('GET', url)) as Record<string, unknown>);
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return undefined;
       throw err;
     }
+  }
+
+  private namespaceOf(kind: ResourceKind, namespace: string | undefined): string | undefined {
+    return kind.namespaced ? (namespace ?? 'default') : undefined;
   }
 
   async create(kind: ResourceKind, obj: KubeObject, opts: WriteOptions = {}): Promise<void> {
@@ -207,8 +168,7 @@ class ClientCluster implements Cluster {
 
   /**
    * POST to the collection or PUT to the object (NAME), the object as JSON. A 2xx answer is checked to be a JSON
-   * object (a proxy's page is not a write), not parsed: nothing reads it. Any other answer is the ApiError the
-   * client-node requests throw for it.
+   * object (a proxy's page is not a write), not parsed: nothing reads it. Any other answer is answerError's ApiError.
    */
   private async writeObject(
     method: 'POST' | 'PUT',
@@ -217,10 +177,14 @@ class ClientCluster implements Cluster {
     name: string | undefined,
     opts: WriteOptions,
   ): Promise<void> {
-    const namespace = kind.namespaced ? (obj.metadata.namespace ?? 'default') : undefined;
-    const url = resourceUrl(this.config.server, kind, namespace, name);
+    const url = resourceUrl(this.config.server, kind, this.namespaceOf(kind, obj.metadata.namespace), name);
     if (opts.dryRun === true) url.searchParams.set('dryRun', 'All');
-    const answer = await this.transport.write(url, method, JSON.stringify(obj));
+    const answer = await this.transport.request(
+      url,
+      method,
+      { 'Content-Type': 'application/json' },
+      JSON.stringify(obj),
+    );
     if (answer.status < 200 || answer.status > 299) throw answerError(answer);
     const type = answer.headers['content-type'] ?? '';
     if (!type.includes('json') || !/^\s*\{/.test(answer.body.subarray(0, 64).toString('utf8'))) {
@@ -237,19 +201,10 @@ class ClientCluster implements Cluster {
     patch: object,
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const asMerge = setHeaderOptions('Content-Type', 'application/merge-patch+json');
-    const out: unknown = await retrying((): Promise<unknown> => {
-      if (kind.group === '') {
-        if (kind.plural !== 'namespaces')
-          throw new Error(`patching core resource ${kind.plural} is not supported`);
-        return this.core.patchNamespace({ name, body: patch, ...dryRunParam(opts) }, asMerge);
-      }
-      const req = { ...this.target(kind), name, body: patch, ...dryRunParam(opts) };
-      return kind.namespaced
-        ? this.custom.patchNamespacedCustomObject({ ...req, namespace: namespace ?? 'default' }, asMerge)
-        : this.custom.patchClusterCustomObject(req, asMerge);
-    });
-    return withKind(kind, plain(out));
+    const url = resourceUrl(this.config.server, kind, this.namespaceOf(kind, namespace), name);
+    if (opts.dryRun === true) url.searchParams.set('dryRun', 'All');
+    const out = await this.call('PATCH', url, patch, { 'Content-Type': 'application/merge-patch+json' });
+    return withKind(kind, out as Record<string, unknown>);
   }
 
   async delete(
@@ -265,61 +220,48 @@ class ClientCluster implements Cluster {
       ...(opts.preconditions !== undefined ? { preconditions: opts.preconditions } : {}),
       ...(opts.dryRun === true ? { dryRun: ['All'] } : {}),
     };
-    const req = {
-      ...this.target(kind),
-      name,
-      propagationPolicy: 'Background',
-      body,
-      ...dryRunParam(opts),
-    };
-    await retrying(() =>
-      kind.namespaced
-        ? this.custom.deleteNamespacedCustomObject({ ...req, namespace: namespace ?? 'default' })
-        : this.custom.deleteClusterCustomObject(req),
-    );
-  }
-
-  private target(kind: ResourceKind): { group: string; version: string; plural: string } {
-    if (kind.group === '') throw new Error(`writing core resource ${kind.plural} is not supported`);
-    return { group: kind.group, version: kind.version, plural: kind.plural };
+    const url = resourceUrl(this.config.server, kind, this.namespaceOf(kind, namespace), name);
+    if (opts.dryRun === true) url.searchParams.set('dryRun', 'All');
+    url.searchParams.set('propagationPolicy', 'Background');
+    await this.call('DELETE', url, body);
   }
 
   async canI(check: AccessCheck): Promise<boolean> {
-    const review = await retrying(() =>
-      this.authz.createSelfSubjectAccessReview({
-        body: {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SelfSubjectAccessReview',
-          spec: {
-            resourceAttributes: {
-              verb: check.verb,
-              group: check.group,
-              resource: check.resource,
-              ...(check.subresource !== undefined ? { subresource: check.subresource } : {}),
-              ...(check.name !== undefined ? { name: check.name } : {}),
-              ...(check.namespace !== undefined ? { namespace: check.namespace } : {}),
-            },
+    const review = (await this.call(
+      'POST',
+      this.serverUrl('apis/authorization.k8s.io/v1/selfsubjectaccessreviews'),
+      {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: {
+          resourceAttributes: {
+            verb: check.verb,
+            group: check.group,
+            resource: check.resource,
+            ...(check.subresource !== undefined ? { subresource: check.subresource } : {}),
+            ...(check.name !== undefined ? { name: check.name } : {}),
+            ...(check.namespace !== undefined ? { namespace: check.namespace } : {}),
           },
         },
-      }),
-    );
-    return review.status?.allowed === true;
+      },
+    )) as { status?: { allowed?: unknown } } | undefined;
+    return review?.status?.allowed === true;
   }
 
   async discoverResources(): Promise<DiscoveredResource[]> {
-    const [core, groups] = await Promise.all([
-      retrying(() => this.core.getAPIResources()),
-      retrying(() => this.apis.getAPIVersions()),
-    ]);
+    const [core, groups] = (await Promise.all([
+      this.call('GET', this.serverUrl('api/v1')),
+      this.call('GET', this.serverUrl('apis')),
+    ])) as [unknown, { groups?: ApiGroup[] } | undefined];
     // Every version of every group is read (see preferredResources). A group version that fails to answer (an
     // aggregated API that is down) is left out, as kubectl leaves it out.
     const perGroup = await Promise.all(
-      (groups.groups ?? []).map(async (g) => {
+      (groups?.groups ?? []).map(async (g) => {
         const lists = await Promise.all(
-          g.versions.map(async ({ version }) => {
+          (g.versions ?? []).map(async ({ version }) => {
             try {
-              const list = await retrying(() => this.custom.getAPIResources({ group: g.name, version }));
-              return discovered(g.name, version, plain(list));
+              const path = `apis/${encodeURIComponent(g.name)}/${encodeURIComponent(version)}`;
+              return discovered(g.name, version, await this.call('GET', this.serverUrl(path)));
             } catch {
               return [];
             }
@@ -328,24 +270,33 @@ class ClientCluster implements Cluster {
         return preferredResources(lists, g.preferredVersion?.version);
       }),
     );
-    return [...discovered('', 'v1', plain(core)), ...perGroup.flat()];
+    return [...discovered('', 'v1', core), ...perGroup.flat()];
   }
 
   async rulesReview(namespace: string): Promise<RulesReview> {
-    const review = await retrying(() =>
-      this.authz.createSelfSubjectRulesReview({
-        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace } },
-      }),
-    );
-    const status = plain(review.status ?? {}) as {
-      resourceRules?: PolicyRule[];
-      nonResourceRules?: PolicyRule[];
-      incomplete?: boolean;
-    };
+    const review = (await this.call(
+      'POST',
+      this.serverUrl('apis/authorization.k8s.io/v1/selfsubjectrulesreviews'),
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace } },
+    )) as { status?: RulesStatus } | undefined;
+    const status = review?.status ?? {};
     return {
       resourceRules: status.resourceRules ?? [],
       nonResourceRules: status.nonResourceRules ?? [],
       incomplete: status.incomplete ?? false,
     };
   }
+}
+
+/** An entry of the server's group list (/apis), as discovery reads it. */
+interface ApiGroup {
+  readonly name: string;
+  readonly versions?: readonly { readonly version: string }[];
+  readonly preferredVersion?: { readonly version?: string };
+}
+
+interface RulesStatus {
+  readonly resourceRules?: PolicyRule[];
+  readonly nonResourceRules?: PolicyRule[];
+  readonly incomplete?: boolean;
 }

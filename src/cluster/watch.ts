@@ -24,6 +24,7 @@ import { ApiError, type StatusBody } from '../port/translate-error.js';
 import { resourceUrl } from './resource-url.js';
 import {
   NotJsonError,
+  answerError,
   backoff,
   sleepUnlessAborted,
   type Answer,
@@ -136,7 +137,7 @@ async function listAll(
       limit = 0;
       continue;
     }
-    if (answer.status !== 200) throw apiError(answer);
+    if (answer.status !== 200) throw answerError(answer);
     const page = jsonOf(answer, url) as {
       metadata?: { resourceVersion?: unknown; continue?: unknown };
       items?: unknown;
@@ -187,7 +188,7 @@ async function* watchFrom(
   const answer = await transport.stream(url, signal, timeoutSeconds * 1000 + IDLE_GRACE_MS);
   let end: WatchEnd = { resourceVersion: from, received: 0, relist: false, failed: false };
   if (!('stream' in answer)) {
-    const error = apiError(answer);
+    const error = answerError(answer);
     if (mustRelist(error.code, error.status)) return { ...end, relist: true };
     throw error;
   }
@@ -326,20 +327,6 @@ function jsonOf(answer: Answer, url: URL): unknown {
       },
     );
   }
-}
-
-/** A non-200 answer as the ApiError the other requests of the adapter throw (its Status body, Retry-After). */
-function apiError(answer: Answer): ApiError {
-  let status: StatusBody | undefined;
-  try {
-    const body: unknown = JSON.parse(answer.body.toString('utf8'));
-    status = isRecord(body) ? body : undefined;
-  } catch {
-    status = { message: `HTTP ${String(answer.status)} ${answer.statusText}`.trim() };
-  }
-  const retryAfter = answer.headers['retry-after'];
-  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
-  return new ApiError(answer.status, status, seconds);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -2,8 +2,8 @@ import type http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { ResponseContext } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
+import { ApiError, type StatusBody } from '../../port/translate-error.js';
 
 /** One HTTP answer, read whole (and gunzipped). */
 export interface Answer {
@@ -58,38 +58,66 @@ export class NotJsonError extends UserError {
 const MAX_BACKOFF_MS = 5_000;
 const MAX_RETRY_AFTER_MS = 10_000;
 
-export function toResponse(answer: Answer, method: string, url: URL): ResponseContext {
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
+
+/**
+ * The JSON of a 2xx answer to METHOD URL (undefined when it has no body); a 2xx answer that is not JSON (a proxy's or
+ * a login page) is a NotJsonError, and any other answer the ApiError of answerError.
+ */
+export function jsonAnswer(answer: Answer, method: string, url: URL): unknown {
+  if (answer.status < 200 || answer.status > 299) throw answerError(answer);
+  if (answer.body.length === 0) return undefined;
   const type = answer.headers['content-type'] ?? '';
-  const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(type);
-  let body = answer.body;
-  if (!isJson && body.length > 0) {
-    const what = type === '' ? 'no content type' : (type.split(';')[0] ?? type);
-    if (answer.status >= 200 && answer.status < 300) {
-      throw new NotJsonError(
-        `the server answered ${method} ${url.pathname} with ${what}, not JSON: is a proxy or a login page in front of the API server?`,
-        {
-          hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
-        },
-      );
-    }
-    body = Buffer.from(
-      JSON.stringify({
-        kind: 'Status',
-        apiVersion: 'v1',
-        status: 'Failure',
-        code: answer.status,
-        message: `HTTP ${String(answer.status)} ${answer.statusText} with ${what}, not a Kubernetes answer: is a proxy in front of the API server?`,
-      }),
+  let value: unknown;
+  try {
+    value = JSON_TYPE.test(type) ? JSON.parse(answer.body.toString('utf8')) : NOT_JSON;
+  } catch {
+    value = NOT_JSON;
+  }
+  if (value === NOT_JSON) {
+    throw new NotJsonError(
+      `the server answered ${method} ${url.pathname} with ${typeName(type)}, not JSON: is a proxy or a login page in front of the API server?`,
+      {
+        hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
+      },
     );
   }
-  const headers = {
-    ...answer.headers,
-    'content-type': isJson || body.length === 0 ? type : 'application/json',
-  };
-  return new ResponseContext(answer.status, headers, {
-    text: () => Promise.resolve(body.toString('utf8')),
-    binary: () => Promise.resolve(body),
-  });
+  return value;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function typeName(type: string): string {
+  return type === '' ? 'no content type' : (type.split(';')[0] ?? type);
+}
+
+/**
+ * A non-2xx answer as an ApiError: its Status body (a JSON body that is no Status keeps its text as the message),
+ * and Retry-After. Plain text is the message; any other body that is not JSON (a proxy's error page) becomes a
+ * message saying so.
+ */
+export function answerError(answer: Answer): ApiError {
+  const type = answer.headers['content-type'] ?? '';
+  const text = answer.body.toString('utf8');
+  let status: StatusBody | undefined;
+  if (answer.body.length > 0 && /^text\/plain\b/i.test(type)) {
+    // Plain text is a message (an API server's own text answers, a proxy's one-line errors), as client-go shows it.
+    status = { message: text.trim() };
+  } else if (answer.body.length > 0 && !JSON_TYPE.test(type)) {
+    status = {
+      message: `HTTP ${String(answer.status)} ${answer.statusText} with ${typeName(type)}, not a Kubernetes answer: is a proxy in front of the API server?`,
+    };
+  } else if (answer.body.length > 0) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      status = typeof parsed === 'object' && parsed !== null ? parsed : { message: text };
+    } catch {
+      status = { message: text };
+    }
+  }
+  const retryAfter = answer.headers['retry-after'];
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  return new ApiError(answer.status, status, seconds);
 }
 
 export function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import { ResponseContext, type PromiseHttpLibrary, type RequestContext } from '@kubernetes/client-node';
 import { CONNECT_TIMEOUT_MS, DialingHttpAgent, DialingHttpsAgent } from './dial.js';
 import { ExecCredentialProvider } from './exec-credential.js';
 import type { ExecCredential, ExecIo } from './exec-credential-types.js';
@@ -15,7 +14,6 @@ import {
   retryAfterMs,
   sleepUnlessAborted,
   streamAnswer,
-  toResponse,
   type Answer,
   type StreamedAnswer,
 } from './http-answer.js';
@@ -63,12 +61,11 @@ export interface TransportDeps {
 }
 
 /**
- * The one HTTP transport of a run, used by client-node's generated API clients: one keep-alive pool (direct or
- * through the proxy kubectl would use), kubectl's authentication (token, token file, basic, client certificate,
+ * The one HTTP transport of a run: one keep-alive pool (direct or through the proxy kubectl would use), kubectl's authentication (token, token file, basic, client certificate,
  * exec plugin run once and shared), impersonation, a real User-Agent, gzip, timeouts that never hang, retries of
  * what is safe to retry, and kubectl's -v request logs.
  */
-export class Transport implements PromiseHttpLibrary {
+export class Transport {
   private readonly agents = new Map<string, http.Agent>();
   private readonly exec: ExecCredentialProvider | undefined;
   private readonly log: RequestLog;
@@ -121,30 +118,26 @@ export class Transport implements PromiseHttpLibrary {
     this.agents.clear();
   }
 
-  async send(request: RequestContext): Promise<ResponseContext> {
-    const url = new URL(request.getUrl());
-    // client-node's all-namespaces custom object list carries a stray fragment; it is never sent, so never shown.
-    url.hash = '';
-    const method = request.getHttpMethod().toString();
-    const rawBody = request.getBody() as unknown;
-    const body =
-      typeof rawBody === 'string' ? rawBody : rawBody === undefined ? undefined : JSON.stringify(rawBody);
-    const answer = await this.roundTrip(url, method, request.getHeaders(), body, {});
-    return toResponse(answer, method, url);
+  /**
+   * One request read whole: METHOD to URL with HEADERS (Content-Type, Accept) and BODY, with the run's credentials,
+   * retries, breaker and -v logs. Every call of the adapter but the watch's comes here (connect.ts).
+   */
+  request(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Answer> {
+    return this.roundTrip(url, method, headers, body, {});
   }
 
-  /** A JSON BODY written (create, replace), read whole, with everything send() does; see connect.ts's writeObject. */
-  write(url: URL, method: 'POST' | 'PUT', body: string): Promise<Answer> {
-    return this.roundTrip(url, method, { 'Content-Type': 'application/json' }, body, {});
-  }
-
-  /** A GET read whole (a list page), with everything send() does; SIGNAL abandons it (its socket is destroyed). */
+  /** A GET read whole (a list page), with everything request() does; SIGNAL abandons it (its socket is destroyed). */
   get(url: URL, signal: AbortSignal): Promise<Answer> {
     return this.roundTrip(url, 'GET', {}, undefined, { signal });
   }
 
   /**
-   * A GET whose 200 answer is read as it arrives (a watch), with everything send() does up to the answer's headers
+   * A GET whose 200 answer is read as it arrives (a watch), with everything request() does up to the answer's headers
    * (credentials, proxies, retries, the breaker, -v logs); any other answer is read whole. Once streaming, the
    * request timeouts give way to IDLE_MS: nothing received for that long fails the stream with ETIMEDOUT (a silent
    * half-open connection). SIGNAL destroys the request or the stream.
