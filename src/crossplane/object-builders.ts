@@ -73,17 +73,16 @@ export function controllerRef(
  * resource lists.
  */
 export function rule(r: PolicyRule): PolicyRule {
-  return {
-    ...(r.apiGroups !== undefined ? { apiGroups: list(r.apiGroups) } : {}),
-    ...(r.nonResourceURLs !== undefined && r.nonResourceURLs.length > 0
-      ? { nonResourceURLs: list(r.nonResourceURLs) }
-      : {}),
-    ...(r.resourceNames !== undefined && r.resourceNames.length > 0
-      ? { resourceNames: list(r.resourceNames) }
-      : {}),
-    ...(r.resources !== undefined ? { resources: list(r.resources) } : {}),
-    verbs: list(r.verbs),
-  };
+  // Assigned key by key, in print order: a provider family's roles hold tens of thousands of rules, and building
+  // each from spread fragments cost a fifth of a second of a large sync.
+  const out: { -readonly [K in keyof PolicyRule]?: PolicyRule[K] } = {};
+  if (r.apiGroups !== undefined) out.apiGroups = list(r.apiGroups);
+  if (r.nonResourceURLs !== undefined && r.nonResourceURLs.length > 0)
+    out.nonResourceURLs = list(r.nonResourceURLs);
+  if (r.resourceNames !== undefined && r.resourceNames.length > 0) out.resourceNames = list(r.resourceNames);
+  if (r.resources !== undefined) out.resources = list(r.resources);
+  out.verbs = list(r.verbs);
+  return out as PolicyRule;
 }
 
 /** Lists made read-only by sharedList: rule() shares them instead of copying them. */
