@@ -66,6 +66,7 @@ function isV1(policy: ProviderRolePolicy): boolean {
 
 /** The registry OrgDiffer puts references without one in: v1's default only when v1 has a provider clusterrole. */
 function familyDefaultRegistry(policy: ProviderRolePolicy): string {
+  // Stryker disable next-line StringLiteral: both images default alike, and no parsed registry can equal another invalid host
   return isV1(policy) && policy.providerClusterRole !== undefined ? V1_DEFAULT_REGISTRY : '';
 }
 
@@ -98,10 +99,12 @@ const definedCache: Record<CrossplaneVersion, WeakMap<readonly ObjectRef[], read
 function computeDefinedResources(refs: readonly ObjectRef[], version: CrossplaneVersion): ApiResource[] {
   const out: ApiResource[] = [];
   for (const ref of refs) {
+    // Stryker disable next-line StringLiteral: any text without "/" is the core group, neither CRD nor MRD
     const group = apiGroupOf(ref.apiVersion ?? '');
     const isCrd = group === CRD_GROUP && ref.kind === CRD_KIND;
     const isMrd = version === 'v2' && group === MRD_GROUP && ref.kind === MRD_KIND;
     if (!isCrd && !isMrd) continue;
+    // Stryker disable next-line StringLiteral: a name without a dot is skipped, as "" is
     const name = ref.name ?? '';
     const dot = name.indexOf('.');
     if (dot < 0) continue;
@@ -113,6 +116,7 @@ function computeDefinedResources(refs: readonly ObjectRef[], version: Crossplane
 /** schema.ParseGroupVersion's group: "" for "v1", the part before "/" otherwise; more than one "/" is invalid. */
 function apiGroupOf(apiVersion: string): string | undefined {
   const parts = apiVersion.split('/');
+  // Stryker disable next-line StringLiteral: the core group is neither the CRD nor the MRD group, nor is the text
   if (parts.length === 1) return '';
   if (parts.length === 2) return parts[0];
   return undefined;
@@ -179,7 +183,9 @@ function familyResourceRules(
   policy: ProviderRolePolicy,
 ): ResourceRules {
   const members = familyMembers(rev, all, policy);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut past the cache; both paths give the same rules
   if (members.length === 0) return resourceRules(resourcesOf(rev, members, policy));
+  // Stryker disable next-line MethodExpression,ArithmeticOperator: the order only names the cache entry; another order only misses it
   const ids = [rev, ...members].map((r) => refsId(r.status?.objectRefs)).sort((a, b) => a - b);
   const key = `${policy.crossplaneVersion ?? 'v2'} ${ids.join(',')}`;
   let cache = familyRulesCache.get(all);
@@ -191,6 +197,7 @@ function familyResourceRules(
   if (cached !== undefined && cached !== null) return cached;
   const resources = resourcesOf(rev, members, policy);
   const computed = resourceRules(resources);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: caching less (or null again) only recomputes the same rules
   if (cached === undefined) cache.set(key, hasSortKeyTies(resources) ? null : computed);
   return computed;
 }
@@ -204,6 +211,7 @@ function refsId(refs: readonly ObjectRef[] | undefined): number {
   if (refs === undefined) return 0;
   let id = refsIds.get(refs);
   if (id === undefined) {
+    // Stryker disable next-line UpdateOperator: decrementing gives unique ids too (-1, -2, ...; 0 stays the id of no refs)
     id = ++lastRefsId;
     refsIds.set(refs, id);
   }
@@ -216,8 +224,14 @@ function hasSortKeyTies(resources: readonly ApiResource[]): boolean {
   for (const r of resources) {
     const other = seen.get(r.plural + r.group);
     if (other === undefined) seen.set(r.plural + r.group, r);
-    else if (other.group !== r.group || other.plural !== r.plural) return true;
+    else if (
+      // Stryker disable next-line LogicalOperator,EqualityOperator: with equal plural+group, group differs iff plural does; true only skips the cache
+      other.group !== r.group ||
+      other.plural !== r.plural
+    )
+      return true;
   }
+  // Stryker disable next-line BooleanLiteral: true only keeps a family out of the cache, which recomputes the same rules
   return false;
 }
 
@@ -249,6 +263,7 @@ export function resourceRules(resources: readonly ApiResource[]): ResourceRules 
     groups,
     rules: groups.map((g) => ({
       apiGroups: sharedList([g]),
+      // Stryker disable next-line ArrayDeclaration: every group in groups has a list
       resources: sharedList(byGroup.get(g) ?? []),
       verbs: [],
     })),
@@ -322,9 +337,11 @@ export function renderRevisionClusterRoles(
 ): { roles: ClusterRole[]; rejected: GranularRule[] } {
   if (isV1(policy)) {
     const allowed = policy.providerClusterRole;
+    // Stryker disable next-line ArrayDeclaration: expandRules takes nothing from a string element (no verbs, groups or URLs), as from none
     const requests = rev.status?.permissionRequests ?? [];
     const rejected = rejectedPermissionRequests(
       requests,
+      // Stryker disable next-line ArrayDeclaration: expandRules takes nothing from a string element (no verbs, groups or URLs), as from none
       allowed === undefined ? undefined : (allowed.rules ?? []),
     );
     if (rejected.length > 0) return { roles: [], rejected };

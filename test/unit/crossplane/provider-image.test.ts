@@ -240,3 +240,156 @@ describe('provider families with such registries (OrgDiffer)', () => {
     expect(groups(b)).toEqual(['a.example.org', 'b.example.org']);
   });
 });
+
+// Bracketed hosts: parseHost hands the text between "[" and "]" to netip.ParseAddr, which must read an IPv6 address
+// (netip.go @051bdf3fd12a40307606ff9381138039c5f452f0 parseIPv6 and parseIPv4, quoted in each reason).
+describe('isValidRegistryHost, IPv6 literals as parseIPv6 reads them', () => {
+  const cases: Record<string, { host: string; valid: boolean; reason: string }> = {
+    OnlyEllipsis: { host: '[::]', valid: true, reason: '"Might be only ellipsis": IPv6Unspecified.' },
+    EllipsisAtEnd: { host: '[1::]', valid: true, reason: 'The "::" "can be at end".' },
+    EightFields: { host: '[1:2:3:4:5:6:7:8]', valid: true, reason: 'Eight fields, no ellipsis.' },
+    SevenFields: { host: '[1:2:3:4:5:6:7]', valid: false, reason: '"address string too short".' },
+    TwoEllipses: { host: '[1::2::3]', valid: false, reason: '"multiple :: in address".' },
+    TripleColon: {
+      host: '[:::1]',
+      valid: false,
+      reason:
+        'After the leading "::", ":1" has no digit: "each colon-separated field must have at least one digit".',
+    },
+    NotHex: { host: '[::g]', valid: false, reason: '"g" is no hex digit: no digits found.' },
+    NotHexThenHex: { host: '[::g1]', valid: false, reason: 'A field must start with its digits.' },
+    NotHexThenColon: {
+      host: '[::g:1]',
+      valid: false,
+      reason: 'No digits before the ":": "each colon-separated field must have at least one digit".',
+    },
+    OtherSeparator: { host: '[::1x2]', valid: false, reason: '"unexpected character, want colon".' },
+    FieldTooLarge: { host: '[::10000]', valid: false, reason: '"IPv6 field has value >=2^16".' },
+    LargestField: { host: '[::ffff]', valid: true, reason: '0xffff fits 16 bits.' },
+    EmbeddedIPv4Last: {
+      host: '[1:2:3:4:5:6:1.2.3.4]',
+      valid: true,
+      reason: 'An embedded IPv4 replaces the final two fields.',
+    },
+    EmbeddedIPv4Early: {
+      host: '[1:2:3:4:5:1.2.3.4]',
+      valid: false,
+      reason: '"embedded IPv4 address must replace the final 2 fields of the address".',
+    },
+    EmbeddedIPv4Short: { host: '[::1.2.3]', valid: false, reason: 'parseIPv4: "IPv4 address too short".' },
+    EmbeddedIPv4Long: { host: '[::1.2.3.4.5]', valid: false, reason: 'parseIPv4: "IPv4 address too long".' },
+    EmbeddedIPv4Max: { host: '[::1.2.3.255]', valid: true, reason: '255 is the largest octet.' },
+    EmbeddedIPv4Large: {
+      host: '[::1.2.3.256]',
+      valid: false,
+      reason: 'parseIPv4: "IPv4 field has value >255".',
+    },
+    EmbeddedIPv4LeadingZero: {
+      host: '[::1.2.3.01]',
+      valid: false,
+      reason: 'parseIPv4: "IPv4 field has octet with leading zero".',
+    },
+    EmbeddedIPv4LeadingZeros: { host: '[::1.2.3.001]', valid: false, reason: 'The same, with two zeros.' },
+    NoSeparator: {
+      host: '[abc]',
+      valid: false,
+      reason: 'ParseAddr finds neither "." nor ":": no address at all.',
+    },
+    TextBeforePort: {
+      host: '[::1]x:5',
+      valid: false,
+      reason: 'After "]" only ":" and digits may follow (validOptionalPort of the rest).',
+    },
+    BracketInside: {
+      host: 'a[b]',
+      valid: false,
+      reason: 'A "[" anywhere but first is an invalid IP-literal (golang/go issue 77578).',
+    },
+    EmptyHostWithPort: {
+      host: ':x',
+      valid: false,
+      reason: 'The text after the last ":" is the port, and "x" is no digit.',
+    },
+    C1Control: {
+      host: 'a\u0080b.io',
+      valid: true,
+      reason:
+        'U+0080 is the UTF-8 bytes 0xc2 0x80: bytes >= 0x80 pass, and no control byte is below 0x20 or 0x7f.',
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(isValidRegistryHost(tc.host), tc.reason).toBe(tc.valid);
+  });
+});
+
+// go-containerregistry pkg/name (v0.21.8): ParseReference tries NewTag (a last ":"-part without "/" is the tag,
+// checked against tagChars) then NewDigest (exactly one "@", then a sha256 hash of 64 hex digits); NewRepository
+// takes the first "/"-part as the registry when it holds "." or ":", and checks the repository against
+// repositoryChars, 2 to 255 of them. OrgDiffer passes WithDefaultRegistry("").
+describe('parseImageContext, reference forms', () => {
+  const digest = `sha256:${'a'.repeat(64)}`;
+  const cases: Record<string, { ref: string; defaultRegistry?: string; want: unknown; reason: string }> = {
+    NoRegistry: {
+      ref: 'crossplane/provider-aws:v1',
+      want: { registry: '', repository: 'crossplane/provider-aws' },
+      reason: 'Without a registry part and with the empty default registry, the registry is "".',
+    },
+    DefaultRegistry: {
+      ref: 'crossplane/provider-aws:v1',
+      defaultRegistry: 'xpkg.crossplane.io',
+      want: { registry: 'xpkg.crossplane.io', repository: 'crossplane/provider-aws' },
+      reason: 'A given default registry applies to references without one.',
+    },
+    OneSegmentNoTag: {
+      ref: 'nginx',
+      want: { registry: '', repository: 'nginx' },
+      reason: 'No ":" at all: no tag, the whole text is the repository.',
+    },
+    DottedNoSlash: {
+      ref: 'provider.aws',
+      want: { registry: '', repository: 'provider.aws' },
+      reason: 'Without "/" there is no registry part, dots or not.',
+    },
+    PortNoTag: {
+      ref: 'localhost:5000/o/a',
+      want: { registry: 'localhost:5000', repository: 'o/a' },
+      reason: 'The last ":"-part "5000/o/a" holds a "/": a port, not a tag.',
+    },
+    Digest: {
+      ref: `r.io/o/a@${digest}`,
+      want: { registry: 'r.io', repository: 'o/a' },
+      reason: 'A digest reference.',
+    },
+    ShortDigest: {
+      ref: 'r.io/o/a@sha256:abc',
+      want: undefined,
+      reason: 'A sha256 hash has 64 hex digits.',
+    },
+    TwoAts: {
+      ref: `r.io/o/a@x@${digest}`,
+      want: undefined,
+      reason: 'NewDigest wants exactly one "@"; as a tag the repository would hold "@".',
+    },
+    OnlyDigest: { ref: `@${digest}`, want: undefined, reason: 'No repository at all.' },
+    BadTag: { ref: 'r.io/o/a:v!1', want: undefined, reason: '"!" is not among tagChars.' },
+    TrailingSlashRepository: {
+      ref: 'o/:v1',
+      want: { registry: '', repository: 'o/' },
+      reason: 'The tag is the last ":"-part; "o/" is two of repositoryChars, a valid repository.',
+    },
+    Localhost: {
+      ref: 'localhost/o/a:v1',
+      want: { registry: 'localhost', repository: 'o/a' },
+      reason: 'v0.21.8 NewRepository takes a first part "localhost" as the registry too.',
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(parseImageContext(tc.ref, tc.defaultRegistry), tc.reason).toEqual(tc.want);
+  });
+
+  it('never puts an unparsable reference in an organisation, whichever side it is on', () => {
+    expect(sameRegistryAndOrg('xpkg.upbound.io/upbound/a:v1', 'Bad/Ref:v1')).toBe(false);
+    expect(sameRegistryAndOrg('Bad/Ref:v1', 'xpkg.upbound.io/upbound/a:v1')).toBe(false);
+    expect(sameRegistryAndOrg(undefined, 'xpkg.upbound.io/upbound/a:v1')).toBe(false);
+  });
+});

@@ -3,8 +3,11 @@ import { stringify } from 'yaml';
 import {
   capabilitiesContainFuzzyMatch,
   definedResources,
+  familyMembers,
   renderProviderRoles,
+  renderRevisionClusterRoles,
   resourceRules,
+  type ProviderRolePolicy,
 } from '../../../src/crossplane/provider/roles.js';
 import { sameRegistryAndOrg } from '../../../src/crossplane/provider/image.js';
 import type {
@@ -451,5 +454,187 @@ describe('family rules, computed once per family', () => {
     const all = [x, y];
     expect(groupsOf(x, all)).toStrictEqual(['c.io', 'bc.io']);
     expect(groupsOf(y, all)).toStrictEqual(['bc.io', 'c.io']);
+  });
+});
+
+// Provider families and defined resources against crossplane's provider/roles reconciler.go (Reconcile,
+// DefinedResources, OrgDiffer) and roles.go RenderClusterRoles @2d040d2daf4e001799c4154a4a09b9e1f40d7fde.
+describe('definedResources, edge cases', () => {
+  const ref = (apiVersion: string, kind: string, name: string) => ({ apiVersion, kind, name });
+  const cases: Record<
+    string,
+    { reason: string; refs: Parameters<typeof definedResources>[0]; want: unknown }
+  > = {
+    NoRefs: { reason: 'A revision without objectRefs defines nothing.', refs: undefined, want: [] },
+    OtherKindInCrdGroup: {
+      reason: 'Only the CustomResourceDefinition kind of apiextensions.k8s.io counts.',
+      refs: [ref('apiextensions.k8s.io/v1', 'Other', 'a.b')],
+      want: [],
+    },
+    MrdKindInOtherGroup: {
+      reason: 'Only the ManagedResourceDefinition kind of apiextensions.crossplane.io counts.',
+      refs: [ref('example.org/v1', 'ManagedResourceDefinition', 'a.b')],
+      want: [],
+    },
+    TwoSlashes: {
+      reason: 'schema.ParseGroupVersion fails on more than one "/": the empty group, no CRD.',
+      refs: [ref('apiextensions.k8s.io/v1/x', 'CustomResourceDefinition', 'a.b')],
+      want: [],
+    },
+    LeadingDot: {
+      reason: 'strings.Cut(".b", ".") is valid: an empty plural and the group "b".',
+      refs: [crdRef('.b')],
+      want: [{ group: 'b', plural: '' }],
+    },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(definedResources(tc.refs), tc.reason).toEqual(tc.want);
+  });
+
+  it('counts MRD refs in v2 only (release-1.20 DefinedResources knows CRDs alone)', () => {
+    const refs = [crdRef('things.a.io'), crdRef('buckets.m.a.io', true)];
+    expect(definedResources(refs, 'v1')).toEqual([{ group: 'a.io', plural: 'things' }]);
+    expect(definedResources(refs, 'v2')).toEqual([
+      { group: 'a.io', plural: 'things' },
+      { group: 'm.a.io', plural: 'buckets' },
+    ]);
+  });
+});
+
+describe('resourceRules and capabilities, edge cases', () => {
+  it('leaves the verbs empty: each role sets its own (roles.go withVerbs)', () => {
+    expect(resourceRules([{ group: 'a.io', plural: 'things' }]).rules).toEqual([
+      { apiGroups: ['a.io'], resources: ['things', 'things/status'], verbs: [] },
+    ]);
+  });
+
+  it('finds no capability in a revision without any', () => {
+    expect(capabilitiesContainFuzzyMatch(undefined, 'safe-start')).toBe(false);
+  });
+});
+
+describe('provider families, edge cases', () => {
+  const image = (pkg: string): string => `xpkg.upbound.io/upbound/${pkg}:v1`;
+  const groupsOf = (r: ProviderRevision, all: readonly ProviderRevision[], policy: ProviderRolePolicy = {}) =>
+    (renderRevisionClusterRoles(r, all, policy).roles[0]?.rules ?? []).map((x) => x.apiGroups![0]!);
+  const resourcesOf = (r: ProviderRevision, all: readonly ProviderRevision[]) =>
+    (renderRevisionClusterRoles(r, all).roles[0]?.rules ?? []).map((x) => x.resources);
+  const withoutLabels = (r: ProviderRevision): ProviderRevision => {
+    const { labels: _labels, ...metadata } = r.metadata;
+    return { ...r, metadata };
+  };
+  const withoutUid = (r: ProviderRevision): ProviderRevision => {
+    const { uid: _uid, ...metadata } = r.metadata;
+    return { ...r, metadata };
+  };
+
+  it('merges nothing without a family label, even in the same organisation', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a') });
+    const b = rev('provider-b', ['bs.b.io'], { image: image('provider-b') });
+    expect(groupsOf(a, [a, b])).toEqual(['a.io']);
+    expect(groupsOf(withoutLabels(a), [withoutLabels(a), withoutLabels(b)])).toEqual(['a.io']);
+  });
+
+  it('finds no family members for a revision without a family label', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a') });
+    const b = rev('provider-b', ['bs.b.io'], { image: image('provider-b') });
+    expect(familyMembers(a, [a, b], {})).toEqual([]);
+  });
+
+  it('merges nothing for an empty family label (reconciler.go: family != "")', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: '' });
+    const b = rev('provider-b', ['bs.b.io'], { image: image('provider-b'), family: '' });
+    expect(groupsOf(a, [a, b])).toEqual(['a.io']);
+  });
+
+  it('skips members without labels and members without spec (no image: OrgDiffer cannot parse "")', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'fam' });
+    const b = withoutLabels(rev('provider-b', ['bs.b.io'], { image: image('provider-b') }));
+    const c = rev('provider-c', ['cs.c.io'], { image: image('provider-c'), family: 'fam' });
+    const { spec: _spec, ...noSpec } = c;
+    expect(groupsOf(a, [a, b, noSpec as ProviderRevision])).toEqual(['a.io']);
+    expect(groupsOf(noSpec as ProviderRevision, [a, b, noSpec as ProviderRevision])).toEqual(['c.io']);
+  });
+
+  it('gives a member without status the family resources, and nothing of its own', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'fam' });
+    const b = rev('provider-b', [], { image: image('provider-b'), family: 'fam' });
+    const { status: _status, ...noStatus } = b;
+    const all = [a, noStatus as ProviderRevision];
+    // Each from a list of its own: the family rules of one list are computed once.
+    expect(groupsOf(a, [...all])).toEqual(['a.io']);
+    expect(groupsOf(noStatus as ProviderRevision, [...all])).toEqual(['a.io']);
+    // v1 reads the (absent) permission requests of such a member: none, so it renders.
+    expect(
+      renderRevisionClusterRoles(noStatus as ProviderRevision, all, { crossplaneVersion: 'v1' }).roles.map(
+        (x) => x.metadata.name,
+      ),
+    ).toEqual([
+      'crossplane:provider:provider-b:aggregate-to-edit',
+      'crossplane:provider:provider-b:aggregate-to-view',
+      'crossplane:provider:provider-b:system',
+    ]);
+  });
+
+  it('adds the members in name order, as the API server lists them (ties keep that order)', () => {
+    // "ab"+"c.io" and "a"+"bc.io" sort equal; for so few resources Go's sort.Slice is an insertion sort, which
+    // keeps equal keys in list order: the revision's own resources, then provider-a's, then provider-b's.
+    const self = rev('provider-self', ['zs.self.io'], { image: image('provider-self'), family: 'fam' });
+    const b = rev('provider-b', ['ab.c.io'], { image: image('provider-b'), family: 'fam' });
+    const a = rev('provider-a', ['a.bc.io'], { image: image('provider-a'), family: 'fam' });
+    expect(groupsOf(self, [self, b, a])).toEqual(['bc.io', 'c.io', 'self.io']);
+  });
+
+  it('keeps two families rendered from one list apart', () => {
+    const fa = ['a1', 'a2'].map((n) =>
+      rev(`provider-${n}`, [`${n}s.a.io`], { image: image(n), family: 'fa' }),
+    );
+    const fb = ['b1', 'b2'].map((n) =>
+      rev(`provider-${n}`, [`${n}s.b.io`], { image: image(n), family: 'fb' }),
+    );
+    const all = [...fa, ...fb];
+    expect(resourcesOf(fa[0]!, all)).toEqual([['a1s', 'a1s/status', 'a2s', 'a2s/status']]);
+    expect(resourcesOf(fb[0]!, all)).toEqual([['b1s', 'b1s/status', 'b2s', 'b2s/status']]);
+    expect(resourcesOf(fa[1]!, all)).toEqual([['a1s', 'a1s/status', 'a2s', 'a2s/status']]);
+  });
+
+  it('renders v1 and v2 of one family from one list each with its own resources', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'fam' });
+    const b: ProviderRevision = {
+      ...rev('provider-b', [], { image: image('provider-b'), family: 'fam' }),
+      status: { objectRefs: [crdRef('buckets.m.b.io', true)] },
+    };
+    const all = [a, b];
+    expect(groupsOf(a, all, { crossplaneVersion: 'v2' })).toEqual(['a.io', 'm.b.io']);
+    expect(groupsOf(a, all, { crossplaneVersion: 'v1' })).toEqual(['a.io']);
+    expect(groupsOf(a, all)).toEqual(['a.io', 'm.b.io']);
+  });
+
+  it('takes a member with the revision UID as the revision itself (reconciler.go compares UIDs)', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'fam', uid: 'u-1' });
+    const copy = rev('provider-a-copy', ['copies.c.io'], {
+      image: image('provider-a'),
+      family: 'fam',
+      uid: 'u-1',
+    });
+    expect(groupsOf(a, [a, copy])).toEqual(['a.io']);
+  });
+
+  it('compares names when either has no UID (objects of a file)', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'fam' });
+    const b = rev('provider-b', ['bs.b.io'], { image: image('provider-b'), family: 'fam' });
+    // Each revision once: no duplicate resources from the revision counted as its own member.
+    expect(resourcesOf(withoutUid(a), [withoutUid(a), withoutUid(b)])).toEqual([
+      ['as', 'as/status'],
+      ['bs', 'bs/status'],
+    ]);
+    expect(resourcesOf(withoutUid(a), [a, b])).toEqual([
+      ['as', 'as/status'],
+      ['bs', 'bs/status'],
+    ]);
+    expect(resourcesOf(a, [withoutUid(a), b])).toEqual([
+      ['as', 'as/status'],
+      ['bs', 'bs/status'],
+    ]);
   });
 });
