@@ -113,15 +113,16 @@ export function privilegedRuleReason(rule: PolicyRule): string | undefined {
   }
   if (starVerb) {
     for (const { includes, targets } of STAR_VERB_TARGETS) {
-      const hits = (resource: string, group: string): boolean =>
-        targets.some(
-          (t) =>
-            (group === ALL || group === t.group) &&
-            t.resources.some((r) => resourceMatches({ verbs, resources: [resource] }, r)),
-        );
       if (
         targets.some((t) => groupMatches(rule, t.group) && t.resources.some((r) => resourceMatches(rule, r)))
       ) {
+        // Made only here: a named function made at every call costs the bundle a defineProperty (its kept name).
+        const hits = (resource: string, group: string): boolean =>
+          targets.some(
+            (t) =>
+              (group === ALL || group === t.group) &&
+              t.resources.some((r) => resourceMatches({ verbs, resources: [resource] }, r)),
+          );
         return `grants * (which includes ${includes}) on ${formatRuleResources(rule, hits)}`;
       }
     }
