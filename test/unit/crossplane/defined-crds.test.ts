@@ -121,3 +121,118 @@ describe('CRDs an owner names are its own', () => {
     expect(reasons([], [mrd], [])).toStrictEqual([]);
   });
 });
+
+describe('CRDs an owner names are its own, edge cases', () => {
+  it('XrdWithoutClaimsNeedsOnlyItsXrCrd', () => {
+    expect(reasons([xrd('xs.a.io', {})], [], xrdCrds.slice(0, 1))).toStrictEqual([]);
+  });
+
+  it('XrdWithoutUidAcceptsTheControllerByKindAndName: objects of a file carry no uid', () => {
+    const noUid = xrd('xs.a.io', {});
+    const { uid: _uid, ...metadata } = noUid.metadata;
+    expect(reasons([{ ...noUid, metadata }], [], xrdCrds.slice(0, 1))).toStrictEqual([]);
+  });
+
+  it('XrdOverACrdAnotherKindControls: same name, but a ProviderRevision is the controller', () => {
+    const crds = [crd('xs.a.io', [ctrl('ProviderRevision', 'xs.a.io', 'uid-xs.a.io')])];
+    expect(reasons([xrd('xs.a.io', {})], [], crds)).toStrictEqual([
+      [
+        'xs.a.io',
+        'its CustomResourceDefinition "xs.a.io" is controlled by ProviderRevision "xs.a.io", not by this XRD: its roles would grant another owner\'s resources',
+      ],
+    ]);
+  });
+
+  it('XrdControllerWithItsUidButAnotherName: the controller must name the XRD too', () => {
+    const crds = [crd('xs.a.io', [ctrl('CompositeResourceDefinition', 'other.a.io', 'uid-xs.a.io')])];
+    expect(reasons([xrd('xs.a.io', {})], [], crds)).toHaveLength(1);
+  });
+
+  it('XrdMissingCrdSaysSoInFull', () => {
+    expect(reasons([xrd('xs.a.io', {})], [], [])).toStrictEqual([
+      [
+        'xs.a.io',
+        'its CustomResourceDefinition "xs.a.io" does not exist (yet): Crossplane creates it for the XRD, and its roles are synced once it does',
+      ],
+    ]);
+  });
+
+  it('OnlyCrdsCount: another kind with the name of a CRD is no CRD', () => {
+    const notCrd: KubeObject = { ...xrdCrds[0]!, kind: 'Other' };
+    expect(reasons([xrd('xs.a.io', {})], [], [notCrd])[0]?.[1]).toMatch(/does not exist \(yet\)/);
+  });
+
+  it('RefsThatAreNoCrdsAreNotChecked', () => {
+    const refs: ProviderRevision = {
+      ...active,
+      status: {
+        objectRefs: [
+          { apiVersion: 'example.org/v1', kind: 'CustomResourceDefinition', name: 'things.a.io' },
+          { apiVersion: 'apiextensions.k8s.io/v1', kind: 'Other', name: 'things.a.io' },
+          { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'nodot' },
+        ],
+      },
+    };
+    expect(reasons([], [refs], [])).toStrictEqual([]);
+    const { status: _status, ...noStatus } = active;
+    expect(reasons([], [noStatus as ProviderRevision], [])).toStrictEqual([]);
+  });
+
+  it('RevisionMissingCrdSaysSoInFull', () => {
+    expect(reasons([], [active], [])).toStrictEqual([
+      [
+        'provider-a-2',
+        'its CustomResourceDefinition "things.a.io" does not exist (yet): its roles are synced once the package has created it',
+      ],
+    ]);
+  });
+
+  it('AnotherRevisionAmongTheOwners: owning it means a reference with the revision uid', () => {
+    const crds = [
+      crd('things.a.io', [
+        owner('provider-b-1', 'uid-provider-b-1'),
+        owner('provider-a-2', 'uid-provider-a-2'),
+      ]),
+    ];
+    expect(reasons([], [active], crds)).toStrictEqual([]);
+    expect(
+      reasons([], [active], [crd('things.a.io', [owner('provider-b-1', 'uid-provider-b-1')])]),
+    ).toStrictEqual([
+      [
+        'provider-a-2',
+        'its CustomResourceDefinition "things.a.io" has no controller, not by this revision, its provider or its family: its roles would grant another owner\'s resources',
+      ],
+    ]);
+  });
+
+  it('RevisionWithoutUidOwnsNothing: an owner reference without uid names no revision', () => {
+    const { uid: _uid, ...metadata } = active.metadata;
+    const noUid: ProviderRevision = { ...active, metadata };
+    const crds = [
+      crd('things.a.io', [
+        {
+          apiVersion: 'pkg.crossplane.io/v1',
+          kind: 'ProviderRevision',
+          name: 'provider-a-2',
+        } as OwnerReference,
+      ]),
+    ];
+    expect(findForeignDefinitions([], [noUid], crds, () => [])).toHaveLength(1);
+  });
+
+  it('KinMustControlAsAProviderRevision: a controller of another kind with a kin uid is no kin', () => {
+    const crds = [crd('things.a.io', [ctrl('CompositeResourceDefinition', 'x', 'uid-provider-a-1')])];
+    expect(reasons([], [active], crds)).toHaveLength(1);
+  });
+
+  it('KinWithoutUidIsNobody: a controller without uid is not matched by a kin without uid', () => {
+    const { uid: _uid, ...metadata } = inactive.metadata;
+    const noUidKin: ProviderRevision = { ...inactive, metadata };
+    const crds = [
+      crd('things.a.io', [
+        { ...ctrl('ProviderRevision', 'provider-a-1', ''), uid: undefined } as unknown as OwnerReference,
+      ]),
+    ];
+    expect(findForeignDefinitions([], [active], crds, () => [noUidKin])).toHaveLength(1);
+  });
+});
