@@ -152,6 +152,15 @@ function imageContext(ref: string, defaultRegistry: string): ImageContext | unde
   return context;
 }
 
+/**
+ * The registry and organisation of a package image, as one string (`registry/org`: neither holds a slash), or
+ * undefined when it is no reference: two images are in the same registry and organisation when theirs are equal.
+ */
+export function registryAndOrg(ref: string | undefined, defaultRegistry = ''): string | undefined {
+  const context = imageContext(ref ?? '', defaultRegistry);
+  return context === undefined ? undefined : `${context.registry}/${context.repository.split('/')[0] ?? ''}`;
+}
+
 /** True when two package images are in the same registry and organisation (crossplane's OrgDiffer, negated). */
 export function sameRegistryAndOrg(
   a: string | undefined,
