@@ -2,18 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fnv1a64Hex, renderXrdRoles, xrdLabelValue } from '../../../src/crossplane/definition/roles.js';
 import { findInvalidObjects } from '../../../src/crossplane/validate-input.js';
 import type { Xrd } from '../../../src/kube/types.js';
-import { loadYaml, realXrdFiles, xrd } from '../sync/sync-fixtures.js';
+import { loadYaml, realXrdFiles, xrd, xrdOwner } from '../sync/sync-fixtures.js';
 
-const owner = (name: string) => [
-  {
-    apiVersion: 'apiextensions.crossplane.io/v1',
-    blockOwnerDeletion: true,
-    controller: true,
-    kind: 'CompositeResourceDefinition',
-    name,
-    uid: `uid-${name}`,
-  },
-];
+const owner = xrdOwner;
 
 describe('renderXrdRoles', () => {
   const cases: Record<string, { reason: string; xrd: Xrd; version: 'v1' | 'v2'; want: unknown[] }> = {

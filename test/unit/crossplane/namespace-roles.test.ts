@@ -16,7 +16,7 @@ import {
   renderBaseRoles,
 } from '../../../src/crossplane/base-roles.js';
 import type { ClusterRole, Xrd } from '../../../src/kube/types.js';
-import { loadYaml, namespace, xrd } from '../sync/sync-fixtures.js';
+import { loadYaml, namespace, xrd, xrdOwner } from '../sync/sync-fixtures.js';
 
 const LONG = `${'x'.repeat(70)}.example.org`;
 
@@ -323,16 +323,7 @@ describe('isXrdNamespaceable, what is offered', () => {
 });
 
 describe('namespace roles, in full', () => {
-  const owner = (name: string) => [
-    {
-      apiVersion: 'apiextensions.crossplane.io/v1',
-      blockOwnerDeletion: true,
-      controller: true,
-      kind: 'CompositeResourceDefinition',
-      name,
-      uid: `uid-${name}`,
-    },
-  ];
+  const owner = xrdOwner;
 
   it("renders an XRD's ns-view role with its labels and owner", () => {
     const [, view] = renderXrdNamespaceRoles(xrd('xs.a.io', { claimNames: { kind: 'C', plural: 'cs' } }));

@@ -51,6 +51,23 @@ export function xrd(
   };
 }
 
+/**
+ * The owner references Crossplane's RBAC manager gives the roles of the XRD NAME (uid `uid-NAME`, as xrd() makes
+ * it): the XRD as controller, blocking its deletion (definition controller, meta.AsController).
+ */
+export function xrdOwner(name: string): Record<string, unknown>[] {
+  return [
+    {
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      blockOwnerDeletion: true,
+      controller: true,
+      kind: 'CompositeResourceDefinition',
+      name,
+      uid: `uid-${name}`,
+    },
+  ];
+}
+
 export function crdRef(name: string, mrd = false): ObjectRef {
   return mrd
     ? { apiVersion: 'apiextensions.crossplane.io/v1alpha1', kind: 'ManagedResourceDefinition', name }
