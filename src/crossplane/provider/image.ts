@@ -156,9 +156,16 @@ function imageContext(ref: string, defaultRegistry: string): ImageContext | unde
  * The registry and organisation of a package image, as one string (`registry/org`: neither holds a slash), or
  * undefined when it is no reference: two images are in the same registry and organisation when theirs are equal.
  */
-export function registryAndOrg(ref: string | undefined, defaultRegistry = ''): string | undefined {
+export function registryAndOrg(
+  ref: string | undefined,
+  // Stryker disable next-line StringLiteral: every caller passes the registry, and no parsed registry can equal an invalid host
+  defaultRegistry = '',
+): string | undefined {
+  // Stryker disable next-line StringLiteral: the text is no reference either
   const context = imageContext(ref ?? '', defaultRegistry);
-  return context === undefined ? undefined : `${context.registry}/${context.repository.split('/')[0] ?? ''}`;
+  if (context === undefined) return undefined;
+  const slash = context.repository.indexOf('/');
+  return `${context.registry}/${slash < 0 ? context.repository : context.repository.slice(0, slash)}`;
 }
 
 /** True when two package images are in the same registry and organisation (crossplane's OrgDiffer, negated). */
@@ -168,11 +175,6 @@ export function sameRegistryAndOrg(
   // Stryker disable next-line StringLiteral: both references get the same default, and no parsed registry can equal an invalid host
   defaultRegistry = '',
 ): boolean {
-  // Stryker disable next-line StringLiteral: the text is no reference either
-  const ca = imageContext(a ?? '', defaultRegistry);
-  // Stryker disable next-line StringLiteral: the text is no reference either
-  const cb = imageContext(b ?? '', defaultRegistry);
-  if (ca === undefined || cb === undefined) return false;
-  if (ca.registry !== cb.registry) return false;
-  return ca.repository.split('/')[0] === cb.repository.split('/')[0];
+  const org = registryAndOrg(a, defaultRegistry);
+  return org !== undefined && org === registryAndOrg(b, defaultRegistry);
 }

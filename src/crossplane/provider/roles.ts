@@ -175,11 +175,13 @@ function familyGroups(
   registry: string,
 ): ReadonlyMap<string, readonly ProviderRevision[]> {
   let byRegistry = familyGroupsCache.get(all);
+  // Stryker disable next-line ConditionalExpression: a cache; a new one only groups the same revisions again
   if (byRegistry === undefined) {
     byRegistry = new Map();
     familyGroupsCache.set(all, byRegistry);
   }
   let groups = byRegistry.get(registry);
+  // Stryker disable next-line ConditionalExpression: a cache; grouping again gives the same groups
   if (groups !== undefined) return groups;
   const made = new Map<string, ProviderRevision[]>();
   for (const m of [...all].sort((x, y) => compareStrings(x.metadata.name, y.metadata.name))) {

@@ -213,6 +213,18 @@ describe('provider families with such registries (OrgDiffer)', () => {
       want: false,
       reason: 'Another organisation in the same registry differs.',
     },
+    RepositoryWithoutOrgPath: {
+      a: 'ghcr.io/foo:v1',
+      b: 'ghcr.io/fob:v1',
+      want: false,
+      reason: 'A one-part repository is its own first path segment, all of it: "foo" and "fob" differ.',
+    },
+    SameOnePartRepository: {
+      a: 'ghcr.io/foo:v1',
+      b: 'ghcr.io/foo:v2',
+      want: true,
+      reason: 'The same one-part repository in the same registry, another tag.',
+    },
     InvalidRegistry: {
       a: 'bad^reg.example.io/acme/provider-a:v1',
       b: 'bad^reg.example.io/acme/provider-b:v1',

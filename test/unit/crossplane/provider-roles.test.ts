@@ -541,6 +541,25 @@ describe('provider families, edge cases', () => {
     expect(familyMembers(a, [a, b], {})).toEqual([]);
   });
 
+  it('finds no family members for a revision whose image is no reference, even beside its family', () => {
+    // OrgDiffer fails to parse the image, so crossplane's reconciler counts no member as of the same organisation.
+    const a = rev('provider-a', ['as.a.io'], { image: 'Not A Reference', family: 'fam' });
+    const b = rev('provider-b', ['bs.b.io'], { image: image('provider-b'), family: 'fam' });
+    expect(familyMembers(a, [a, b], {})).toEqual([]);
+  });
+
+  it('finds no family members for a revision that is not in the list (held.ts asks for a probe)', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'fam' });
+    expect(familyMembers(a, [], {})).toEqual([]);
+  });
+
+  it('counts only revisions with the same family label, also when the label reads "undefined"', () => {
+    const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: 'undefined' });
+    const b = withoutLabels(rev('provider-b', ['bs.b.io'], { image: image('provider-b') }));
+    const c = rev('provider-c', ['cs.c.io'], { image: image('provider-c'), family: 'undefined' });
+    expect(familyMembers(a, [a, b, c], {}).map((m) => m.metadata.name)).toEqual(['provider-c']);
+  });
+
   it('merges nothing for an empty family label (reconciler.go: family != "")', () => {
     const a = rev('provider-a', ['as.a.io'], { image: image('provider-a'), family: '' });
     const b = rev('provider-b', ['bs.b.io'], { image: image('provider-b'), family: '' });
