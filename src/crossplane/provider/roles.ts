@@ -1,4 +1,4 @@
-import { registryAndOrg } from './image.js';
+import { membersOfFamily } from './family.js';
 import type {
   ClusterRole,
   ClusterRoleBinding,
@@ -14,7 +14,6 @@ import {
   LABEL_AGGREGATE_TO_CROSSPLANE,
   LABEL_AGGREGATE_TO_EDIT,
   LABEL_AGGREGATE_TO_VIEW,
-  LABEL_PROVIDER_FAMILY,
   LABEL_PROVIDER_SYSTEM,
   LABEL_VALUE_TRUE,
   MRD_GROUP,
@@ -156,52 +155,8 @@ export function familyMembers(
   all: readonly ProviderRevision[],
   policy: ProviderRolePolicy,
 ): ProviderRevision[] {
-  const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
-  if (family === undefined || family === '') return [];
-  const registry = familyDefaultRegistry(policy);
-  const org = registryAndOrg(rev.spec?.image, registry);
-  if (org === undefined) return [];
-  const group = familyGroups(all, registry).get(`${family}\n${org}`) ?? [];
-  return group.filter((m) => !isSameRevision(m, rev));
+  return membersOfFamily(rev, all, familyDefaultRegistry(policy));
 }
-
-/**
- * ALL's revisions by family label and image registry+organisation (an image that is no reference is in no group),
- * each group in name order. Made once per list of revisions and default registry: a family's members are asked for
- * every member, and comparing each with each cost a quarter of a second of a large sync.
- */
-function familyGroups(
-  all: readonly ProviderRevision[],
-  registry: string,
-): ReadonlyMap<string, readonly ProviderRevision[]> {
-  let byRegistry = familyGroupsCache.get(all);
-  // Stryker disable next-line ConditionalExpression: a cache; a new one only groups the same revisions again
-  if (byRegistry === undefined) {
-    byRegistry = new Map();
-    familyGroupsCache.set(all, byRegistry);
-  }
-  let groups = byRegistry.get(registry);
-  // Stryker disable next-line ConditionalExpression: a cache; grouping again gives the same groups
-  if (groups !== undefined) return groups;
-  const made = new Map<string, ProviderRevision[]>();
-  for (const m of [...all].sort((x, y) => compareStrings(x.metadata.name, y.metadata.name))) {
-    const family = m.metadata.labels?.[LABEL_PROVIDER_FAMILY];
-    const org = registryAndOrg(m.spec?.image, registry);
-    if (family === undefined || org === undefined) continue;
-    const key = `${family}\n${org}`;
-    const group = made.get(key);
-    if (group === undefined) made.set(key, [m]);
-    else group.push(m);
-  }
-  groups = made;
-  byRegistry.set(registry, groups);
-  return groups;
-}
-
-const familyGroupsCache = new WeakMap<
-  readonly ProviderRevision[],
-  Map<string, ReadonlyMap<string, readonly ProviderRevision[]>>
->();
 
 interface ResourceRules {
   readonly groups: string[];
@@ -270,11 +225,6 @@ function hasSortKeyTies(resources: readonly ApiResource[]): boolean {
   }
   // Stryker disable next-line BooleanLiteral: true only keeps a family out of the cache, which recomputes the same rules
   return false;
-}
-
-function isSameRevision(a: ProviderRevision, b: ProviderRevision): boolean {
-  if (a.metadata.uid !== undefined && b.metadata.uid !== undefined) return a.metadata.uid === b.metadata.uid;
-  return a.metadata.name === b.metadata.name;
 }
 
 /** Per-group rules: resources sorted by plural+group (stable), one rule per group in order of first appearance. */
