@@ -26,6 +26,7 @@ import {
   NotJsonError,
   answerError,
   backoff,
+  jsonAnswer,
   sleepUnlessAborted,
   type Answer,
   type StreamedAnswer,
@@ -137,8 +138,7 @@ async function listAll(
       limit = 0;
       continue;
     }
-    if (answer.status !== 200) throw answerError(answer);
-    const page = jsonOf(answer, url) as {
+    const page = jsonAnswer(answer, 'GET', url) as {
       metadata?: { resourceVersion?: unknown; continue?: unknown };
       items?: unknown;
     };
@@ -314,19 +314,6 @@ function collectionUrl(server: string, kind: ResourceKind, opts: WatchOptions): 
   if (opts.labelSelector !== undefined) url.searchParams.set('labelSelector', opts.labelSelector);
   if (opts.fieldSelector !== undefined) url.searchParams.set('fieldSelector', opts.fieldSelector);
   return url;
-}
-
-function jsonOf(answer: Answer, url: URL): unknown {
-  try {
-    return JSON.parse(answer.body.toString('utf8'));
-  } catch {
-    throw new NotJsonError(
-      `the server answered GET ${url.pathname} with something that is not JSON: is a proxy or a login page in front of the API server?`,
-      {
-        hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
-      },
-    );
-  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

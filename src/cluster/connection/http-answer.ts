@@ -68,24 +68,20 @@ export function jsonAnswer(answer: Answer, method: string, url: URL): unknown {
   if (answer.status < 200 || answer.status > 299) throw answerError(answer);
   if (answer.body.length === 0) return undefined;
   const type = answer.headers['content-type'] ?? '';
-  let value: unknown;
-  try {
-    value = JSON_TYPE.test(type) ? JSON.parse(answer.body.toString('utf8')) : NOT_JSON;
-  } catch {
-    value = NOT_JSON;
+  if (JSON_TYPE.test(type)) {
+    try {
+      return JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      // Not JSON after all: as below.
+    }
   }
-  if (value === NOT_JSON) {
-    throw new NotJsonError(
-      `the server answered ${method} ${url.pathname} with ${typeName(type)}, not JSON: is a proxy or a login page in front of the API server?`,
-      {
-        hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
-      },
-    );
-  }
-  return value;
+  throw new NotJsonError(
+    `the server answered ${method} ${url.pathname} with ${typeName(type)}, not JSON: is a proxy or a login page in front of the API server?`,
+    {
+      hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
+    },
+  );
 }
-
-const NOT_JSON = Symbol('not JSON');
 
 function typeName(type: string): string {
   return type === '' ? 'no content type' : (type.split(';')[0] ?? type);
