@@ -1,4 +1,3 @@
-import { UserError } from '../errors.js';
 import type { KubeObject, PolicyRule, DiscoveredResource } from '../kube/types.js';
 import type {
   AccessCheck,
@@ -16,7 +15,8 @@ import type { RestConfig } from './connection/rest-config.js';
 import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError } from '../port/translate-error.js';
-import { answerError, jsonAnswer } from './connection/http-answer.js';
+import { answerError, jsonAnswer, type Answer } from './connection/http-answer.js';
+import { readAllPages, type ListPage } from './list-pages.js';
 import { METADATA_LIST_ACCEPT, withKind } from './connection/client-answers.js';
 import { watchKind } from './watch.js';
 import { resourceUrl } from './resource-url.js';
@@ -99,31 +99,22 @@ class ClientCluster implements Cluster {
 
   async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
     const items: KubeObject[] = [];
-    const seen = new Set<string>();
-    let cont: string | undefined;
-    do {
-      let page: { items?: unknown[]; metadata?: { continue?: string } } | undefined;
-      try {
-        page = (await this.listPage(kind, opts, cont)) as typeof page;
-      } catch (err) {
-        if (opts.optional === true && err instanceof ApiError && err.code === 404) return [];
-        throw err;
-      }
-      for (const item of page?.items ?? []) items.push(withKind(kind, item as Record<string, unknown>));
-      opts.onPage?.(items.length);
-      cont = page?.metadata?.continue;
-      if (cont !== undefined && cont !== '') {
-        if (seen.has(cont)) {
-          throw new UserError(
-            `the API server sent the same continue token twice while listing ${kind.plural}; stopped after ${String(items.length)} items instead of looping`,
-            {
-              hint: 'the server or a proxy in front of it pages incorrectly: run kubectl get --v=6 to see the requests',
-            },
-          );
-        }
-        seen.add(cont);
-      }
-    } while (cont !== undefined && cont !== '');
+    try {
+      await readAllPages(
+        {
+          fetch: (cont) => this.listPage(kind, opts, cont),
+          read: (answer) => jsonAnswer(answer, 'GET', this.listUrl(kind, opts)) as ListPage | undefined,
+        },
+        kind.plural,
+        (page) => {
+          for (const item of page) items.push(withKind(kind, item as Record<string, unknown>));
+          opts.onPage?.(items.length);
+        },
+      );
+    } catch (err) {
+      if (opts.optional === true && err instanceof ApiError && err.code === 404) return [];
+      throw err;
+    }
     return items;
   }
 
@@ -132,16 +123,21 @@ class ClientCluster implements Cluster {
   }
 
   /** One page of a list, its query in the order client-go sends it (url.Values encodes sorted keys). */
-  private listPage(kind: ResourceKind, opts: ListOptions, cont: string | undefined): Promise<unknown> {
+  private listPage(kind: ResourceKind, opts: ListOptions, cont: string | undefined): Promise<Answer> {
+    const url = this.listUrl(kind, opts, cont);
+    // The transport keeps an Accept header with `as=`; every other request asks for plain JSON.
+    const headers: Record<string, string> =
+      opts.metadataOnly === true ? { Accept: METADATA_LIST_ACCEPT } : {};
+    return this.transport.request(url, 'GET', headers, undefined);
+  }
+
+  private listUrl(kind: ResourceKind, opts: ListOptions, cont?: string): URL {
     const url = resourceUrl(this.config.server, kind, kind.namespaced ? opts.namespace : undefined);
     if (cont !== undefined) url.searchParams.set('continue', cont);
     if (opts.fieldSelector !== undefined) url.searchParams.set('fieldSelector', opts.fieldSelector);
     if (opts.labelSelector !== undefined) url.searchParams.set('labelSelector', opts.labelSelector);
     url.searchParams.set('limit', String(PAGE_SIZE));
-    // The transport keeps an Accept header with `as=`; every other request asks for plain JSON.
-    const headers: Record<string, string> =
-      opts.metadataOnly === true ? { Accept: METADATA_LIST_ACCEPT } : {};
-    return this.call('GET', url, undefined, headers);
+    return url;
   }
 
   async get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {

@@ -51,13 +51,14 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  // Encoded once: a string would be measured for Content-Length, then encoded again to be written.
+  const bytes = Buffer.from(JSON.stringify(body));
   res.writeHead(code, {
     'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': bytes.length,
     ...headers,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 /** Answers with the error as a Status (any other error becomes a 500). */

@@ -11,6 +11,7 @@ import { handleNonResource } from './discovery.js';
 import { pickFault } from './faults.js';
 import { decodeObject, decodeProtobuf, parseJson, readBody, sendJson, sleep } from './http.js';
 import { present } from './objects.js';
+import { clone } from './patch.js';
 import { pathAttributes, resourceAttributes } from './rbac-rules.js';
 import { listObjects, table, watch, type OpenWatch, type WatchSettings } from './reads.js';
 import type { RequestInfo } from './request-info.js';
@@ -204,7 +205,8 @@ export class Router {
         const options = body.length > 0 ? parseJson(body) : {};
         if (query.has('propagationPolicy')) options.propagationPolicy = query.get('propagationPolicy');
         if (dryRun) options.dryRun = ['All'];
-        const list = listObjects(this.state.store, info, ri, query);
+        // A deep copy: the answer lists the objects as they were before the deletes below.
+        const list = clone(listObjects(this.state.store, info, ri, query));
         for (const item of list.items as Obj[]) {
           this.writes.delete(info, item.metadata.namespace ?? '', item.metadata.name, {
             ...options,

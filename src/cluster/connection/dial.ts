@@ -197,6 +197,12 @@ type Callback = (err: Error | null, socket?: Duplex) => void;
  * proxy) with client-go's connect and TLS handshake limits.
  */
 export class DialingHttpsAgent extends https.Agent {
+  /**
+   * Built from the CA, certificate and key once, at the first connection, for every later one: Node would otherwise
+   * parse the PEMs again at every handshake (a run opens up to maxSockets connections at once).
+   */
+  private secureContext: tls.SecureContext | undefined;
+
   constructor(
     options: https.AgentOptions,
     private readonly dialOptions: DialOptions,
@@ -210,13 +216,22 @@ export class DialingHttpsAgent extends https.Agent {
   ): undefined {
     const host = options.host ?? 'localhost';
     dial(host, options.port ?? 443, this.dialOptions)
-      .then((raw) =>
-        startTls(raw, {
+      .then((raw) => {
+        try {
+          this.secureContext ??= tls.createSecureContext(options);
+        } catch (err) {
+          // Node cannot use the certificate, key or CA: the error tls.connect would throw, and (as startTls does
+          // then) no socket left open to keep the process alive after it is reported.
+          raw.destroy();
+          throw err;
+        }
+        return startTls(raw, {
           ...options,
+          secureContext: this.secureContext,
           // Name checks and SNI use tls-server-name when set, else the host; never SNI for an IP address.
           ...(options.servername === undefined && net.isIP(host) === 0 ? { servername: host } : {}),
-        }),
-      )
+        });
+      })
       .then(
         (socket) => {
           callback(null, socket);
