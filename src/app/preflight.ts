@@ -1,3 +1,4 @@
+import { thousands } from '../kube/thousands.js';
 import { coversRules } from '../authz/authorize.js';
 import {
   formatPermission,
@@ -119,7 +120,7 @@ export async function findMissingPermissions(
     if (!cover.covered) {
       const { count, text } = summarizeRules(cover.missing);
       missing.push(
-        `escalate clusterroles.rbac.authorization.k8s.io, or hold the ${count.toLocaleString('en-US')} rules the roles grant that you lack: ${text} (-o yaml or -o json prints them all)`,
+        `escalate clusterroles.rbac.authorization.k8s.io, or hold the ${thousands(count)} rules the roles grant that you lack: ${text} (-o yaml or -o json prints them all)`,
       );
       rules.push(...cover.missing);
     }

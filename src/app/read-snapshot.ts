@@ -1,3 +1,4 @@
+import { thousands } from '../kube/thousands.js';
 import type { KubeObject } from '../kube/types.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
@@ -101,7 +102,7 @@ export async function readClusterObjects(
   const unseen: Unseen[] = [];
   let firstRefusal: Error | undefined;
   const report = (): void => {
-    const shown = [...counts].map(([what, n]) => `${what}: ${n.toLocaleString('en-US')}`);
+    const shown = [...counts].map(([what, n]) => `${what}: ${thousands(n)}`);
     progress?.(`listing ${shown.join(', ')}`);
   };
   const mayBeUnseen = (part: SnapshotPart, err: unknown): err is ApiError =>

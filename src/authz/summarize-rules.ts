@@ -2,6 +2,7 @@
  * A short text for a long list of rules (the rules a caller lacks can number tens of thousands for a provider
  * family): one entry per set of verbs, with how many resources it covers and a few of them by name.
  */
+import { thousands } from '../kube/thousands.js';
 import { breakdownRule } from './authorize.js';
 import type { ClusterRole, PolicyRule } from '../kube/types.js';
 import { RBAC_API_VERSION } from '../kube/api-names.js';
@@ -60,7 +61,7 @@ export function summarizeRules(rules: readonly PolicyRule[]): { count: number; t
       const on =
         n === 1
           ? (resources[0] ?? '')
-          : `${n.toLocaleString('en-US')} resources (${resources.slice(0, EXAMPLES).join(', ')}${n > EXAMPLES ? ', …' : ''})`;
+          : `${thousands(n)} resources (${resources.slice(0, EXAMPLES).join(', ')}${n > EXAMPLES ? ', …' : ''})`;
       return `${verbs.sort().join(', ')} on ${on}`;
     })
     .join('; ');

@@ -43,40 +43,73 @@ function wrongType(path: string, want: string, found: unknown): Problem {
 
 /** The first field of `value` that does not have the type `shape` wants (absent optional fields are fine). */
 export function checkShape(value: unknown, shape: Shape, path: string): Problem | undefined {
-  if (shape === 'string') return typeof value === 'string' ? undefined : wrongType(path, 'a string', value);
+  const miss = firstMiss(value, shape);
+  if (miss === undefined) return undefined;
+  // The path is spelled only for the field that is wrong: spelling one for every field checked cost more than the
+  // check (a provider's roles list tens of thousands of resources).
+  let at = path;
+  for (let i = miss.steps.length - 1; i >= 0; i--) {
+    const step = miss.steps[i] ?? '';
+    at = typeof step === 'number' ? `${at}[${String(step)}]` : child(at, step);
+  }
+  return miss.want === undefined
+    ? { field: at, problem: `${at} is required` }
+    : wrongType(at, miss.want, miss.found);
+}
+
+/**
+ * Where a value first misses its shape: the steps to it from the value (innermost first; numbers are list indexes),
+ * and what was wanted there and found, or no `want` for a required field that is absent.
+ */
+interface Miss {
+  readonly steps: (string | number)[];
+  readonly want?: string;
+  readonly found?: unknown;
+}
+
+function firstMiss(value: unknown, shape: Shape): Miss | undefined {
+  if (shape === 'string')
+    return typeof value === 'string' ? undefined : { steps: [], want: 'a string', found: value };
   if (shape === 'boolean')
-    return typeof value === 'boolean' ? undefined : wrongType(path, 'true or false', value);
-  if (shape === 'number') return typeof value === 'number' ? undefined : wrongType(path, 'a number', value);
+    return typeof value === 'boolean' ? undefined : { steps: [], want: 'true or false', found: value };
+  if (shape === 'number')
+    return typeof value === 'number' ? undefined : { steps: [], want: 'a number', found: value };
   if ('list' in shape) {
-    if (!Array.isArray(value)) return wrongType(path, 'a list', value);
+    if (!Array.isArray(value)) return { steps: [], want: 'a list', found: value };
     for (let i = 0; i < value.length; i++) {
-      const p = checkShape(value[i], shape.list, `${path}[${i}]`);
-      if (p !== undefined) return p;
+      const miss = firstMiss(value[i], shape.list);
+      if (miss !== undefined) {
+        miss.steps.push(i);
+        return miss;
+      }
     }
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return wrongType(path, 'a mapping', value);
+    return { steps: [], want: 'a mapping', found: value };
   }
   const record = value as Record<string, unknown>;
   if ('map' in shape) {
     for (const key of Object.keys(record)) {
-      const p = checkShape(record[key], shape.map, child(path, key));
-      if (p !== undefined) return p;
+      const miss = firstMiss(record[key], shape.map);
+      if (miss !== undefined) {
+        miss.steps.push(key);
+        return miss;
+      }
     }
     return undefined;
   }
   for (const key of shape.required ?? []) {
-    if (record[key] === undefined) {
-      const at = child(path, key);
-      return { field: at, problem: `${at} is required` };
-    }
+    if (record[key] === undefined) return { steps: [key] };
   }
-  for (const [key, fieldShape] of Object.entries(shape.fields)) {
+  for (const key in shape.fields) {
     const v = record[key];
     if (v === undefined) continue;
-    const p = checkShape(v, fieldShape, child(path, key));
-    if (p !== undefined) return p;
+    const miss = firstMiss(v, shape.fields[key] as Shape);
+    if (miss !== undefined) {
+      miss.steps.push(key);
+      return miss;
+    }
   }
   return undefined;
 }
