@@ -23,6 +23,8 @@ import { resourceUrl } from './resource-url.js';
 import { discovered, preferredResources } from './discovery.js';
 
 const PAGE_SIZE = 500;
+/** How much of a write's 2xx answer is read: enough to see that it is a JSON object. */
+const ANSWER_PREFIX = 64;
 
 /** What a connection needs from the process; composition-root.ts passes the real ones. */
 export type ConnectDeps = TransportDeps;
@@ -180,10 +182,11 @@ class ClientCluster implements Cluster {
       method,
       { 'Content-Type': 'application/json' },
       JSON.stringify(obj),
+      ANSWER_PREFIX,
     );
     if (answer.status < 200 || answer.status > 299) throw answerError(answer);
     const type = answer.headers['content-type'] ?? '';
-    if (!type.includes('json') || !/^\s*\{/.test(answer.body.subarray(0, 64).toString('utf8'))) {
+    if (!type.includes('json') || !/^\s*\{/.test(answer.body.subarray(0, ANSWER_PREFIX).toString('utf8'))) {
       throw new Error(
         `the API server answered ${method} ${url.pathname} with ${type === '' ? 'no content type' : type}, not a JSON object`,
       );

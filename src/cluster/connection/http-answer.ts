@@ -18,14 +18,28 @@ export interface StreamedAnswer extends Answer {
   readonly stream: Readable;
 }
 
-/** Reads one answer whole, gunzipped. */
-export function readAnswer(res: http.IncomingMessage): Promise<Answer> {
+/**
+ * Reads one answer whole, gunzipped; with PREFIX, a 2xx answer that is not gzipped keeps only the body's first PREFIX
+ * bytes (the rest is received and dropped: a large body is neither gathered nor copied).
+ */
+export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    const status = res.statusCode ?? 0;
+    const headers = flattenHeaders(res.headers);
+    const limit =
+      prefix !== undefined && status >= 200 && status <= 299 && headers['content-encoding'] !== 'gzip'
+        ? prefix
+        : Infinity;
     const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
+    let kept = 0;
+    res.on('data', (c: Buffer) => {
+      if (kept >= limit) return;
+      const part = kept + c.length <= limit ? c : Buffer.from(c.subarray(0, limit - kept));
+      chunks.push(part);
+      kept += part.length;
+    });
     res.on('error', reject);
     res.on('end', () => {
-      const headers = flattenHeaders(res.headers);
       let body = Buffer.concat(chunks);
       if (headers['content-encoding'] === 'gzip') {
         try {
@@ -35,7 +49,7 @@ export function readAnswer(res: http.IncomingMessage): Promise<Answer> {
           return;
         }
       }
-      resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, body });
+      resolve({ status, statusText: res.statusMessage ?? '', headers, body });
     });
   });
 }

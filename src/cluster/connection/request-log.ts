@@ -51,6 +51,11 @@ export class RequestLog {
     this.line(`Response Body: ${this.truncate(answer.body.toString('utf8'))}`);
   }
 
+  /** Whether response bodies are printed (-v=8 and above). */
+  showsBodies(): boolean {
+    return this.level >= 8;
+  }
+
   failure(method: string, url: URL, err: unknown, ms: number): void {
     if (this.level < 6) return;
     const message = err instanceof Error ? err.message : String(err);

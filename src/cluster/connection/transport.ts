@@ -44,6 +44,8 @@ const RETRIABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 interface ReadMode {
   readonly signal?: AbortSignal;
   readonly streamIdleMs?: number;
+  /** Keep only this many bytes of a 2xx answer's body (see request). */
+  readonly bodyPrefix?: number;
 }
 
 function timeoutError(message: string): Error {
@@ -120,15 +122,25 @@ export class Transport {
 
   /**
    * One request read whole: METHOD to URL with HEADERS (Content-Type, Accept) and BODY, with the run's credentials,
-   * retries, breaker and -v logs. Every call of the adapter but the watch's comes here (connect.ts).
+   * retries, breaker and -v logs. Every call of the adapter but the watch's comes here (connect.ts). BODY_PREFIX:
+   * of a 2xx answer only the body's first bytes are wanted (a write's answer echoes the object, which nothing reads);
+   * the rest is received and dropped, not gathered. Any other answer, and every answer at -v=8 and above (which
+   * prints bodies), is read whole.
    */
   request(
     url: URL,
     method: string,
     headers: Record<string, string>,
     body: string | undefined,
+    bodyPrefix?: number,
   ): Promise<Answer> {
-    return this.roundTrip(url, method, headers, body, {});
+    return this.roundTrip(
+      url,
+      method,
+      headers,
+      body,
+      bodyPrefix !== undefined && !this.log.showsBodies() ? { bodyPrefix } : {},
+    );
   }
 
   /** A GET read whole (a list page), with everything request() does; SIGNAL abandons it (its socket is destroyed). */
@@ -305,7 +317,7 @@ export class Transport {
       agent: this.agent(url, absoluteForm ? undefined : proxy, credential),
     };
     const limit = this.config.requestTimeoutMs;
-    const { signal, streamIdleMs } = mode;
+    const { signal, streamIdleMs, bodyPrefix } = mode;
     return new Promise<Answer | StreamedAnswer>((resolve, reject) => {
       let streaming = false;
       const settle = (): void => {
@@ -326,7 +338,7 @@ export class Transport {
           resolve(streamAnswer(res));
           return;
         }
-        readAnswer(res).then(
+        readAnswer(res, bodyPrefix).then(
           (answer) => {
             settle();
             resolve(answer);

@@ -1,0 +1,62 @@
+// readAnswer over a real socket: a write's 2xx answer keeps only the start of its body; everything else is whole.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAnswer } from '../../../src/cluster/connection/http-answer.js';
+
+const BIG = `{"kind":"ClusterRole","rules":[${Array.from({ length: 5000 }, (_, i) => `{"verbs":["get"],"resources":["r${String(i)}"]}`).join(',')}]}`;
+
+describe('readAnswer', () => {
+  let server: http.Server;
+  let base = '';
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const status = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status') ?? '200');
+      const gzip = req.url?.includes('gzip=1') === true;
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      });
+      // In several writes, so the answer arrives in several chunks.
+      const body = gzip ? gzipSync(BIG) : Buffer.from(BIG);
+      for (let i = 0; i < body.length; i += 10_000) res.write(body.subarray(i, i + 10_000));
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const get = (path: string, prefix?: number) =>
+    new Promise<Awaited<ReturnType<typeof readAnswer>>>((resolve, reject) => {
+      http
+        .get(`${base}${path}`, (res) => {
+          readAnswer(res, prefix).then(resolve, reject);
+        })
+        .on('error', reject);
+    });
+
+  it('keeps the first bytes of a 2xx body when asked', async () => {
+    const a = await get('/?status=201', 64);
+    expect(a.status).toBe(201);
+    expect(a.body.toString('utf8')).toBe(BIG.slice(0, 64));
+    expect(a.headers['content-type']).toBe('application/json');
+  });
+
+  it('keeps a body shorter than the prefix whole', async () => {
+    const a = await get('/?status=200', BIG.length + 100);
+    expect(a.body.toString('utf8')).toBe(BIG);
+  });
+
+  it('reads whole without a prefix, an error answer, and a gzipped one (gunzipped)', async () => {
+    expect((await get('/?status=200')).body.toString('utf8')).toBe(BIG);
+    const error = await get('/?status=500', 64);
+    expect(error.status).toBe(500);
+    expect(error.body.toString('utf8')).toBe(BIG);
+    expect((await get('/?status=200&gzip=1', 64)).body.toString('utf8')).toBe(BIG);
+  });
+});
