@@ -93,8 +93,32 @@ function formatRuleResources(rule: PolicyRule, only?: (resource: string, group: 
   return names.length > 0 ? `${text} (names: ${names.join(', ')})` : text;
 }
 
+/**
+ * Reasons found for rules whose groups and resources lists are frozen, by those lists and the verbs: a provider
+ * family's roles repeat the same shared (frozen, so unchangeable) lists thousands of times. A rule with resource
+ * names or URLs is not looked up here: the reason depends on nothing but the verbs, groups and resources otherwise.
+ */
+const known = new WeakMap<readonly string[], WeakMap<readonly string[], Map<string, string | undefined>>>();
+
 /** Why one rule is privileged, or undefined. */
 export function privilegedRuleReason(rule: PolicyRule): string | undefined {
+  const { apiGroups, resources } = rule;
+  if (apiGroups === undefined || resources === undefined) return reasonOf(rule);
+  if ((rule.resourceNames?.length ?? 0) > 0 || (rule.nonResourceURLs?.length ?? 0) > 0) return reasonOf(rule);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: only a list changed after its check could tell, and no code changes one (they are readonly); the freeze makes that certain
+  if (!Object.isFrozen(apiGroups) || !Object.isFrozen(resources)) return reasonOf(rule);
+  let byResources = known.get(apiGroups);
+  if (byResources === undefined) known.set(apiGroups, (byResources = new WeakMap()));
+  let byVerbs = byResources.get(resources);
+  if (byVerbs === undefined) byResources.set(resources, (byVerbs = new Map<string, string | undefined>()));
+  const verbs = JSON.stringify(rule.verbs);
+  if (byVerbs.has(verbs)) return byVerbs.get(verbs);
+  const reason = reasonOf(rule);
+  byVerbs.set(verbs, reason);
+  return reason;
+}
+
+function reasonOf(rule: PolicyRule): string | undefined {
   const verbs = rule.verbs;
   const starVerb = verbs.includes(ALL);
   // Stryker disable next-line ArrayDeclaration: the list is only searched for `*` and `/*`, which Stryker's placeholder is neither

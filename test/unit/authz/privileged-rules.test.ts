@@ -174,6 +174,44 @@ describe('privilegedRuleReason', () => {
   it.each(Object.entries(cases))('%s', (_n, c) => {
     expect(privilegedRuleReason(c.rule), c.reason).toBe(c.want);
   });
+
+  it("gives the same reasons when rules share frozen lists, as a provider family's roles do", () => {
+    // Equal lists become one frozen list, shared by every rule that has them; each case is asked twice, and the cases
+    // with the same groups and resources differ in verbs, resource names or URLs only.
+    const frozen = new Map<string, readonly string[]>();
+    const share = (xs: readonly string[]): readonly string[] => {
+      const key = JSON.stringify(xs);
+      let list = frozen.get(key);
+      if (list === undefined) frozen.set(key, (list = Object.freeze([...xs])));
+      return list;
+    };
+    const plus = { apiGroups: [RBAC], resources: ['clusterroles'] };
+    const all: [string, PolicyRule, string | undefined][] = [
+      ...Object.entries(cases).map(([n, c]): [string, PolicyRule, string | undefined] => [n, c.rule, c.want]),
+      ['get on clusterroles', { ...plus, verbs: ['get'] }, undefined],
+      [
+        '* on clusterroles',
+        { ...plus, verbs: ['*'] },
+        `grants * (which includes escalate and bind) on clusterroles.${RBAC}`,
+      ],
+      ['bind on clusterroles', { ...plus, verbs: ['bind'] }, `grants bind on clusterroles.${RBAC}`],
+      [
+        'bind on one clusterrole',
+        { ...plus, verbs: ['bind'], resourceNames: ['x'] },
+        `grants bind on clusterroles.${RBAC} (names: x)`,
+      ],
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const [name, rule, want] of all) {
+        const sharing: PolicyRule = {
+          ...rule,
+          ...(rule.apiGroups !== undefined ? { apiGroups: share(rule.apiGroups) } : {}),
+          ...(rule.resources !== undefined ? { resources: share(rule.resources) } : {}),
+        };
+        expect(privilegedRuleReason(sharing), `${name}, round ${String(round)}`).toBe(want);
+      }
+    }
+  });
 });
 
 describe('privilegedReason', () => {
