@@ -200,6 +200,21 @@ describe('privilegedRuleReason', () => {
         { ...plus, verbs: ['bind'], resourceNames: ['x'] },
         `grants bind on clusterroles.${RBAC} (names: x)`,
       ],
+      [
+        'bind on another clusterrole',
+        { ...plus, verbs: ['bind'], resourceNames: ['y'] },
+        `grants bind on clusterroles.${RBAC} (names: y)`,
+      ],
+      [
+        'get on clusterroles and every URL',
+        { ...plus, nonResourceURLs: ['*'], verbs: ['get'] },
+        'grants get on every non-resource URL (*)',
+      ],
+      [
+        'get on clusterroles and one URL',
+        { ...plus, nonResourceURLs: ['/healthz'], verbs: ['get'] },
+        undefined,
+      ],
     ];
     for (let round = 0; round < 2; round++) {
       for (const [name, rule, want] of all) {
