@@ -19,6 +19,19 @@ const FAULTS = [
   'test/integration/sync-v1-large.test.ts',
 ];
 
+// The standalone linux-amd64 executable (npm run release:e2e makes it in dist/release-e2e), when npm test or
+// npm run test:e2e:standalone points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the
+// e2e-standalone project, in the same run as the rest.
+const STANDALONE = process.env.E2E_STANDALONE_DIR;
+const E2E = {
+  include: ['test/e2e/**/*.test.ts'],
+  // Several e2e tests run kubectl dozens of times against servers in this process: about a minute alone,
+  // twice that on a 2-core machine doing other work. The timeout only stops a hung test.
+  testTimeout: 240_000,
+  hookTimeout: 240_000,
+  sequence: { groupOrder: 0 },
+};
+
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
@@ -52,17 +65,21 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      {
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          // Several e2e tests run kubectl dozens of times against servers in this process: about a minute alone,
-          // twice that on a 2-core machine doing other work. The timeout only stops a hung test.
-          testTimeout: 240_000,
-          hookTimeout: 240_000,
-          sequence: { groupOrder: 0 },
-        },
-      },
+      { test: { name: 'e2e', ...E2E } },
+      ...(STANDALONE !== undefined && STANDALONE !== ''
+        ? [
+            {
+              test: {
+                name: 'e2e-standalone',
+                ...E2E,
+                // The packaging tests never run the executable under test (E2E_BIN_DIR): they pack and install the
+                // npm package and run the standalone executable themselves. The e2e project runs them once.
+                exclude: ['test/e2e/packaging.test.ts'],
+                env: { E2E_BIN_DIR: STANDALONE },
+              },
+            },
+          ]
+        : []),
       {
         test: {
           name: 'faults',
