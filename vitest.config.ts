@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
 
 // Most test time is waiting (test API servers, kubectl and the plugin as child processes), not computing: one more
 // worker than there are cores overlaps the waits. Vitest's default (cores - 1) runs every file one after another
@@ -35,6 +36,8 @@ const E2E = {
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    // The longest files first, across the projects of a group: see test/support/sequencer.ts.
+    sequence: { sequencer: LongestFirst },
     globalSetup: ['test/support/temp-root.ts'],
     projects: [
       {
