@@ -72,7 +72,7 @@ function stopOnFailure(done: readonly Done[]): void {
 stopOnFailure([await npmRun('build')]);
 stopOnFailure(await lanes(['lint'], ['typecheck', 'knip', 'format:check', 'release:e2e']));
 
-const vitest = spawn('vitest', ['run'], {
+const vitest = spawn(join(root, 'node_modules', '.bin', 'vitest'), ['run'], {
   cwd: root,
   env: { ...process.env, E2E_STANDALONE_DIR: join(root, 'dist', 'release-e2e', 'linux-amd64') },
   stdio: 'inherit',
