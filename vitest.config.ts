@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
 
 // Most test time is waiting (test API servers, kubectl and the plugin as child processes), not computing: one more
 // worker than there are cores overlaps the waits. Vitest's default (cores - 1) runs every file one after another
@@ -7,7 +8,10 @@ import { defineConfig } from 'vitest/config';
 const WORKERS = availableParallelism() + 1;
 
 // The fault suites drive thousands of writes through a hostile in-process server, with timeouts they check: they
-// need the CPU to themselves, so they run after everything else, one file at a time.
+// need a core each, so they run after everything else, with no other work beside them. Each file runs the plugin
+// in-process next to its server (runPlugin), one thread: one core busy (a file's CPU time is its wall time), so
+// one file at a time left the other core idle. As many at once as there are cores gives each its own core still.
+const FAULT_WORKERS = availableParallelism();
 const FAULTS = [
   'test/integration/faults.test.ts',
   'test/integration/faults-mix.test.ts',
@@ -16,9 +20,24 @@ const FAULTS = [
   'test/integration/sync-v1-large.test.ts',
 ];
 
+// The standalone linux-amd64 executable (npm run release:e2e makes it in dist/release-e2e), when npm test or
+// npm run test:e2e:standalone points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the
+// e2e-standalone project, in the same run as the rest.
+const STANDALONE = process.env.E2E_STANDALONE_DIR;
+const E2E = {
+  include: ['test/e2e/**/*.test.ts'],
+  // Several e2e tests run kubectl dozens of times against servers in this process: about a minute alone,
+  // twice that on a 2-core machine doing other work. The timeout only stops a hung test.
+  testTimeout: 240_000,
+  hookTimeout: 240_000,
+  sequence: { groupOrder: 0 },
+};
+
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    // The longest files first, across the projects of a group: see test/support/sequencer.ts.
+    sequence: { sequencer: LongestFirst },
     globalSetup: ['test/support/temp-root.ts'],
     projects: [
       {
@@ -49,22 +68,26 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      {
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          // Several e2e tests run kubectl dozens of times against servers in this process: about a minute alone,
-          // twice that on a 2-core machine doing other work. The timeout only stops a hung test.
-          testTimeout: 240_000,
-          hookTimeout: 240_000,
-          sequence: { groupOrder: 0 },
-        },
-      },
+      { test: { name: 'e2e', ...E2E } },
+      ...(STANDALONE !== undefined && STANDALONE !== ''
+        ? [
+            {
+              test: {
+                name: 'e2e-standalone',
+                ...E2E,
+                // The packaging tests never run the executable under test (E2E_BIN_DIR): they pack and install the
+                // npm package and run the standalone executable themselves. The e2e project runs them once.
+                exclude: ['test/e2e/packaging.test.ts'],
+                env: { E2E_BIN_DIR: STANDALONE },
+              },
+            },
+          ]
+        : []),
       {
         test: {
           name: 'faults',
           include: FAULTS,
-          maxWorkers: 1,
+          maxWorkers: FAULT_WORKERS,
           // Each drives thousands of writes on examples/large: about a minute alone on 2 cores, more on a busy one.
           testTimeout: 180_000,
           hookTimeout: 180_000,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const EXAMPLES = join(repoRoot, 'examples', 'cluster');
 const BUCKETS = 'buckets.s3.aws.upbound.io';
@@ -41,7 +41,8 @@ async function seededCluster(): Promise<(args: readonly string[]) => Promise<Run
   servers.push(server);
   const kubeconfig = join(tempDir('xrbac-e2e-after-sync-'), 'kubeconfig');
   server.writeKubeconfig(kubeconfig);
-  return (args) => kubectl(args, { env: { KUBECONFIG: kubeconfig } });
+  return (args) =>
+    kubectl(args, { env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) } });
 }
 
 beforeAll(() => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 // sync --only composed on examples/cluster (60-compositions.yaml): the kinds its compositions, XRs, events and
 // WatchOperation name, judged by the test API server's own authorizer through `kubectl auth can-i --as`.
@@ -45,7 +45,8 @@ let server: TestApiServer;
 let dir: string;
 let kubeconfig: string;
 
-const run = (args: string[]): Promise<RunResult> => kubectl(args, { env: { KUBECONFIG: kubeconfig } });
+const run = (args: string[]): Promise<RunResult> =>
+  kubectl(args, { env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) } });
 
 /** NAMESPACE '' asks at cluster scope, '*' in every namespace (kubectl auth can-i -A). */
 async function canI([verb, resource, namespace]: readonly [string, string, string]): Promise<boolean> {

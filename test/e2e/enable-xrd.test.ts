@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, binDir, findOnPath, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import {
+  assertBuilt,
+  discoveryCache,
+  binDir,
+  findOnPath,
+  kubectl,
+  repoRoot,
+  tempDir,
+  type RunResult,
+} from './harness.js';
 
 const SQL = 'xsqlinstances.aws.platform.upbound.io'; // claim: sqlinstances.aws.platform.upbound.io
 const CLAIM = 'sqlinstances.aws.platform.upbound.io';
@@ -18,7 +27,10 @@ let dir: string;
 let kubeconfig: string;
 
 const run = (args: string[], input?: string): Promise<RunResult> =>
-  kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+  kubectl(args, {
+    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
+    ...(input !== undefined ? { input } : {}),
+  });
 
 function annotations(ns: string): Record<string, string> {
   const o = server.get('namespaces', ns) as

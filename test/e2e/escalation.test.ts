@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const USER = 'mallory';
 
@@ -19,7 +19,10 @@ let server: TestApiServer;
 let kubeconfig: string;
 
 const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+  kubectl(args, {
+    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
+    ...(input !== undefined ? { input } : {}),
+  });
 
 const evilXrd = {
   apiVersion: 'apiextensions.crossplane.io/v1',

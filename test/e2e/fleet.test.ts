@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 // --all-contexts through the real kubectl: two clusters in one kubeconfig, the plugin's per-context answers beside
 // kubectl's own answer for each context.
@@ -18,7 +18,8 @@ let dir: string;
 let kubeconfig: string;
 const CONTEXTS = ['stage', 'prod'];
 
-const run = (args: string[]): Promise<RunResult> => kubectl(args, { env: { KUBECONFIG: kubeconfig } });
+const run = (args: string[]): Promise<RunResult> =>
+  kubectl(args, { env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) } });
 
 beforeAll(async () => {
   assertBuilt();

@@ -53,6 +53,17 @@ export function onPty(command: string, env: Record<string, string> = {}): Promis
   return run(scriptPath ?? 'script', ['-qec', command, '/dev/null'], { env });
 }
 
+/**
+ * A kubectl discovery cache for the server of KUBECONFIG (a directory beside it), for KUBECACHEDIR. Each run has a
+ * fresh HOME, so without one every kubectl run first asks the server for every API group (about 60 requests on
+ * examples/cluster: most of a `kubectl auth can-i`); with one, kubectl asks for what it does not know yet, as it
+ * does on a user's machine, and discovers again when a resource is missing (a CRD created since). Only for a
+ * kubeconfig whose server stays the same one for its whole life; the plugin keeps no cache of its own.
+ */
+export function discoveryCache(kubeconfig: string): string {
+  return join(dirname(kubeconfig), 'kubectl-cache');
+}
+
 /** Runs `kubectl ARGS` with the plugin on PATH and a controlled environment. */
 export function kubectl(
   args: readonly string[],

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const examples = join(repoRoot, 'examples', 'cluster');
 const RBAC = 'rbac.authorization.k8s.io';
@@ -104,7 +104,10 @@ let syncedFile: string;
 let fleetKubeconfig: string;
 
 const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+  kubectl(args, {
+    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
+    ...(input !== undefined ? { input } : {}),
+  });
 
 function ok(r: RunResult, what: string): RunResult {
   expect(r.code, `${what}\n${r.stderr}`).toBe(0);

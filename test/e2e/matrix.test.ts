@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const SA = 'ServiceAccount:crossplane-system/crossplane';
 const SA_USER = 'system:serviceaccount:crossplane-system:crossplane';
@@ -47,7 +47,7 @@ let cacheDir: string;
 const versions = new Map<string, string>();
 
 const run = (args: readonly string[]): Promise<RunResult> =>
-  kubectl(args, { env: { KUBECONFIG: kubeconfig } });
+  kubectl(args, { env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) } });
 
 function ok(r: RunResult, what: string): RunResult {
   expect(r.code, `${what}\n${r.stderr}`).toBe(0);

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { haveBun, runRelease } from '../unit/packaging/release-run.js';
+import { haveBun, runRelease, standaloneLinuxAmd64 } from '../unit/packaging/release-run.js';
 import { assertBuilt, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const BIN = 'kubectl-crossplane_rbac';
@@ -145,7 +145,8 @@ describe.skipIf(!haveBun)('the standalone linux-amd64 executable', () => {
 
   beforeAll(() => {
     assertBuilt();
-    binDir = join(runRelease(['linux-amd64']), 'linux-amd64');
+    // npm test made it already (E2E_STANDALONE_DIR), the release of these sources; else it is made here.
+    binDir = standaloneLinuxAmd64();
     kubectlDir = kubectlOnlyDir();
   }, 300_000);
 

@@ -18,7 +18,7 @@ export const SKIP: Record<string, string> = {
     "builds, as npm run build; its sync is the quick start's first command, run here",
   'npm test': 'runs this test',
   'npm run release':
-    'builds every platform (half a minute); npm test runs the release for test:e2e:standalone and its packaging tests',
+    'builds every platform (half a minute); npm test runs the release of linux-amd64 for the e2e-standalone and packaging tests',
   'kubectl krew install --manifest=dist/release/plugin.yaml --archive=dist/release/kubectl-crossplane-rbac_v0.1.0_linux_amd64.tar.gz':
     'needs krew and a release built (npm run release)',
   'kubectl crossplane-rbac enable-xrd -i':

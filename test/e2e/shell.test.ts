@@ -78,7 +78,7 @@ describe('the plugin through the real kubectl', () => {
     const json = await kubectl(['crossplane-rbac', 'version', '-o', 'json']);
     expect(json.code, json.stderr).toBe(0);
     const info = (JSON.parse(json.stdout) as { clientVersion: Record<string, unknown> }).clientVersion;
-    // npm run test:e2e:standalone points E2E_BIN_DIR at the bun executable; its runtime is the @oven/bun package of
+    // The e2e-standalone project points E2E_BIN_DIR at the bun executable; its runtime is the @oven/bun package of
     // the bun devDependency's version (scripts/release/bun.ts). The bundle runs on the node its shebang finds on PATH.
     const want =
       process.env.E2E_BIN_DIR !== undefined

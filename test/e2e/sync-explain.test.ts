@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, kubectl, onPty, repoRoot, scriptPath, tempDir } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, onPty, repoRoot, scriptPath, tempDir } from './harness.js';
 
 const examples = join(repoRoot, 'examples', 'cluster');
 
@@ -22,7 +22,10 @@ describe('sync and explain through the real kubectl', () => {
   });
 
   const run = (args: string[], input?: string) =>
-    kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+    kubectl(args, {
+      env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
+      ...(input !== undefined ? { input } : {}),
+    });
 
   it('runs the README quick start on the examples without a cluster', async () => {
     const r = await kubectl(['crossplane-rbac', 'sync', '-f', examples]);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { subjectAccessReview } from '../support/access-review.js';
-import { assertBuilt, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const SQL_XRD = 'xsqlinstances.aws.platform.upbound.io'; // enabled in team-b by the examples; here also in team-a
 const CLAIM = 'sqlinstances.aws.platform.upbound.io';
@@ -76,7 +76,10 @@ let server: TestApiServer;
 let kubeconfig: string;
 
 const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, { env: { KUBECONFIG: kubeconfig }, ...(input !== undefined ? { input } : {}) });
+  kubectl(args, {
+    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
+    ...(input !== undefined ? { input } : {}),
+  });
 
 function ok(r: RunResult, what: string): RunResult {
   expect(r.code, `${what}\n${r.stderr}`).toBe(0);

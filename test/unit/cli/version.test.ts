@@ -1,7 +1,7 @@
 // `version -o json|yaml` names the runtime truthfully: the standalone executable is bun (which also sets
 // process.versions.node, the Node release it is compatible with, so a `nodeVersion` there would be false), the npm
-// package runs on Node. The bun path through the real executable is test/e2e/shell.test.ts under
-// `npm run test:e2e:standalone` (E2E_BIN_DIR set); here the Node path, in-process under vitest's Node.
+// package runs on Node. The bun path through the real executable is test/e2e/shell.test.ts in the e2e-standalone
+// project (E2E_BIN_DIR set; npm test runs it); here the Node path, in-process under vitest's Node.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runtimeOf } from '../../../src/cli/version-text.js';

@@ -1,6 +1,6 @@
 // Runs scripts/release.ts (with tsx) into a temporary directory, for the packaging tests.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,4 +65,21 @@ export function runRelease(platforms?: readonly string[], standalone?: readonly 
 
 export function readReleaseJson(out: string): ReleaseJson {
   return JSON.parse(readFileSync(join(out, 'release.json'), 'utf8')) as ReleaseJson;
+}
+
+/**
+ * The directory of the standalone linux-amd64 executable: $E2E_STANDALONE_DIR when npm test made it before the
+ * tests (`npm run release:e2e`: release.ts with the flags runRelease passes, into dist/release-e2e), else a release
+ * of linux-amd64 made here. One older than the bundles it is compiled from is refused: it would not be the
+ * executable of these sources.
+ */
+export function standaloneLinuxAmd64(): string {
+  const dir = process.env.E2E_STANDALONE_DIR;
+  if (dir === undefined || dir === '') return join(runRelease(['linux-amd64']), 'linux-amd64');
+  const exe = join(dir, 'kubectl-crossplane_rbac');
+  const sources = join(repoRoot, 'dist', 'standalone');
+  const built = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
+  if (!existsSync(exe) || statSync(exe).mtimeMs < built)
+    throw new Error(`${exe} is missing or older than ${sources}: run "npm run release:e2e"`);
+  return dir;
 }

@@ -1,0 +1,82 @@
+// `npm test`: every check, then every test project in one vitest run.
+//
+//   1. npm run build: the bundles (dist/bin, dist/standalone) the release and the tests run.
+//   2. Two lanes at once (one per core of a 2-core machine; each step is one mostly single-threaded process):
+//      lint | typecheck, knip, format:check, release:e2e (the standalone linux-amd64 executable, dist/release-e2e).
+//      Every step runs; the output of each is printed when it ends; any failure stops here, before the tests.
+//   3. vitest run, with E2E_STANDALONE_DIR set: the e2e project runs the built bundle, the e2e-standalone project
+//      (vitest.config.ts) the same files against the standalone executable, in the same run, and the packaging tests
+//      take that executable instead of compiling one of their own.
+//
+// One after another (the `&&` chain this replaces), the checks left a core idle for about two minutes, and the
+// standalone pass waited for its own vitest run after the first.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { root } from './release/platforms.js';
+
+interface Done {
+  readonly name: string;
+  readonly code: number;
+  readonly seconds: number;
+}
+
+/** Runs `npm run SCRIPT`, its stdout and stderr kept, and prints them (with how long it took) once it ends. */
+function npmRun(script: string, env: NodeJS.ProcessEnv = process.env): Promise<Done> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => out.push(b));
+    const end = (code: number): void => {
+      const seconds = (Date.now() - started) / 1000;
+      process.stdout.write(
+        `\n> npm run ${script} (${seconds.toFixed(1)} s${code === 0 ? '' : `, exit ${String(code)}`})\n`,
+      );
+      process.stdout.write(Buffer.concat(out));
+      resolve({ name: script, code, seconds });
+    };
+    child.on('error', (err) => {
+      out.push(Buffer.from(`${err.message}\n`));
+      end(127);
+    });
+    child.on('close', (code, signal) => {
+      end(code ?? (signal !== null ? 128 : 1));
+    });
+  });
+}
+
+/** Runs each lane's scripts one after another, the lanes at once; every script runs. */
+async function lanes(...scripts: readonly (readonly string[])[]): Promise<Done[]> {
+  const results = await Promise.all(
+    scripts.map(async (lane) => {
+      const done: Done[] = [];
+      for (const script of lane) done.push(await npmRun(script));
+      return done;
+    }),
+  );
+  return results.flat();
+}
+
+function stopOnFailure(done: readonly Done[]): void {
+  const failed = done.filter((d) => d.code !== 0);
+  if (failed.length === 0) return;
+  process.stderr.write(`\nnpm test: failed: ${failed.map((d) => `npm run ${d.name}`).join(', ')}\n`);
+  process.exit(1);
+}
+
+stopOnFailure([await npmRun('build')]);
+stopOnFailure(await lanes(['lint'], ['typecheck', 'knip', 'format:check', 'release:e2e']));
+
+const vitest = spawn(join(root, 'node_modules', '.bin', 'vitest'), ['run'], {
+  cwd: root,
+  env: { ...process.env, E2E_STANDALONE_DIR: join(root, 'dist', 'release-e2e', 'linux-amd64') },
+  stdio: 'inherit',
+});
+vitest.on('close', (code, signal) => {
+  process.exit(code ?? (signal !== null ? 128 : 1));
+});
