@@ -5,6 +5,7 @@ import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { SocksClient } from 'socks';
 import { hostOf, portOf } from './proxy.js';
+import type { TlsConfig } from './rest-config.js';
 
 /** client-go's dialer and TLS handshake limits. */
 export const CONNECT_TIMEOUT_MS = 30_000;
@@ -196,7 +197,7 @@ type Callback = (err: Error | null, socket?: Duplex) => void;
  * One keep-alive connection pool for the whole run, whose connections are opened by `dial` (directly or through the
  * proxy) with client-go's connect and TLS handshake limits.
  */
-export class DialingHttpsAgent extends https.Agent {
+class DialingHttpsAgent extends https.Agent {
   /**
    * Built from the CA, certificate and key once, at the first connection, for every later one: Node would otherwise
    * parse the PEMs again at every handshake (a run opens up to maxSockets connections at once).
@@ -244,7 +245,7 @@ export class DialingHttpsAgent extends https.Agent {
   }
 }
 
-export class DialingHttpAgent extends http.Agent {
+class DialingHttpAgent extends http.Agent {
   constructor(
     options: http.AgentOptions,
     private readonly dialOptions: DialOptions,
@@ -263,4 +264,33 @@ export class DialingHttpAgent extends http.Agent {
     );
     return undefined;
   }
+}
+
+/**
+ * The connection pool for one protocol, proxy and client certificate: keep-alive, up to 32 connections, each opened
+ * by `dial` with client-go's connect limit; over https, the kubeconfig's TLS settings, with CLIENT_CERT (an exec
+ * plugin's) in place of the kubeconfig's certificate when given.
+ */
+export function newAgent(
+  protocol: string,
+  proxy: URL | undefined,
+  tls: TlsConfig,
+  clientCert: { readonly cert: string; readonly key: string } | undefined,
+): http.Agent {
+  const dialOptions = { proxy, connectTimeoutMs: CONNECT_TIMEOUT_MS };
+  const pool = { keepAlive: true, maxSockets: 32 };
+  if (protocol !== 'https:') return new DialingHttpAgent(pool, dialOptions);
+  const cert =
+    clientCert ?? (tls.cert !== undefined && tls.key !== undefined ? { cert: tls.cert, key: tls.key } : {});
+  return new DialingHttpsAgent(
+    {
+      ...pool,
+      rejectUnauthorized: !tls.insecure,
+      ALPNProtocols: ['http/1.1'],
+      ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+      ...(tls.serverName !== undefined ? { servername: tls.serverName } : {}),
+      ...cert,
+    },
+    dialOptions,
+  );
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { CONNECT_TIMEOUT_MS, DialingHttpAgent, DialingHttpsAgent } from './dial.js';
+import { newAgent } from './dial.js';
 import { ExecCredentialProvider } from './exec-credential.js';
 import type { ExecCredential, ExecIo } from './exec-credential-types.js';
 import { chooseProxy } from './proxy.js';
@@ -380,30 +380,14 @@ export class Transport {
   private agent(url: URL, proxy: URL | undefined, credential: ExecCredential | undefined): http.Agent {
     const key = `${url.protocol}|${proxy?.href ?? ''}|${credential?.clientCertificateData ?? ''}`;
     let agent = this.agents.get(key);
-    if (agent !== undefined) return agent;
-    const dialOptions = { proxy, connectTimeoutMs: CONNECT_TIMEOUT_MS };
-    const pool = { keepAlive: true, maxSockets: 32 };
-    if (url.protocol === 'https:') {
-      const tls = this.config.tls;
-      agent = new DialingHttpsAgent(
-        {
-          ...pool,
-          rejectUnauthorized: !tls.insecure,
-          ALPNProtocols: ['http/1.1'],
-          ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
-          ...(tls.serverName !== undefined ? { servername: tls.serverName } : {}),
-          ...(credential?.clientCertificateData !== undefined && credential.clientKeyData !== undefined
-            ? { cert: credential.clientCertificateData, key: credential.clientKeyData }
-            : tls.cert !== undefined && tls.key !== undefined
-              ? { cert: tls.cert, key: tls.key }
-              : {}),
-        },
-        dialOptions,
-      );
-    } else {
-      agent = new DialingHttpAgent(pool, dialOptions);
+    if (agent === undefined) {
+      const exec =
+        credential?.clientCertificateData !== undefined && credential.clientKeyData !== undefined
+          ? { cert: credential.clientCertificateData, key: credential.clientKeyData }
+          : undefined;
+      agent = newAgent(url.protocol, proxy, this.config.tls, exec);
+      this.agents.set(key, agent);
     }
-    this.agents.set(key, agent);
     return agent;
   }
 }
