@@ -91,22 +91,22 @@ export async function findMissingPermissions(
   if (writes.length === 0) return { lines: [], rules: [] };
   try {
     const perms = requiredPermissions(writes);
-    const allowed = await askEach(cluster, perms);
+    const writesRoles = writes.some(
+      (w) => w.action !== 'delete' && (w.object.kind === 'ClusterRole' || w.object.kind === 'Role'),
+    );
+    // Asked beside the verbs on kinds, not after them: one round trip fewer before the first write.
+    const [allowed, mayEscalate] = await Promise.all([
+      askEach(cluster, perms),
+      writesRoles
+        ? cluster.canI({ verb: 'escalate', group: 'rbac.authorization.k8s.io', resource: 'clusterroles' })
+        : false,
+    ]);
     const lacking = perms.filter((_, i) => allowed[i] !== true);
     const missing = permissionLines(lacking);
     const rules = lacking.map(permissionRule);
     const done = (): MissingPermissions => ({ lines: missing, rules });
+    if (!writesRoles || mayEscalate) return done();
     const granted = rulesGranted(writes);
-    const writesRoles = writes.some(
-      (w) => w.action !== 'delete' && (w.object.kind === 'ClusterRole' || w.object.kind === 'Role'),
-    );
-    if (!writesRoles) return done();
-    const mayEscalate = await cluster.canI({
-      verb: 'escalate',
-      group: 'rbac.authorization.k8s.io',
-      resource: 'clusterroles',
-    });
-    if (mayEscalate) return done();
     const review = await cluster.rulesReview('default');
     const aggregates = writesAggregationRule(writes);
     if (aggregates) {

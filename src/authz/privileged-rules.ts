@@ -95,10 +95,11 @@ function formatRuleResources(rule: PolicyRule, only?: (resource: string, group: 
 
 /**
  * Reasons found for rules whose groups and resources lists are frozen, by those lists and the verbs: a provider
- * family's roles repeat the same shared (frozen, so unchangeable) lists thousands of times. A rule with resource
- * names or URLs is not looked up here: the reason depends on nothing but the verbs, groups and resources otherwise.
+ * family's roles repeat the same shared (frozen, so unchangeable) lists thousands of times. Frozen verbs lists are
+ * keyed by identity (the renderers share a few), others by their text. A rule with resource names or URLs is not
+ * looked up here: the reason depends on nothing but the verbs, groups and resources otherwise.
  */
-const known = new WeakMap<readonly string[], WeakMap<readonly string[], Map<string, string | undefined>>>();
+const known = new WeakMap<readonly string[], WeakMap<readonly string[], Map<unknown, string | undefined>>>();
 
 /** Why one rule is privileged, or undefined. */
 export function privilegedRuleReason(rule: PolicyRule): string | undefined {
@@ -110,8 +111,8 @@ export function privilegedRuleReason(rule: PolicyRule): string | undefined {
   let byResources = known.get(apiGroups);
   if (byResources === undefined) known.set(apiGroups, (byResources = new WeakMap()));
   let byVerbs = byResources.get(resources);
-  if (byVerbs === undefined) byResources.set(resources, (byVerbs = new Map<string, string | undefined>()));
-  const verbs = JSON.stringify(rule.verbs);
+  if (byVerbs === undefined) byResources.set(resources, (byVerbs = new Map<unknown, string | undefined>()));
+  const verbs = Object.isFrozen(rule.verbs) ? rule.verbs : JSON.stringify(rule.verbs);
   if (byVerbs.has(verbs)) return byVerbs.get(verbs);
   const reason = reasonOf(rule);
   byVerbs.set(verbs, reason);

@@ -44,7 +44,21 @@ export function buildCli(argv: readonly string[], deps: Deps, command?: string):
         throw new UsageError(`unexpected arguments: [${(extra[1] ?? '').split(', ').join(' ')}]`, { hint });
       throw new UsageError(msg, { hint });
     });
+  skipHelpCache(cli);
   return cli;
+}
+
+/**
+ * yargs renders a command's whole help text as soon as the command's handler has started, in case the handler fails
+ * and yargs shows help then (15-25 ms of every command's start, before its first request leaves). This parser never
+ * shows help for a failure (see fail above): the text would be thrown away. Left as it is if yargs' internals differ.
+ */
+function skipHelpCache(cli: Argv<GlobalArgs>): void {
+  const internal = cli as unknown as {
+    getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+  };
+  const usage = internal.getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 /** Parses and runs a command; every failure becomes a rejection (handled once in composition-root.ts). */

@@ -291,8 +291,8 @@ const PART_OF_KIND: Readonly<Record<string, SnapshotKey>> = {
 };
 
 export function snapshotPartOf(obj: KubeObject): SnapshotKey | undefined {
-  const group = obj.apiVersion.includes('/') ? obj.apiVersion.split('/')[0] : '';
-  return PART_OF_KIND[`${group ?? ''}/${obj.kind}`];
+  const slash = obj.apiVersion.indexOf('/');
+  return PART_OF_KIND[`${slash >= 0 ? obj.apiVersion.slice(0, slash) : ''}/${obj.kind}`];
 }
 
 /**
@@ -346,8 +346,21 @@ export function findInvalidObjects(
     const p = findInvalidField(o);
     if (p !== undefined) out.push({ object: o, ...p });
   };
-  for (const key of keys) for (const o of objects) if (snapshotPartOf(o) === key) check(o);
-  for (const o of objects) if (snapshotPartOf(o) === undefined && isCheckedOther(o)) check(o);
+  // Each object's part found once (a large cluster's input is thousands of objects), then checked part by part.
+  const byPart = new Map<string, KubeObject[]>();
+  const others: KubeObject[] = [];
+  for (const o of objects) {
+    const part = snapshotPartOf(o);
+    if (part === undefined) {
+      if (isCheckedOther(o)) others.push(o);
+      continue;
+    }
+    const list = byPart.get(part);
+    if (list === undefined) byPart.set(part, [o]);
+    else list.push(o);
+  }
+  for (const key of keys) for (const o of byPart.get(key) ?? []) check(o);
+  for (const o of others) check(o);
   return out;
 }
 

@@ -18,13 +18,14 @@ import {
   XRD_ROLE_SUFFIX_SYSTEM,
   XRD_ROLE_SUFFIX_VIEW,
 } from '../names.js';
-import { buildClusterRole, controllerRef } from '../object-builders.js';
+import { buildClusterRole, controllerRef, sharedList } from '../object-builders.js';
 
 export type CrossplaneVersion = 'v1' | 'v2';
 
-export const VERBS_ALL: readonly string[] = ['*'];
-export const VERBS_VIEW: readonly string[] = ['get', 'list', 'watch'];
-const VERBS_UPDATE: readonly string[] = ['update'];
+// Shared (frozen): the roles built from them hold these lists instead of copies, and checks may key on them.
+export const VERBS_ALL = sharedList(['*']);
+export const VERBS_VIEW = sharedList(['get', 'list', 'watch']);
+const VERBS_UPDATE = sharedList(['update']);
 
 const MAX_LABEL_VALUE = 63;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

@@ -36,13 +36,14 @@ export function revisionOwner(rev: ProviderRevision): OwnerReference[] {
 function ownedDeployments(rev: ProviderRevision, deployments: readonly Deployment[]): Deployment[] {
   const uid = rev.metadata.uid;
   if (uid === undefined || uid === '') return [];
-  return [...deployments]
+  // Filtered before sorting: a revision owns a few of the cluster's Deployments, and every revision is asked.
+  return deployments
+    .filter((d) => (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid))
     .sort(
       (a, b) =>
         compareStrings(a.metadata.namespace ?? 'default', b.metadata.namespace ?? 'default') ||
         compareStrings(a.metadata.name, b.metadata.name),
-    )
-    .filter((d) => (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+    );
 }
 
 /** How sync binds a revision's system ClusterRole: one ClusterRoleBinding, or RoleBindings where it runs. */

@@ -69,7 +69,7 @@ function familyDefaultRegistry(policy: ProviderRolePolicy): string {
   return isV1(policy) && policy.providerClusterRole !== undefined ? V1_DEFAULT_REGISTRY : '';
 }
 
-const VERBS_SYSTEM: readonly string[] = ['get', 'list', 'watch', 'update', 'patch', 'create'];
+const VERBS_SYSTEM = sharedList(['get', 'list', 'watch', 'update', 'patch', 'create']);
 
 /**
  * The resources a revision's objectRefs define, in ref order and with duplicates kept, as crossplane's

@@ -330,7 +330,7 @@ describe('renderProviderRoles', () => {
 
 /** kubectl-style YAML of an object (sequences not indented under their key). */
 function kubectlYaml(o: unknown): string {
-  return stringify(o, { indentSeq: false, lineWidth: 0 });
+  return stringify(o, { indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 /** The live excerpt's text without server-set metadata and comments, up to its truncation point. */
