@@ -464,6 +464,33 @@ describe('faults and counters', () => {
     expect(server.counters.writes()).toBe(1);
   });
 
+  it('times the window of writes: from the first received to the last, access reviews and reads left out', async () => {
+    server.counters.reset();
+    const review = { spec: { nonResourceAttributes: { verb: 'get', path: '/' } } };
+    await raw('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review);
+    await core.listNamespacedConfigMap({ namespace: 'page' });
+    expect(server.counters.writeWindow()).toBeUndefined();
+    const before = process.hrtime.bigint();
+    const patch = (c: string) =>
+      raw(
+        'PATCH',
+        `/apis/${RBAC}/v1/clusterroles/dup`,
+        { metadata: { labels: { c } } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
+    await patch('2');
+    const afterFirst = process.hrtime.bigint();
+    await raw('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review);
+    await patch('3');
+    const after = process.hrtime.bigint();
+    const w = server.counters.writeWindow();
+    expect(w).toBeDefined();
+    expect(w!.first >= before && w!.first <= afterFirst).toBe(true);
+    expect(w!.last > afterFirst && w!.last <= after).toBe(true);
+    server.counters.reset();
+    expect(server.counters.writeWindow()).toBeUndefined();
+  });
+
   it('injects 500/503 errors, 429 with Retry-After, conflicts, drops and latency', async () => {
     server.faults.errorRate = 1;
     server.faults.errorCode = 503;

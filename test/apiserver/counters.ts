@@ -17,11 +17,21 @@ const REVIEWS = new Set([
 
 export class RequestCounters {
   private readonly counts = new Map<string, number>();
+  private writeTimes: { first: bigint; last: bigint } | undefined;
 
   /** @internal called by the server once per request. */
   record(verb: string, resource: string): void {
     const key = `${verb} ${resource}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if ((WRITE_VERBS as readonly string[]).includes(verb) && !REVIEWS.has(resource)) {
+      const now = process.hrtime.bigint();
+      this.writeTimes = { first: this.writeTimes?.first ?? now, last: now };
+    }
+  }
+
+  /** When the first and the last write (as writes() counts them) were received, in process.hrtime.bigint() time. */
+  writeWindow(): { readonly first: bigint; readonly last: bigint } | undefined {
+    return this.writeTimes;
   }
 
   get(verb: string, resource: string): number {
@@ -47,6 +57,7 @@ export class RequestCounters {
 
   reset(): void {
     this.counts.clear();
+    this.writeTimes = undefined;
   }
 
   snapshot(): Record<string, number> {

@@ -211,6 +211,15 @@ class DialingHttpsAgent extends https.Agent {
     super(options);
   }
 
+  /**
+   * The pool a request's connection comes from: where it goes (host, port, local address, family). Node's https
+   * agent also appends the CA, certificate and key PEMs at every request, but this agent's TLS settings are its own
+   * and never change, so they tell no two pools apart.
+   */
+  override getName(options?: http.ClientRequestArgs): string {
+    return http.Agent.prototype.getName.call(this, options);
+  }
+
   override createConnection(
     options: tls.ConnectionOptions & { host?: string; port?: number },
     callback: Callback,

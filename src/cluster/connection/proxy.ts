@@ -28,6 +28,24 @@ export function chooseProxy(
   }
 }
 
+/**
+ * chooseProxy for one run, decided once per scheme and host: Go reads the proxy variables once per process too, and
+ * a run sends thousands of requests to the same server (each read of process.env is a call into the runtime).
+ */
+export function proxyChooser(
+  proxyUrl: string | undefined,
+  env: NodeJS.ProcessEnv,
+): (target: URL) => URL | undefined {
+  const chosen = new Map<string, URL | undefined>();
+  return (target) => {
+    const where = `${target.protocol}//${target.host}`;
+    if (chosen.has(where)) return chosen.get(where);
+    const proxy = chooseProxy(target, proxyUrl, env);
+    chosen.set(where, proxy);
+    return proxy;
+  };
+}
+
 function envAny(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
   for (const name of names) {
     const v = env[name];

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { newAgent } from './dial.js';
 import { ExecCredentialProvider } from './exec-credential.js';
 import type { ExecCredential, ExecIo } from './exec-credential-types.js';
-import { chooseProxy } from './proxy.js';
+import { proxyChooser } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
 import {
   backoff,
@@ -69,6 +69,7 @@ export interface TransportDeps {
  */
 export class Transport {
   private readonly agents = new Map<string, http.Agent>();
+  private readonly proxyFor: (target: URL) => URL | undefined;
   private readonly exec: ExecCredentialProvider | undefined;
   private readonly log: RequestLog;
   private readonly secure: boolean;
@@ -85,6 +86,7 @@ export class Transport {
     verbosity: number,
   ) {
     this.secure = config.server.startsWith('https:');
+    this.proxyFor = proxyChooser(config.proxyUrl, deps.env);
     this.log = new RequestLog(verbosity, deps.log, deps.pid);
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     const creds = config.credentials;
@@ -304,7 +306,7 @@ export class Transport {
     credential: ExecCredential | undefined,
     mode: ReadMode,
   ): Promise<Answer | StreamedAnswer> {
-    const proxy = chooseProxy(url, this.config.proxyUrl, this.deps.env);
+    const proxy = this.proxyFor(url);
     // A plain-http target behind an HTTP proxy is asked for in absolute form, as Go does; anything else tunnels.
     const absoluteForm = url.protocol === 'http:' && proxy !== undefined && proxy.protocol === 'http:';
     const target = absoluteForm ? proxy : url;

@@ -5,7 +5,7 @@
 // - "ftp://insecure.tld/": the API server is always http or https;
 // - "http://[1000::%25.example.com]:123": Node's URL parser rejects IPv6 zone identifiers.
 import { describe, expect, it } from 'vitest';
-import { chooseProxy, noProxyMatches } from '../../../src/cluster/connection/proxy.js';
+import { chooseProxy, noProxyMatches, proxyChooser } from '../../../src/cluster/connection/proxy.js';
 
 interface ProxyForUrlCase {
   readonly env: { HTTP_PROXY?: string; HTTPS_PROXY?: string; NO_PROXY?: string };
@@ -141,5 +141,40 @@ describe('NO_PROXY, as Go useProxy', () => {
   it('an entry with no host (":1") matches nothing and does not throw', () => {
     expect(proxied('example.com', ':1')).toBe(true);
     expect(noProxyMatches(':1', 'example.com', 80)).toBe(false);
+  });
+});
+
+describe('proxyChooser: one decision per scheme and host for a run', () => {
+  it('gives the same proxies as Go, reading the variables once per scheme and host', () => {
+    for (const c of proxyForUrl) {
+      const reads: string[] = [];
+      const vars: Record<string, string | undefined> = { ...c.env };
+      const env = new Proxy(vars, {
+        get: (target, name): string | undefined => {
+          if (typeof name !== 'string') return undefined;
+          reads.push(name);
+          return target[name];
+        },
+      });
+      const choose = proxyChooser(undefined, env);
+      const url = new URL(c.req ?? 'http://example.com');
+      const first = choose(url);
+      const readsOnce = reads.length;
+      const again = choose(new URL(`${url.href}${url.href.endsWith('/') ? '' : '/'}other/path?x=1`));
+      expect(first?.href.replace(/\/$/, '') ?? '<nil>', JSON.stringify(c)).toBe(c.want);
+      expect(again, JSON.stringify(c)).toBe(first);
+      expect(reads.length, 'no second read of the environment').toBe(readsOnce);
+    }
+  });
+
+  it('decides each host apart: NO_PROXY may exempt one and not another', () => {
+    const choose = proxyChooser(undefined, {
+      HTTPS_PROXY: 'http://proxy:3128',
+      NO_PROXY: 'internal.example',
+    });
+    expect(choose(new URL('https://api.internal.example:6443/api'))).toBeUndefined();
+    expect(choose(new URL('https://api.example.com:6443/api'))?.href).toBe('http://proxy:3128/');
+    expect(choose(new URL('http://api.example.com:6443/api'))).toBeUndefined();
+    expect(choose(new URL('https://api.internal.example:6443/apis'))).toBeUndefined();
   });
 });
