@@ -464,12 +464,16 @@ describe('faults and counters', () => {
     expect(server.counters.writes()).toBe(1);
   });
 
-  it('times the window of writes: from the first received to the last, access reviews and reads left out', async () => {
+  it('times the windows of reads and of writes: from the first received to the last, access reviews left out', async () => {
     server.counters.reset();
     const review = { spec: { nonResourceAttributes: { verb: 'get', path: '/' } } };
     await raw('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review);
+    expect(server.counters.window('read')).toBeUndefined();
+    const beforeRead = process.hrtime.bigint();
     await core.listNamespacedConfigMap({ namespace: 'page' });
-    expect(server.counters.writeWindow()).toBeUndefined();
+    const read = server.counters.window('read');
+    expect(read !== undefined && read.first === read.last && read.first >= beforeRead).toBe(true);
+    expect(server.counters.window('write')).toBeUndefined();
     const before = process.hrtime.bigint();
     const patch = (c: string) =>
       raw(
@@ -483,12 +487,14 @@ describe('faults and counters', () => {
     await raw('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review);
     await patch('3');
     const after = process.hrtime.bigint();
-    const w = server.counters.writeWindow();
+    const w = server.counters.window('write');
     expect(w).toBeDefined();
     expect(w!.first >= before && w!.first <= afterFirst).toBe(true);
     expect(w!.last > afterFirst && w!.last <= after).toBe(true);
+    expect(server.counters.window('read')).toStrictEqual(read);
     server.counters.reset();
-    expect(server.counters.writeWindow()).toBeUndefined();
+    expect(server.counters.window('write')).toBeUndefined();
+    expect(server.counters.window('read')).toBeUndefined();
   });
 
   it('injects 500/503 errors, 429 with Retry-After, conflicts, drops and latency', async () => {

@@ -17,21 +17,30 @@ const REVIEWS = new Set([
 
 export class RequestCounters {
   private readonly counts = new Map<string, number>();
-  private writeTimes: { first: bigint; last: bigint } | undefined;
+  private readonly times = new Map<'read' | 'write', { first: bigint; last: bigint }>();
 
   /** @internal called by the server once per request. */
   record(verb: string, resource: string): void {
     const key = `${verb} ${resource}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    if ((WRITE_VERBS as readonly string[]).includes(verb) && !REVIEWS.has(resource)) {
+    const what =
+      verb === 'get' || verb === 'list'
+        ? 'read'
+        : (WRITE_VERBS as readonly string[]).includes(verb) && !REVIEWS.has(resource)
+          ? 'write'
+          : undefined;
+    if (what !== undefined) {
       const now = process.hrtime.bigint();
-      this.writeTimes = { first: this.writeTimes?.first ?? now, last: now };
+      this.times.set(what, { first: this.times.get(what)?.first ?? now, last: now });
     }
   }
 
-  /** When the first and the last write (as writes() counts them) were received, in process.hrtime.bigint() time. */
-  writeWindow(): { readonly first: bigint; readonly last: bigint } | undefined {
-    return this.writeTimes;
+  /**
+   * When the first and the last read (get, list) or write (as writes() counts them) was received, in
+   * process.hrtime.bigint() time; undefined before the first.
+   */
+  window(what: 'read' | 'write'): { readonly first: bigint; readonly last: bigint } | undefined {
+    return this.times.get(what);
   }
 
   get(verb: string, resource: string): number {
@@ -57,7 +66,7 @@ export class RequestCounters {
 
   reset(): void {
     this.counts.clear();
-    this.writeTimes = undefined;
+    this.times.clear();
   }
 
   snapshot(): Record<string, number> {
