@@ -105,6 +105,14 @@ export async function planSync(
 
 /** `sync`: read, render what Crossplane's RBAC manager would make, plan against the live objects, write. */
 export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<SyncOutcome> {
+  // Loaded while the reads are in flight, when this process mostly waits for the server, not after them.
+  void Promise.all([
+    import('../sync/render.js'),
+    import('../plan/plan.js'),
+    import('../sync/held.js'),
+    import('../plan/replan.js'),
+    import('./preflight.js'),
+  ]).catch(() => undefined);
   const input = await readInput(options.source, deps, syncParts(options.render.only));
   const { plan, held, pruneScope, composed, desired } = await planSync(
     input,
