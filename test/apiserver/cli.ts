@@ -19,6 +19,9 @@ Flags:
   --latency-ms N           Answer every request N ms late
   --no-aggregation         Do not run the clusterrole-aggregation controller
   --aggregation-delay-ms N Run it N ms after a ClusterRole changes, as a real controller lags
+  --no-aggregated-discovery
+                           Answer /api and /apis only in the legacy format (clients then read every group
+                           version), as servers before Kubernetes 1.26 do
   -h, --help               Print this help
 
 It prints its https URL on stdout once it listens. It serves Kubernetes 1.32's core resources (pods, services,
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
         'latency-ms': { type: 'string' },
         'no-aggregation': { type: 'boolean' },
         'aggregation-delay-ms': { type: 'string' },
+        'no-aggregated-discovery': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
     latencyMs,
     aggregation: values['no-aggregation'] !== true,
     aggregationDelayMs,
+    aggregatedDiscovery: values['no-aggregated-discovery'] !== true,
   });
   const kubeconfig = values['write-kubeconfig'];
   if (kubeconfig !== undefined) server.writeKubeconfig(kubeconfig);

@@ -131,3 +131,82 @@ describe('discovery of the built-in resources, as Kubernetes 1.32 lists them', (
     expect(log.status, 'subresources other than status are listed, not served').toBe(404);
   });
 });
+
+describe('aggregated discovery (apidiscovery.k8s.io/v2), by the Accept header', () => {
+  const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+  const answer = async (path: string, accept: string | undefined) => {
+    const res = await fetch(`${server.url}${path}`, {
+      headers: {
+        Authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(accept !== undefined ? { Accept: accept } : {}),
+      },
+    });
+    expect(res.status).toBe(200);
+    return { type: res.headers.get('content-type'), body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('answers the aggregated list only when it is the first format asked for that the server serves', async () => {
+    const cases: readonly [string | undefined, boolean][] = [
+      [undefined, false],
+      ['application/json, */*', false],
+      ['*/*', false],
+      [`${AGG},application/json`, true],
+      // kubectl 1.32 asks for v2, then v2beta1 (not served here), then legacy.
+      [
+        `${AGG},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`,
+        true,
+      ],
+      ['application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json', false],
+      [`application/json,${AGG}`, false],
+      [`application/json;as=Table;v=v1;g=meta.k8s.io,${AGG}`, true],
+    ];
+    for (const [accept, aggregated] of cases) {
+      for (const path of ['/api', '/apis']) {
+        const { type, body } = await answer(path, accept);
+        expect(type, `${path} ${String(accept)}`).toBe(aggregated ? AGG : 'application/json');
+        expect(body.kind, `${path} ${String(accept)}`).toBe(
+          aggregated ? 'APIGroupDiscoveryList' : path === '/api' ? 'APIVersions' : 'APIGroupList',
+        );
+      }
+    }
+  });
+
+  it('lists each group version as the legacy lists do, subresources nested under their resource', async () => {
+    const { body } = await answer('/apis', AGG);
+    const items = body.items as {
+      metadata: { name: string };
+      versions: { version: string; freshness: string; resources: Record<string, unknown>[] }[];
+    }[];
+    const apps = items.find((i) => i.metadata.name === 'apps');
+    const deployments = apps?.versions[0]?.resources.find((r) => r.resource === 'deployments');
+    expect(apps?.versions.map((v) => [v.version, v.freshness])).toEqual([['v1', 'Current']]);
+    expect(deployments).toEqual({
+      resource: 'deployments',
+      responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      scope: 'Namespaced',
+      singularResource: 'deployment',
+      verbs: CRUD,
+      shortNames: ['deploy'],
+      categories: ['all'],
+      subresources: [
+        {
+          subresource: 'scale',
+          responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+          verbs: GPU,
+        },
+        {
+          subresource: 'status',
+          responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+          verbs: GPU,
+        },
+      ],
+    });
+    const core = (await answer('/api', AGG)).body.items as {
+      metadata: Record<string, unknown>;
+      versions: { version: string }[];
+    }[];
+    expect(core.map((i) => [i.metadata.name, i.versions.map((v) => v.version)])).toEqual([
+      [undefined, ['v1']],
+    ]);
+  });
+});

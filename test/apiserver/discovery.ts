@@ -8,11 +8,45 @@ import { ApiError, pathNotFound } from './status.js';
 import type { Obj } from './types.js';
 
 /** Answers a GET of a path that is not a resource: version, health, legacy discovery and OpenAPI. */
+/** The media type of aggregated discovery, as a client asks for it and as the server answers with it. */
+export const AGGREGATED_DISCOVERY = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+/**
+ * Whether ACCEPT asks for aggregated discovery before any format this server would answer otherwise: its media
+ * ranges are taken in the order given (as the API server does, ignoring q), and the first it can serve wins.
+ */
+export function wantsAggregated(accept: string | undefined): boolean {
+  for (const range of (accept ?? '').split(',')) {
+    const [type = '', ...params] = range.split(';').map((p) => p.trim());
+    const base = type.toLowerCase();
+    if (base !== 'application/json' && base !== '*/*' && base !== 'application/*') continue;
+    const named = new Map(
+      params.map((p) => {
+        const eq = p.indexOf('=');
+        return [p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim()] as const;
+      }),
+    );
+    const g = named.get('g');
+    const v = named.get('v');
+    const as = named.get('as');
+    if (g === undefined && v === undefined && as === undefined) return false;
+    if (
+      base === 'application/json' &&
+      g === 'apidiscovery.k8s.io' &&
+      v === 'v2' &&
+      as === 'APIGroupDiscoveryList'
+    )
+      return true;
+  }
+  return false;
+}
+
 export function handleNonResource(
   registry: Registry,
   ri: RequestInfo,
   req: http.IncomingMessage,
   res: http.ServerResponse,
+  aggregated: boolean,
 ): void {
   const parts = ri.path.split('/').filter((p) => p !== '');
   const p = `/${parts.join('/')}`;
@@ -40,8 +74,15 @@ export function handleNonResource(
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     return;
   }
-  // Legacy discovery only: kubectl asks for aggregated discovery first and, seeing a plain
-  // application/json answer, falls back to reading every group/version.
+  // Aggregated discovery when the client asks for it first (kubectl does): every group, version and resource in
+  // one answer, its media type saying so. Otherwise (or when the server is made without it), the legacy lists, and
+  // the client reads every group/version.
+  if ((p === '/api' || p === '/apis') && aggregated && wantsAggregated(req.headers.accept)) {
+    sendJson(res, 200, registry.apiGroupDiscoveryList(p === '/api'), {
+      'Content-Type': AGGREGATED_DISCOVERY,
+    });
+    return;
+  }
   if (p === '/api') {
     const host = req.headers.host ?? '127.0.0.1';
     sendJson(res, 200, {

@@ -2,10 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { TestApiServer } from './server.js';
 import { startApiServer } from './server.js';
+import { loadSeedFiles } from './seed.js';
 import { fixturePath } from '../support/fixtures.js';
 
 const bootstrap = fixturePath('kubernetes', 'bootstrap-cluster-roles.yaml');
@@ -121,6 +123,46 @@ describe('kubectl against the test API server', () => {
       apiVersion: 'configsync.gke.io/v1alpha1',
       spec: { sourceType: 'git' },
     });
+  });
+
+  it('serves aggregated discovery, which kubectl reads in two requests as the same resources as the legacy lists', async () => {
+    // The example cluster's CRDs (Crossplane's, its providers', XRs and claims) besides the built-in groups.
+    const seed = loadSeedFiles([
+      join(fileURLToPath(import.meta.url), '..', '..', '..', 'examples', 'cluster'),
+    ]);
+    const [aggregatedServer, legacyServer] = await Promise.all([
+      startApiServer({ seed }),
+      startApiServer({ seed, aggregatedDiscovery: false }),
+    ]);
+    try {
+      const configs = [join(dir, 'aggregated.kubeconfig'), join(dir, 'legacy.kubeconfig')] as const;
+      aggregatedServer.writeKubeconfig(configs[0]);
+      legacyServer.writeKubeconfig(configs[1]);
+      const gets = (log: string): string[] =>
+        log
+          .split('\n')
+          .filter((l) => / GET https:/.test(l))
+          .map((l) => new URL(/GET (\S+)/.exec(l)?.[1] ?? '').pathname);
+      const run = (config: string) =>
+        kubectl(
+          ['api-resources', '-o', 'wide', '-v=6', '--cache-dir', mkdtempSync(join(dir, 'cache-'))],
+          config,
+        );
+      const [aggregated, legacy] = await Promise.all([run(configs[0]), run(configs[1])]);
+      expect(aggregated.code).toBe(0);
+      expect(legacy.code).toBe(0);
+      expect(gets(aggregated.stderr)).toEqual(['/api', '/apis']);
+      // The legacy lists: /api, /apis, then every group version.
+      expect(gets(legacy.stderr).length).toBeGreaterThan(40);
+      expect(gets(legacy.stderr)).toContain('/apis/rbac.authorization.k8s.io/v1');
+      expect(aggregated.stdout).toBe(legacy.stdout);
+      expect(aggregated.stdout).toMatch(
+        /^clusterroles\s+rbac\.authorization\.k8s\.io\/v1\s+false\s+ClusterRole\s+/m,
+      );
+      expect(aggregated.stdout).toMatch(/^compositeresourcedefinitions\s+xrd,xrds\s+/m);
+    } finally {
+      await Promise.all([aggregatedServer.stop(), legacyServer.stop()]);
+    }
   });
 
   it('edits objects with create, label, annotate, patch and delete', async () => {

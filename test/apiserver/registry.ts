@@ -208,6 +208,52 @@ export class Registry {
     };
   }
 
+  /**
+   * /api (CORE) or /apis in the aggregated format (apidiscovery.k8s.io/v2 APIGroupDiscoveryList): every group with
+   * its versions (preferred first) and their resources, subresources nested, each with the kind it answers with.
+   */
+  apiGroupDiscoveryList(core: boolean): Obj {
+    const groups = core ? [{ name: '', versions: ['v1'] }] : this.groups();
+    const items = groups.map((g) => ({
+      metadata: g.name === '' ? { creationTimestamp: null } : { name: g.name, creationTimestamp: null },
+      versions: g.versions.map((version) => ({
+        version,
+        resources: this.resources
+          .filter((r) => r.group === g.name && r.version === version)
+          .map((r) => {
+            const subresources: SubresourceInfo[] = [
+              ...(r.status ? [{ name: 'status', kind: r.kind, verbs: ['get', 'patch', 'update'] }] : []),
+              ...r.subresources,
+            ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+            return {
+              resource: r.resource,
+              responseKind: { group: r.group, version: r.version, kind: r.kind },
+              scope: r.namespaced ? 'Namespaced' : 'Cluster',
+              singularResource: r.singular,
+              verbs: r.verbs,
+              ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
+              ...(r.categories.length > 0 ? { categories: r.categories } : {}),
+              ...(subresources.length > 0
+                ? {
+                    subresources: subresources.map((sub) => ({
+                      subresource: sub.name,
+                      responseKind: {
+                        group: sub.group ?? r.group,
+                        version: sub.version ?? r.version,
+                        kind: sub.kind,
+                      },
+                      verbs: sub.verbs,
+                    })),
+                  }
+                : {}),
+            };
+          }),
+        freshness: 'Current',
+      })),
+    }));
+    return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
+  }
+
   apiGroup(name: string): Obj | undefined {
     const g = this.groups().find((x) => x.name === name);
     if (g === undefined) return undefined;

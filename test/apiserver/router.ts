@@ -33,6 +33,8 @@ import { Writes } from './writes.js';
 /** What the router needs from the server that owns it. */
 export interface RouterDeps {
   readonly counters: RequestCounters;
+  /** Whether /api and /apis answer in the aggregated format to clients that ask for it. */
+  readonly aggregatedDiscovery: boolean;
   /** The faults in force now (tests replace them between requests). */
   faults(): FaultConfig;
   readonly tokens: ReadonlyMap<string, UserInfo>;
@@ -93,7 +95,7 @@ export class Router {
       throw forbidden({ group: ri.group, resource: ri.resource }, ri.name, message);
     }
     if (!ri.resourceRequest) {
-      handleNonResource(this.state.registry, ri, req, res);
+      handleNonResource(this.state.registry, ri, req, res, this.deps.aggregatedDiscovery);
       return;
     }
     this.handleResource(ri, url.searchParams, req, res, body, user);

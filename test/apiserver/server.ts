@@ -55,6 +55,7 @@ class Server implements TestApiServer {
     this.tokens.set(ADMIN_TOKEN, { name: ADMIN_USER, groups: [MASTERS, AUTHENTICATED] });
     const router = new Router(this.state, {
       counters: this.counters,
+      aggregatedDiscovery: opts.aggregatedDiscovery ?? true,
       faults: () => this.faults,
       tokens: this.tokens,
       openWatches: this.openWatches,

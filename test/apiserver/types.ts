@@ -38,6 +38,11 @@ export interface ApiServerOptions {
   latencyMs?: number;
   aggregation?: boolean;
   aggregationDelayMs?: number;
+  /**
+   * Answer /api and /apis in the aggregated format (apidiscovery.k8s.io/v2) to clients that ask for it, as Kubernetes
+   * does since 1.30 (default true); false: only the legacy format, as older servers.
+   */
+  aggregatedDiscovery?: boolean;
   seed?: readonly unknown[];
 }
 
