@@ -20,7 +20,14 @@ import { readAllPages, type ListPage } from './list-pages.js';
 import { METADATA_LIST_ACCEPT, withKind } from './connection/client-answers.js';
 import { watchKind } from './watch.js';
 import { resourceUrl } from './resource-url.js';
-import { discovered, preferredResources } from './discovery.js';
+import {
+  aggregatedGroups,
+  discovered,
+  DISCOVERY_ACCEPT,
+  isAggregatedDiscovery,
+  legacyGroups,
+  preferredResources,
+} from './discovery.js';
 
 const PAGE_SIZE = 500;
 /** How much of a write's 2xx answer is read: enough to see that it is a JSON object. */
@@ -247,17 +254,28 @@ class ClientCluster implements Cluster {
     return review?.status?.allowed === true;
   }
 
+  /**
+   * Every resource the server serves, as kubectl discovers them: /api and /apis asked for the aggregated list first
+   * (two requests for the whole server); a server that answers with the legacy lists (before Kubernetes 1.26, or
+   * with it turned off) is read as before, /api/v1 and each group version. As client-go, the aggregated resources
+   * are used only when both answers have them.
+   */
   async discoverResources(): Promise<DiscoveredResource[]> {
-    const [core, groups] = (await Promise.all([
-      this.call('GET', this.serverUrl('api/v1')),
-      this.call('GET', this.serverUrl('apis')),
-    ])) as [unknown, { groups?: ApiGroup[] } | undefined];
+    const [api, apis] = await Promise.all([this.discoveryRoot('api'), this.discoveryRoot('apis')]);
+    const groups = apis.aggregated ? aggregatedGroups(apis.json) : legacyGroups(apis.json);
+    const both = api.aggregated && apis.aggregated;
+    const core = both
+      ? (aggregatedGroups(api.json)
+          .find((g) => g.name === '')
+          ?.resources?.get('v1') ?? [])
+      : discovered('', 'v1', await this.call('GET', this.serverUrl('api/v1')));
     // Every version of every group is read (see preferredResources). A group version that fails to answer (an
-    // aggregated API that is down) is left out, as kubectl leaves it out.
+    // aggregated API that is down), or that the aggregated list marks stale, is left out, as kubectl leaves it out.
     const perGroup = await Promise.all(
-      (groups?.groups ?? []).map(async (g) => {
+      groups.map(async (g) => {
         const lists = await Promise.all(
-          (g.versions ?? []).map(async ({ version }) => {
+          g.versions.map(async (version) => {
+            if (both) return g.resources?.get(version) ?? [];
             try {
               const path = `apis/${encodeURIComponent(g.name)}/${encodeURIComponent(version)}`;
               return discovered(g.name, version, await this.call('GET', this.serverUrl(path)));
@@ -266,10 +284,18 @@ class ClientCluster implements Cluster {
             }
           }),
         );
-        return preferredResources(lists, g.preferredVersion?.version);
+        return preferredResources(lists, g.preferred);
       }),
     );
-    return [...discovered('', 'v1', core), ...perGroup.flat()];
+    return [...core, ...perGroup.flat()];
+  }
+
+  /** /api or /apis, asked for the aggregated list first: its JSON and whether it is the aggregated list. */
+  private async discoveryRoot(path: 'api' | 'apis'): Promise<{ json: unknown; aggregated: boolean }> {
+    const url = this.serverUrl(path);
+    const answer = await this.transport.request(url, 'GET', { Accept: DISCOVERY_ACCEPT }, undefined);
+    const json = jsonAnswer(answer, 'GET', url);
+    return { json, aggregated: isAggregatedDiscovery(answer.headers['content-type']) };
   }
 
   async rulesReview(namespace: string): Promise<RulesReview> {
@@ -285,13 +311,6 @@ class ClientCluster implements Cluster {
       incomplete: status.incomplete ?? false,
     };
   }
-}
-
-/** An entry of the server's group list (/apis), as discovery reads it. */
-interface ApiGroup {
-  readonly name: string;
-  readonly versions?: readonly { readonly version: string }[];
-  readonly preferredVersion?: { readonly version?: string };
 }
 
 interface RulesStatus {

@@ -182,7 +182,7 @@ describe('aggregated discovery (apidiscovery.k8s.io/v2), by the Accept header', 
     expect(apps?.versions.map((v) => [v.version, v.freshness])).toEqual([['v1', 'Current']]);
     expect(deployments).toEqual({
       resource: 'deployments',
-      responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      responseKind: { group: '', version: '', kind: 'Deployment' },
       scope: 'Namespaced',
       singularResource: 'deployment',
       verbs: CRUD,
@@ -196,7 +196,7 @@ describe('aggregated discovery (apidiscovery.k8s.io/v2), by the Accept header', 
         },
         {
           subresource: 'status',
-          responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+          responseKind: { group: '', version: '', kind: 'Deployment' },
           verbs: GPU,
         },
       ],

@@ -210,7 +210,8 @@ export class Registry {
 
   /**
    * /api (CORE) or /apis in the aggregated format (apidiscovery.k8s.io/v2 APIGroupDiscoveryList): every group with
-   * its versions (preferred first) and their resources, subresources nested, each with the kind it answers with.
+   * its versions (preferred first) and their resources, subresources nested, each with the kind it answers with,
+   * in the shape of Kubernetes' own api/discovery/aggregated_v2.json.
    */
   apiGroupDiscoveryList(core: boolean): Obj {
     const groups = core ? [{ name: '', versions: ['v1'] }] : this.groups();
@@ -227,7 +228,8 @@ export class Registry {
             ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
             return {
               resource: r.resource,
-              responseKind: { group: r.group, version: r.version, kind: r.kind },
+              // As Kubernetes writes it: group and version only where they differ from the list's (a scale).
+              responseKind: { group: '', version: '', kind: r.kind },
               scope: r.namespaced ? 'Namespaced' : 'Cluster',
               singularResource: r.singular,
               verbs: r.verbs,
@@ -237,11 +239,7 @@ export class Registry {
                 ? {
                     subresources: subresources.map((sub) => ({
                       subresource: sub.name,
-                      responseKind: {
-                        group: sub.group ?? r.group,
-                        version: sub.version ?? r.version,
-                        kind: sub.kind,
-                      },
+                      responseKind: { group: sub.group ?? '', version: sub.version ?? '', kind: sub.kind },
                       verbs: sub.verbs,
                     })),
                   }

@@ -54,6 +54,72 @@ describe('-o name', () => {
   });
 });
 
+describe('discovery', () => {
+  it("sends kubectl's discovery requests, aggregated or legacy as the server answers, and finds the same resources", async () => {
+    const legacy = await startApiServer({
+      seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]),
+      aggregatedDiscovery: false,
+    });
+    const fronts = await Promise.all(
+      [server, legacy].map((s) =>
+        startRecorder({ tls: true, forwardTo: { url: s.url, token: ADMIN_TOKEN } }),
+      ),
+    );
+    try {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'ca.crt'), TEST_CERT);
+      const outputs: string[] = [];
+      for (const front of fronts) {
+        const flags = ['--server', front.url, '--certificate-authority', join(dir, 'ca.crt'), '--token', 't'];
+        // Each discovery request: its path and Accept header, in a stable order.
+        const discovery = (): string[] =>
+          front.requests
+            .splice(0)
+            .map((r) => ({ path: new URL(r.url, 'https://x').pathname, accept: r.headers.accept?.[0] ?? '' }))
+            .filter((r) => /^\/apis?(\/[^/]+){0,2}$/.test(r.path) && !r.path.startsWith('/api/v1/'))
+            .map((r) => `${r.path} ${r.accept}`)
+            .sort();
+        const ref = await kubectl(['api-resources', '-o', 'name', '--cache-dir', tempDir(), ...flags]);
+        expect(ref.code, ref.stderr).toBe(0);
+        const theirs = discovery();
+        const ours = await kubectl(['crossplane-rbac', 'who-can', 'update', 'deployments.apps/scale', ...flags]);
+        expect(ours.code, ours.stderr).toBe(0);
+        expect(discovery()).toStrictEqual(theirs);
+        outputs.push(ours.stdout);
+      }
+      expect(outputs[0]).toBe(outputs[1]);
+      expect(outputs[0]).toMatch(/^system:masters\s+Group\s/m);
+    } finally {
+      await Promise.all(fronts.map((f) => f.close()));
+      await legacy.stop();
+    }
+  });
+
+  it('is two requests against a server with aggregated discovery, where the legacy lists take one per group version', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'ca.crt'), TEST_CERT);
+    const front = await startRecorder({ tls: true, forwardTo: { url: server.url, token: ADMIN_TOKEN } });
+    try {
+      const flags = ['--server', front.url, '--certificate-authority', join(dir, 'ca.crt'), '--token', 't'];
+      const r = await kubectl([
+        'crossplane-rbac',
+        'who-can',
+        'get',
+        'compositeresourcedefinitions',
+        ...flags,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const paths = front.requests.map((q) => new URL(q.url, 'https://x').pathname);
+      expect(
+        paths.filter((p) => /^\/apis?(\/[^/]+){0,2}$/.test(p) && !p.startsWith('/api/v1/')),
+      ).toStrictEqual(expect.arrayContaining(['/api', '/apis']));
+      expect(paths.filter((p) => /^\/apis?(\/[^/]+){0,2}$/.test(p))).toHaveLength(2);
+    } finally {
+      await front.close();
+    }
+  });
+});
+
 describe('User-Agent', () => {
   let front: Recorder;
   beforeAll(async () => {

@@ -229,10 +229,10 @@ export class Transport {
   ): Record<string, string | string[]> {
     const headers: Record<string, string | string[]> = { ...fromClient };
     headers['User-Agent'] = this.deps.userAgent;
-    // A metadata-only read (`as=PartialObjectMetadataList`) keeps its Accept; anything else asks for JSON.
+    // A request for a particular form (`as=`: a metadata-only list, aggregated discovery) keeps its Accept;
+    // anything else asks for JSON.
     const accept = fromClient.Accept ?? fromClient.accept;
-    headers.Accept =
-      accept?.includes(';as=PartialObjectMetadata') === true ? accept : 'application/json, */*';
+    headers.Accept = accept?.includes(';as=') === true ? accept : 'application/json, */*';
     if (!this.config.disableCompression) headers['Accept-Encoding'] = 'gzip';
     if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
     const imp = this.config.impersonate;
