@@ -216,12 +216,15 @@ describe('privilegedRuleReason', () => {
         undefined,
       ],
     ];
-    for (let round = 0; round < 2; round++) {
+    // Rounds 0 and 1: verbs as copies (looked up by their text); 2 and 3: verbs frozen and shared too (looked up
+    // by identity), as the renderers share theirs.
+    for (let round = 0; round < 4; round++) {
       for (const [name, rule, want] of all) {
         const sharing: PolicyRule = {
           ...rule,
           ...(rule.apiGroups !== undefined ? { apiGroups: share(rule.apiGroups) } : {}),
           ...(rule.resources !== undefined ? { resources: share(rule.resources) } : {}),
+          verbs: round >= 2 ? share(rule.verbs) : [...rule.verbs],
         };
         expect(privilegedRuleReason(sharing), `${name}, round ${String(round)}`).toBe(want);
       }
