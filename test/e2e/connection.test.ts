@@ -82,7 +82,13 @@ describe('discovery', () => {
         const ref = await kubectl(['api-resources', '-o', 'name', '--cache-dir', tempDir(), ...flags]);
         expect(ref.code, ref.stderr).toBe(0);
         const theirs = discovery();
-        const ours = await kubectl(['crossplane-rbac', 'who-can', 'update', 'deployments.apps/scale', ...flags]);
+        const ours = await kubectl([
+          'crossplane-rbac',
+          'who-can',
+          'update',
+          'deployments.apps/scale',
+          ...flags,
+        ]);
         expect(ours.code, ours.stderr).toBe(0);
         expect(discovery()).toStrictEqual(theirs);
         outputs.push(ours.stdout);
