@@ -212,7 +212,13 @@ function verbTotals(snapshot: Record<string, number>): Record<string, number> {
  */
 export async function benchWhoCan(): Promise<void> {
   const seed = loadSeedFiles([join(root, 'examples', 'large')]);
-  const server = await startApiServer({ seed, latencyMs: 2 });
+  // BENCH_LEGACY_DISCOVERY=1: a server without aggregated discovery (before Kubernetes 1.26), where every kubectl
+  // run reads one discovery document per group version.
+  const server = await startApiServer({
+    seed,
+    latencyMs: 2,
+    aggregatedDiscovery: process.env.BENCH_LEGACY_DISCOVERY !== '1',
+  });
   const kc = join(work, 'kubeconfig-who-can');
   server.writeKubeconfig(kc);
   const rbac = 'rbac.authorization.k8s.io';

@@ -10,6 +10,7 @@
  *
  * BENCH_BIN_DIR and BENCH_STANDALONE_DIR measure other builds (a directory holding kubectl-crossplane_rbac: the
  * Node.js bundle, and the standalone executable), e.g. those of an older commit for before/after figures.
+ * BENCH_LEGACY_DISCOVERY=1 runs the who-can case against a server without aggregated discovery.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
