@@ -2,6 +2,7 @@ import type { KubeObject, Role } from '../kube/types.js';
 import { isRoleObject } from '../kube/rbac-guards.js';
 import type { KnownResource, ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { Input } from './read-input.js';
+import { translateError } from '../port/translate-error.js';
 
 /**
  * What the commands that answer access questions (who-can, explain --subject) read: the RBAC objects, and the XRDs
@@ -56,12 +57,18 @@ async function catalogueOf(input: Input, servedOnly: boolean): Promise<KnownReso
       providers,
     );
   }
-  const discovered = r.resourcesFromDiscovery(await (input.discovery ?? cluster.discoverResources()));
+  let served: Awaited<ReturnType<typeof cluster.discoverResources>>;
+  try {
+    served = await (input.discovery ?? cluster.discoverResources());
+  } catch (err) {
+    throw translateError(err, "discovering the server's resources", cluster.describe);
+  }
+  const discovered = r.resourcesFromDiscovery(served);
   const known = r.catalogue(discovered, xrds, providers);
   if (!servedOnly) return known;
   const key = (k: KnownResource): string => `${k.plural}.${k.group}`;
-  const served = new Set(discovered.map(key));
-  return known.filter((k) => served.has(key(k)));
+  const listed = new Set(discovered.map(key));
+  return known.filter((k) => listed.has(key(k)));
 }
 
 /**

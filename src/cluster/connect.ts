@@ -263,12 +263,15 @@ class ClientCluster implements Cluster {
   async discoverResources(): Promise<DiscoveredResource[]> {
     const [api, apis] = await Promise.all([this.discoveryRoot('api'), this.discoveryRoot('apis')]);
     const groups = apis.aggregated ? aggregatedGroups(apis.json) : legacyGroups(apis.json);
-    const both = api.aggregated && apis.aggregated;
-    const core = both
-      ? (aggregatedGroups(api.json)
-          .find((g) => g.name === '')
-          ?.resources?.get('v1') ?? [])
-      : discovered('', 'v1', await this.call('GET', this.serverUrl('api/v1')));
+    // As client-go: a 404 at /api (an aggregated API server alone) is a server without the core group.
+    const both = (api.missing || api.aggregated) && apis.aggregated;
+    const core = api.missing
+      ? []
+      : both
+        ? (aggregatedGroups(api.json)
+            .find((g) => g.name === '')
+            ?.resources?.get('v1') ?? [])
+        : discovered('', 'v1', await this.call('GET', this.serverUrl('api/v1')));
     // Every version of every group is read (see preferredResources). A group version that fails to answer (an
     // aggregated API that is down), or that the aggregated list marks stale, is left out, as kubectl leaves it out.
     const perGroup = await Promise.all(
@@ -290,12 +293,18 @@ class ClientCluster implements Cluster {
     return [...core, ...perGroup.flat()];
   }
 
-  /** /api or /apis, asked for the aggregated list first: its JSON and whether it is the aggregated list. */
-  private async discoveryRoot(path: 'api' | 'apis'): Promise<{ json: unknown; aggregated: boolean }> {
+  /**
+   * /api or /apis, asked for the aggregated list first: its JSON and whether it is the aggregated list. A 404 at
+   * /api is `missing`, as client-go tolerates it there (only there).
+   */
+  private async discoveryRoot(
+    path: 'api' | 'apis',
+  ): Promise<{ json: unknown; aggregated: boolean; missing: boolean }> {
     const url = this.serverUrl(path);
     const answer = await this.transport.request(url, 'GET', { Accept: DISCOVERY_ACCEPT }, undefined);
+    if (path === 'api' && answer.status === 404) return { json: undefined, aggregated: false, missing: true };
     const json = jsonAnswer(answer, 'GET', url);
-    return { json, aggregated: isAggregatedDiscovery(answer.headers['content-type']) };
+    return { json, aggregated: isAggregatedDiscovery(answer.headers['content-type']), missing: false };
   }
 
   async rulesReview(namespace: string): Promise<RulesReview> {

@@ -126,6 +126,75 @@ describe('discovery', () => {
   });
 });
 
+describe('discovery faults', () => {
+  const path = (req: { url?: string }): string => new URL(req.url ?? '', 'https://x').pathname;
+  async function through(
+    intercept: (req: {
+      url?: string;
+    }) => { status: number; headers?: Record<string, string>; body: string } | undefined,
+    args: string[],
+  ): Promise<RunResult> {
+    const front = await startRecorder({
+      tls: true,
+      forwardTo: { url: server.url, token: ADMIN_TOKEN },
+      intercept,
+    });
+    try {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'ca.crt'), TEST_CERT);
+      const flags = ['--server', front.url, '--certificate-authority', join(dir, 'ca.crt'), '--token', 't'];
+      return await kubectl([...args, ...flags], { env: { KUBECACHEDIR: tempDir() } });
+    } finally {
+      await front.close();
+    }
+  }
+
+  it('works where kubectl works when /api answers 404 (client-go reads that as a server without the core group)', async () => {
+    const notFound = (req: { url?: string }) =>
+      path(req) === '/api'
+        ? { status: 404, headers: { 'content-type': 'text/plain' }, body: '404 page not found' }
+        : undefined;
+    const theirs = await through(notFound, ['auth', 'can-i', 'get', 'compositeresourcedefinitions']);
+    expect(theirs.code, theirs.stderr).toBe(0);
+    const ours = await through(notFound, [
+      'crossplane-rbac',
+      'who-can',
+      'get',
+      'compositeresourcedefinitions',
+    ]);
+    expect(ours.code, ours.stderr).toBe(0);
+    expect(ours.stdout).toMatch(/^system:masters\s+Group\s/m);
+  });
+
+  it('names the failure in one line when /apis answers 500, exit 2', async () => {
+    const failing = (req: { url?: string }) =>
+      path(req) === '/apis'
+        ? {
+            status: 500,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              kind: 'Status',
+              apiVersion: 'v1',
+              status: 'Failure',
+              message: 'etcdserver: request timed out',
+              code: 500,
+            }),
+          }
+        : undefined;
+    const ours = await through(failing, [
+      'crossplane-rbac',
+      'who-can',
+      'get',
+      'compositeresourcedefinitions',
+    ]);
+    expect(ours.code).toBe(2);
+    expect(ours.stdout).toBe('');
+    expect(ours.stderr.split('\n')[0]).toBe(
+      "error: HTTP 500 while discovering the server's resources: etcdserver: request timed out",
+    );
+  });
+});
+
 describe('User-Agent', () => {
   let front: Recorder;
   beforeAll(async () => {

@@ -62,6 +62,8 @@ export interface RecorderOptions {
   readonly gzip?: boolean;
   /** The answer when not forwarding. */
   readonly answer?: (req: http.IncomingMessage) => Answer;
+  /** When forwarding: an answer of its own for the requests it returns one for (a fault), the rest forwarded. */
+  readonly intercept?: (req: http.IncomingMessage) => Answer | undefined;
 }
 
 export interface Recorder {
@@ -97,6 +99,14 @@ export async function startRecorder(opts: RecorderOptions): Promise<Recorder> {
       req.resume();
       req.on('end', () => {
         send(opts.answer?.(req) ?? { status: 404, body: '' });
+      });
+      return;
+    }
+    const own = opts.intercept?.(req);
+    if (own !== undefined) {
+      req.resume();
+      req.on('end', () => {
+        send(own);
       });
       return;
     }
