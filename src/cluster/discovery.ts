@@ -155,9 +155,7 @@ export function discovered(group: string, version: string, list: unknown): Disco
         singularName: typeof e.singularName === 'string' ? e.singularName : '',
         kind: e.kind,
         namespaced: e.namespaced === true,
-        shortNames: Array.isArray(e.shortNames)
-          ? e.shortNames.filter((n): n is string => typeof n === 'string')
-          : [],
+        shortNames: strings(e.shortNames),
       },
     ];
   });

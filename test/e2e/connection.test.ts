@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { ADMIN_TOKEN, startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { TEST_CERT } from '../apiserver/tls.js';
-import { startRecorder, type Recorder } from '../support/net-servers.js';
+import { startRecorder, type Recorder, type RecorderOptions } from '../support/net-servers.js';
 import { assertBuilt, binDir, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 let server: TestApiServer;
@@ -127,11 +127,9 @@ describe('discovery', () => {
 });
 
 describe('discovery faults', () => {
-  const path = (req: { url?: string }): string => new URL(req.url ?? '', 'https://x').pathname;
+  const path = (req: { url?: string | undefined }): string => new URL(req.url ?? '', 'https://x').pathname;
   async function through(
-    intercept: (req: {
-      url?: string;
-    }) => { status: number; headers?: Record<string, string>; body: string } | undefined,
+    intercept: NonNullable<RecorderOptions['intercept']>,
     args: string[],
   ): Promise<RunResult> {
     const front = await startRecorder({
@@ -150,7 +148,7 @@ describe('discovery faults', () => {
   }
 
   it('works where kubectl works when /api answers 404 (client-go reads that as a server without the core group)', async () => {
-    const notFound = (req: { url?: string }) =>
+    const notFound = (req: { url?: string | undefined }) =>
       path(req) === '/api'
         ? { status: 404, headers: { 'content-type': 'text/plain' }, body: '404 page not found' }
         : undefined;
@@ -167,7 +165,7 @@ describe('discovery faults', () => {
   });
 
   it('names the failure in one line when /apis answers 500, exit 2', async () => {
-    const failing = (req: { url?: string }) =>
+    const failing = (req: { url?: string | undefined }) =>
       path(req) === '/apis'
         ? {
             status: 500,
