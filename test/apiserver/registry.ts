@@ -65,6 +65,14 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** A resource's subresources as discovery lists them, by name: status (when it has one) and the others. */
+function subresourcesOf(r: ResourceInfo): SubresourceInfo[] {
+  return [
+    ...(r.status ? [{ name: 'status', kind: r.kind, verbs: ['get', 'patch', 'update'] }] : []),
+    ...r.subresources,
+  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 export class Registry {
   private resources: ResourceInfo[] = [...BUILTIN_RESOURCES];
 
@@ -130,11 +138,7 @@ export class Registry {
         ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
         ...(r.categories.length > 0 ? { categories: r.categories } : {}),
       });
-      const subresources: SubresourceInfo[] = [
-        ...(r.status ? [{ name: 'status', kind: r.kind, verbs: ['get', 'patch', 'update'] }] : []),
-        ...r.subresources,
-      ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const sub of subresources) {
+      for (const sub of subresourcesOf(r)) {
         resources.push({
           name: `${r.resource}/${sub.name}`,
           singularName: '',
@@ -222,10 +226,7 @@ export class Registry {
         resources: this.resources
           .filter((r) => r.group === g.name && r.version === version)
           .map((r) => {
-            const subresources: SubresourceInfo[] = [
-              ...(r.status ? [{ name: 'status', kind: r.kind, verbs: ['get', 'patch', 'update'] }] : []),
-              ...r.subresources,
-            ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+            const subresources = subresourcesOf(r);
             return {
               resource: r.resource,
               // As Kubernetes writes it: group and version only where they differ from the list's (a scale).
