@@ -2,7 +2,8 @@
 //
 //   1. npm run build: the bundles (dist/bin, dist/standalone) the release and the tests run.
 //   2. Two lanes at once (one per core of a 2-core machine; each step is one mostly single-threaded process):
-//      lint | typecheck, knip, format:check, release:e2e (the standalone linux-amd64 executable, dist/release-e2e).
+//      lint, lint:links (the docs' relative links and anchors) | typecheck, knip, format:check, release:e2e (the
+//      standalone linux-amd64 executable, dist/release-e2e).
 //      Every step runs; the output of each is printed when it ends; any failure stops here, before the tests.
 //   3. vitest run, with E2E_STANDALONE_DIR set: the e2e project runs the built bundle, the e2e-standalone project
 //      (vitest.config.ts) the same files against the standalone executable, in the same run, and the packaging tests
@@ -70,7 +71,7 @@ function stopOnFailure(done: readonly Done[]): void {
 }
 
 stopOnFailure([await npmRun('build')]);
-stopOnFailure(await lanes(['lint'], ['typecheck', 'knip', 'format:check', 'release:e2e']));
+stopOnFailure(await lanes(['lint', 'lint:links'], ['typecheck', 'knip', 'format:check', 'release:e2e']));
 
 const vitest = spawn(join(root, 'node_modules', '.bin', 'vitest'), ['run'], {
   cwd: root,

@@ -1,7 +1,7 @@
 import { escapeLines, escapeTerminal } from './app/escape.js';
 
 /**
- * Exit codes of every command, as kubectl's nearest command has them (README.md, "Exit codes"): 0 success, 1 drift
+ * Exit codes of every command, as kubectl's nearest command has them (docs/reference/exit-codes.md): 0 success, 1 drift
  * found (`sync --check`, as `kubectl diff`) or a request denied (`explain --subject --for --verb`, as `kubectl auth
  * can-i`), 2 any error.
  */

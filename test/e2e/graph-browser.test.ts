@@ -4,7 +4,7 @@
  * must load nothing, draw the paths examples/cluster/20-crossplane.yaml declares (ClusterRoleBinding crossplane-admin
  * binds Group crossplane:masters to ClusterRole crossplane-admin, which aggregates crossplane:aggregate-to-admin,
  * whose rule grants `*` on apiextensions.crossplane.io/*), highlight what the search finds, zoom and pan, and show a
- * hostile name as text. The screenshot is written to docs/graph-who-can.png with UPDATE_SCREENSHOT=1 (the README
+ * hostile name as text. The screenshot is written to docs/graph-who-can.png with UPDATE_SCREENSHOT=1 (docs/commands/explain-subject.md
  * shows it), to a temporary directory otherwise.
  *
  * Skipped, with the reason printed, where no chromium is installed (`apt-get install chromium`; or set CHROMIUM to

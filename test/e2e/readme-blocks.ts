@@ -1,5 +1,5 @@
 /**
- * README.md's command blocks, as the README test runs them: every ```sh block's commands, in order, and the output
+ * A documentation page's command blocks (README.md, docs/*.md), as the README test runs them: every ```sh block's commands, in order, and the output
  * shown for them. Pure (no I/O besides the caller's text), so the rules below are the whole contract:
  *
  * - In a ```sh block, a line is a command unless it is blank or a comment (`# ...`). A line ending in `\` goes on
@@ -37,7 +37,7 @@ interface Fence {
   readonly heading: string;
 }
 
-function fences(markdown: string): Fence[] {
+function fences(markdown: string, page: string): Fence[] {
   const lines = markdown.split('\n');
   const out: Fence[] = [];
   let heading = '';
@@ -52,11 +52,11 @@ function fences(markdown: string): Fence[] {
     for (i++; i < lines.length && lines[i] !== '```'; i++) {
       if ((lines[i] ?? '').startsWith('```'))
         throw new Error(
-          `README.md:${String(i + 1)}: a code block opens inside the one of line ${String(start + 1)}`,
+          `${page}:${String(i + 1)}: a code block opens inside the one of line ${String(start + 1)}`,
         );
       body.push(lines[i] ?? '');
     }
-    if (i >= lines.length) throw new Error(`README.md:${String(start + 1)}: a code block is never closed`);
+    if (i >= lines.length) throw new Error(`${page}:${String(start + 1)}: a code block is never closed`);
     const between = lines.slice(lastEnd + 1, start);
     out.push({
       line: start + 1,
@@ -70,8 +70,8 @@ function fences(markdown: string): Fence[] {
   return out;
 }
 
-/** The commands of a ```sh block whose body starts on README line FIRST. */
-function shellCommands(body: readonly string[], first: number): ReadmeCommand[] {
+/** The commands of a ```sh block whose body starts on line FIRST of PAGE. */
+function shellCommands(body: readonly string[], first: number, page: string): ReadmeCommand[] {
   const out: ReadmeCommand[] = [];
   for (let i = 0; i < body.length; i++) {
     const raw = body[i] ?? '';
@@ -90,7 +90,7 @@ function shellCommands(body: readonly string[], first: number): ReadmeCommand[] 
         i++;
         lines.push(body[i] ?? '');
       }
-      if ((body[i] ?? '') !== end) throw new Error(`README.md:${String(line)}: here-document never ends`);
+      if ((body[i] ?? '') !== end) throw new Error(`${page}:${String(line)}: here-document never ends`);
       text = lines.join('\n');
     }
     out.push({ line, text });
@@ -112,12 +112,12 @@ function transcript(body: readonly string[], first: number): ReadmeCommand[] {
 }
 
 /** Every block of MARKDOWN with commands, in order. */
-export function readmeBlocks(markdown: string): ReadmeBlock[] {
-  const all = fences(markdown);
+export function readmeBlocks(markdown: string, page = 'README.md'): ReadmeBlock[] {
+  const all = fences(markdown, page);
   const blocks: ReadmeBlock[] = [];
   for (const [i, f] of all.entries()) {
     if (f.lang === 'sh') {
-      const commands = shellCommands(f.body, f.line + 1);
+      const commands = shellCommands(f.body, f.line + 1, page);
       const next = all[i + 1];
       const last = commands.at(-1);
       if (next !== undefined && next.lang === '' && next.adjacent && last !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * The README test's exceptions, each keyed by a README command exactly as readme-blocks.ts reads it (a line, or
+ * The documentation test's exceptions (README.md and docs/), each keyed by a command exactly as readme-blocks.ts reads it (a line, or
  * continued lines joined with one space) and each with its reason. A command in none of them runs and must exit 0.
  */
 
@@ -14,13 +14,6 @@ export const SKIP: Record<string, string> = {
     'installs into the global prefix; packaging.test.ts installs the tarball into a prefix of its own',
   'npm ci': 'reinstalls node_modules, which the tests run from',
   'npm run build': 'rewrites dist/ under the e2e tests running it; npm test builds before them',
-  'npm start   # build, then sync examples/cluster offline':
-    "builds, as npm run build; its sync is the quick start's first command, run here",
-  'npm test': 'runs this test',
-  'npm run release':
-    'builds every platform (half a minute); npm test runs the release of linux-amd64 for the e2e-standalone and packaging tests',
-  'kubectl krew install --manifest=dist/release/plugin.yaml --archive=dist/release/kubectl-crossplane-rbac_v0.1.0_linux_amd64.tar.gz':
-    'needs krew and a release built (npm run release)',
   'kubectl crossplane-rbac enable-xrd -i':
     'chooses from checkbox lists on a terminal; enable-xrd.test.ts drives them through tmux',
   'git add clusters/ && git commit -m "Crossplane RBAC"': "commits to the reader's GitOps repository",

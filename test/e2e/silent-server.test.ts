@@ -1,5 +1,5 @@
 // A server that accepts connections and never answers, through the built binary: the run ends after one request
-// timeout, as the README promises ("a request that receives nothing for 60 s fails"), not after two. Commands read
+// timeout, as docs/reference/authentication-and-networks.md promises ("a request that receives nothing for 60 s fails"), not after two. Commands read
 // several kinds at once; when the first read times out the command fails, and the other reads, cut when the
 // connections are closed, must not be retried on new connections that wait for a second timeout before the process
 // can exit. --request-timeout stands in for the 60 s default to keep the test short: both limits end a request the

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
 import { runPlugin, startSeeded } from './harness.js';
 
-/** What sync reads (README, "sync"): owners, the Crossplane Deployment, namespaces, RBAC, its ConfigMap, CRD owners. */
+/** What sync reads (docs/commands/sync.md): owners, the Crossplane Deployment, namespaces, RBAC, its ConfigMap, CRD owners. */
 const SYNC_LISTS = {
   'list compositeresourcedefinitions': 1,
   'list providerrevisions': 1,

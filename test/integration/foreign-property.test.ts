@@ -5,7 +5,7 @@
 // another roleRef is replaced, as that field cannot change), but are never deleted. What Helm installed (its release
 // annotations, helm.sh/chart or managed-by: Helm) is foreign even with the plugin's label, and never adopted (issue
 // #22). Which objects are foreign is
-// decided here, from the ownership rule the README states, never by the plugin's code; the server's store says what
+// decided here, from the ownership rule docs/commands/sync.md states, never by the plugin's code; the server's store says what
 // changed. Replay a failure with PROPERTY_SEED=<seed>.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSeedFiles } from '../apiserver/seed.js';
@@ -66,7 +66,7 @@ interface Generated {
 }
 
 /**
- * The ownership rule, as the README states it: the plugin changes or prunes only what carries its label (and no
+ * The ownership rule, as docs/commands/sync.md states it: the plugin changes or prunes only what carries its label (and no
  * controller), or exactly the controller it would set, and never what Helm installed; --adopt takes over what has
  * neither label nor controller, unless Helm installed it.
  */
@@ -125,7 +125,7 @@ function generate(prng: Prng, wanted: readonly Obj[], taken: ReadonlySet<string>
     let controlled = false;
     for (let i = prng.int(3); i > 0; i--) {
       // Plugin kinds (a controller sync sets, with another uid) only where sync wants the object: elsewhere the
-      // README makes a labelled object with such a controller the plugin's own leftover, to prune.
+      // the manual makes a labelled object with such a controller the plugin's own leftover, to prune.
       const wantedOwner = like?.metadata.ownerReferences?.[0] as Obj | undefined;
       const owner =
         fromWanted && wantedOwner !== undefined && prng.chance(0.4)

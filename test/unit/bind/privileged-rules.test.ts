@@ -31,7 +31,7 @@ describe('privilegedRuleReason', () => {
     ReadEverything: {
       rule: { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] },
       want: undefined,
-      reason: 'reading, secrets included, is not an escalation the flag guards (README)',
+      reason: 'reading, secrets included, is not an escalation the flag guards (docs/commands/bind.md)',
     },
     NonResourceStar: {
       rule: { nonResourceURLs: ['*'], verbs: ['*'] },
@@ -96,7 +96,7 @@ describe('privilegedRuleReason', () => {
     Secrets: {
       rule: { apiGroups: [''], resources: ['secrets'], verbs: ['*'] },
       want: undefined,
-      reason: 'secrets are data access (README explains why not flagged)',
+      reason: 'secrets are data access (docs/commands/bind.md explains why not flagged)',
     },
   };
   it.each(Object.entries(cases))('%s', (_n, tc) => {

@@ -72,7 +72,7 @@ describe('graph as HTML', () => {
     const html = formatGraphHtml(whoCanGraph(answer(HOSTILE)));
     const data = JSON.parse(dataBlock(html)) as { nodes: { id: string; lines: string[]; full: string }[] };
     const users = data.nodes.filter((n) => n.id.startsWith('User/')).map((n) => n.lines[1]);
-    // Invisible and reordering characters are written as Go's strconv.Quote writes them (README: human output).
+    // Invisible and reordering characters are written as Go's strconv.Quote writes them (docs/reference/terminal-safety.md).
     expect(users).toStrictEqual([
       '</script><script>alert(1)</script>',
       '<img src=x onerror=alert(2)>',

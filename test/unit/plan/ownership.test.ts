@@ -26,7 +26,7 @@ const RELEASE = {
   'meta.helm.sh/release-name': 'crossplane',
   'meta.helm.sh/release-namespace': 'crossplane-system',
 };
-/** The plugin's own label, as the README documents it. */
+/** The plugin's own label, as docs/commands/sync.md documents it. */
 const PLUGIN_LABEL = { 'app.kubernetes.io/managed-by': 'kubectl-crossplane-rbac' };
 
 function clusterRole(name: string, meta: Partial<ObjectMeta>): ClusterRole {

@@ -39,7 +39,7 @@ const REVISIONS: ProviderRevision[] = [
 describe('--provider: which revisions a name picks', () => {
   const picks: Record<string, { reason: string; names: string[]; want: string[] }> = {
     ProviderName: {
-      reason: "A Provider's name picks its revision (the README's sync --provider example).",
+      reason: "A Provider's name picks its revision (the sync --provider example of docs/commands/sync.md).",
       names: ['upbound-provider-aws-s3'],
       want: ['upbound-provider-aws-s3-e7585f0184b8'],
     },

@@ -1,0 +1,4 @@
+/** The commands of every page under docs/, run as a reader would (markdown-run.ts has the rules). */
+import { documentationPages, runPages } from './markdown-run.js';
+
+runPages(documentationPages().filter((page) => page !== 'README.md'));
