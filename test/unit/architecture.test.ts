@@ -22,21 +22,83 @@ function walk(dir: string): { dirs: string[]; files: string[] } {
 
 const { dirs, files } = walk(join(root, 'src'));
 
+/**
+ * The map's entries, each folder's own text: the folder table (## Folders) gives each `src/...` line and each indented
+ * `name/` line under it an entry (its continuation lines included; a subfolder's lines are its own, not its
+ * parent's), and a section whose heading names a folder (`src/cluster/connection/`) adds its text to that folder's.
+ * A file is on the map when its name is in the text of its own folder's entry: by path, not by base name (names
+ * such as roles.ts or plan.ts repeat across folders).
+ */
+function mapEntries(text: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  const add = (path: string, line: string): void => {
+    entries.set(path, `${entries.get(path) ?? ''}\n${line}`);
+  };
+  const folders = /## Folders\n[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(text)?.[1] ?? '';
+  let top = '';
+  let current = '';
+  for (const line of folders.split('\n')) {
+    const topEntry = /^src\/(\S+)/.exec(line);
+    if (topEntry !== null) {
+      const name = topEntry[1] ?? '';
+      top = name.endsWith('/') ? `src/${name}` : 'src/';
+      current = top;
+      add(current, line);
+      continue;
+    }
+    const sub = /^ {2}([\w.-]+\/)/.exec(line);
+    if (sub !== null && top !== 'src/') {
+      current = `${top}${sub[1] ?? ''}`;
+      add(current, line);
+      continue;
+    }
+    // A file entry (two spaces, a name) goes back to the folder; deeper lines continue the current entry.
+    if (/^ {2}\S/.test(line)) current = top;
+    add(current, line);
+  }
+  for (const section of text.split(/^## /m)) {
+    const folder = /^[^\n]*`(src\/[\w/.-]+\/)`/.exec(section)?.[1];
+    if (folder !== undefined) add(folder, section);
+  }
+  return entries;
+}
+
+const entries = mapEntries(map);
+
 describe('ARCHITECTURE.md names every folder and file of src/', () => {
-  it.each(dirs.map((d) => relative(join(root, 'src'), d)))('folder %s', (dir) => {
-    const last = dir.split('/').pop() ?? dir;
-    const named = dir.includes('/') ? map.includes(`${last}/`) : map.includes(`src/${dir}/`);
-    expect(named, `add src/${dir}/ to ARCHITECTURE.md`).toBe(true);
+  it.each(dirs.map((d) => relative(root, d)))('folder %s', (dir) => {
+    expect(entries.has(`${dir}/`), `add ${dir}/ to ARCHITECTURE.md's folder table`).toBe(true);
   });
 
   it.each(files.map((f) => relative(root, f)))('file %s', (file) => {
-    const name = file.split('/').pop() ?? file;
-    expect(map.includes(name), `add ${file} to ARCHITECTURE.md`).toBe(true);
+    const folder = `${file.slice(0, file.lastIndexOf('/'))}/`;
+    const name = file.slice(file.lastIndexOf('/') + 1);
+    expect(entries.get(folder) ?? '', `name ${name} in the entry of ${folder} in ARCHITECTURE.md`).toContain(
+      name,
+    );
   });
 
-  it('finds the tree it checks', () => {
+  it('finds the tree it checks, and reads a file by its folder', () => {
     expect(files.length).toBeGreaterThan(90);
     expect(dirs).toContain(join(root, 'src', 'cli', 'output'));
+    const probe = mapEntries(
+      [
+        '## Folders',
+        '',
+        '```',
+        'src/a/   a',
+        '  x.ts   x',
+        '  b/     y.ts',
+        '```',
+        '',
+        '## C (`src/c/`)',
+        'z.ts',
+      ].join('\n'),
+    );
+    expect(probe.get('src/a/')).toContain('x.ts');
+    expect(probe.get('src/a/')).not.toContain('y.ts');
+    expect(probe.get('src/a/b/')).toContain('y.ts');
+    expect(probe.get('src/c/')).toContain('z.ts');
   });
 });
 
