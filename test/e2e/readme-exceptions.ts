@@ -73,6 +73,11 @@ export const EXIT: Record<string, { readonly code: number; readonly why: string 
     code: 2,
     why: 'an unknown flag (the transcript shows the error)',
   },
+  'kubectl auth can-i list buckets.s3.aws.upbound.io -A --as system:serviceaccount:crossplane-system:upbound-provider-aws-s3-e7585f0184b8':
+    {
+      code: 1,
+      why: 'before sync the provider has no role: kubectl auth can-i says no, exit 1 (the guide says so)',
+    },
   'kubectl crossplane-rbac synk': { code: 2, why: 'an unknown command (the transcript shows the error)' },
   'kubectl auth can-i create sqlinstances.aws.platform.upbound.io -n team-b --as alice --as-group team-a-devs':
     {
