@@ -69,7 +69,7 @@ export function formatComposedReport(
     lines.push(`  unknown ${u.name}: ${u.reason}; ${evidenceList(u.evidence)}`);
   for (const n of analysis.notAnalysed) {
     lines.push(
-      `  not analysed: Composition/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): what it composes cannot be read statically`,
+      `  not analysed: ${n.kind ?? 'Composition'}/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): what it composes cannot be read statically`,
     );
   }
   if (analysis.grants.some((g) => viewStatus(g) === 'reported-only')) lines.push(`  ${REPORTED_ONLY}`);

@@ -86,6 +86,8 @@ export interface ResourceNeed {
 
 /** A composition step whose function's input cannot be read statically. */
 export interface NotAnalysed {
+  /** Set when the step is a CompositionRevision's (COMPOSITION is then the revision's name). */
+  readonly kind?: 'CompositionRevision';
   readonly composition: string;
   readonly step: string;
   readonly function: string;
@@ -183,6 +185,7 @@ export function composedByComposition(c: KubeObject): { needs: KindNeed[]; notAn
       );
     } else {
       notAnalysed.push({
+        ...(source === 'CompositionRevision' ? { kind: source } : {}),
         composition: name,
         step: stepName,
         function: str(obj(step?.functionRef)?.name) ?? '',

@@ -176,6 +176,18 @@ describe('composed: the status a user reads', () => {
     );
   });
 
+  it('ARevisionStepNotAnalysedIsNamedAsARevision', () => {
+    const revision: KubeObject = {
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      kind: 'CompositionRevision',
+      metadata: { name: 'c-1a2b3c' },
+      spec: { mode: 'Pipeline', pipeline: [{ step: 'render', functionRef: { name: 'function-kcl' } }] },
+    };
+    expect(formatComposedReport(analyseComposed(input({ compositions: [revision] })), [])).toContain(
+      '  not analysed: CompositionRevision/c-1a2b3c step render (function function-kcl): what it composes cannot be read statically',
+    );
+  });
+
   it('AuthorsAreNamedAsKubectlNamesThem', () => {
     const view = composedView(analyseComposed(input({})), [
       { kind: 'Group', name: 'platform' },

@@ -204,7 +204,9 @@ describe('the sources that grant: what each asks for', () => {
       'read Cluster.postgresql.cnpg.io/v1 {"source":"CompositionRevision","name":"app-1a2b3c","step":"run","requirement":"db"}',
       'write CronJob.batch/v1 {"source":"CompositionRevision","name":"app-1a2b3c","step":"pt","resource":"cron"}',
     ]);
-    expect(r.notAnalysed).toEqual([{ composition: 'app-1a2b3c', step: 'run', function: 'function-python' }]);
+    expect(r.notAnalysed).toEqual([
+      { kind: 'CompositionRevision', composition: 'app-1a2b3c', step: 'run', function: 'function-python' },
+    ]);
   });
 
   const cases: Record<string, { op: KubeObject; want: string[]; reason: string }> = {
