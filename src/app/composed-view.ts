@@ -33,5 +33,5 @@ export async function runComposedView(options: ComposedViewOptions, deps: AppDep
   const { composedView } = await import('../composed/report.js');
   // planSync reports the composed part whenever `only` names it; its absence would be a bug here, not input.
   if (composed === undefined) throw new Error('the composed part was not rendered');
-  return composedView(composed.analysis, composed.compositionAuthors);
+  return composedView(composed.analysis, composed.grantAuthors);
 }

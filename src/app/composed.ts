@@ -1,7 +1,8 @@
 /**
- * sync's `composed` part: reads what Crossplane composes (compositions, composite resources and claims, events,
- * WatchOperations), judges it against what Crossplane's account will hold once the rest of sync is applied, and
- * returns the `crossplane:composed:<group>` roles with the report of why each is there.
+ * sync's `composed` part: reads what Crossplane composes (Compositions, CompositionRevisions, Operations,
+ * CronOperations, WatchOperations; and as evidence only composite resources and claims, and Events), judges it
+ * against what Crossplane's account will hold once the rest of sync is applied, and returns the
+ * `crossplane:composed:<group>` roles with the report of why each is there.
  */
 import type {
   ClusterRole,
@@ -11,7 +12,7 @@ import type {
   RoleBinding,
   Xrd,
 } from '../kube/types.js';
-import type { ResourceKind } from '../port/cluster.js';
+import { Kinds, type ResourceKind } from '../port/cluster.js';
 import { translateError } from '../port/translate-error.js';
 import type { PruneGroup } from '../crossplane/owned-objects.js';
 import type { RbacSnapshot } from '../authz/effective-roles.js';
@@ -25,15 +26,23 @@ import { knownResources, rolesOf } from './resource-catalogue.js';
 /** sync's render options (as app/sync.ts's RenderOptions). */
 type RenderOptions = Omit<SyncOptions, 'hold' | 'liveCrds'>;
 
-export const COMPOSED_PARTS = ['compositions', 'watchOperations', 'events'] as const;
+export const COMPOSED_PARTS = [
+  'compositions',
+  'compositionRevisions',
+  'operations',
+  'cronOperations',
+  'watchOperations',
+  'events',
+] as const;
 
 export interface ComposedReport {
   readonly analysis: ComposedAnalysis;
   /**
-   * Who may create, update or patch Compositions: what Crossplane is granted, they are too (a Composition is how
-   * anyone makes Crossplane write a kind).
+   * Who may create, update or patch the sources that grant (Compositions, CompositionRevisions, Operations,
+   * CronOperations, WatchOperations): what Crossplane is granted, they are too (they are how anyone has Crossplane
+   * act), and nobody else steers a grant.
    */
-  readonly compositionAuthors: readonly Grantee[];
+  readonly grantAuthors: readonly Grantee[];
   /** The objects to write: the composed roles, and crossplane:aggregated when nothing else brings them to the account. */
   readonly objects: readonly RbacObject[];
   readonly groups: readonly PruneGroup[];
@@ -123,20 +132,33 @@ async function accountView(
   };
 }
 
-const COMPOSITIONS = {
-  group: 'apiextensions.crossplane.io',
-  resource: 'compositions',
-  namespaced: false,
-  kind: 'Composition',
-  source: 'builtin',
-} as const;
+/** The kinds whose authors steer what the composed part grants. */
+const GRANTING_KINDS = [
+  Kinds.composition,
+  Kinds.compositionRevision,
+  Kinds.operation,
+  Kinds.cronOperation,
+  Kinds.watchOperation,
+] as const;
 
-/** Everyone who may create, update or patch Compositions, by the live RBAC. */
-async function compositionAuthors(rbac: RbacSnapshot): Promise<Grantee[]> {
+/** Everyone who may create, update or patch a source that grants, by the live RBAC. */
+async function grantAuthors(rbac: RbacSnapshot): Promise<Grantee[]> {
   const { whoCan } = await import('../who-can/who-can.js');
   const byKey = new Map<string, Grantee>();
-  for (const verb of ['create', 'update', 'patch']) {
-    for (const s of whoCan({ verb, resource: COMPOSITIONS, namespace: undefined }, rbac).subjects) {
+  const asks = GRANTING_KINDS.flatMap((k) =>
+    ['create', 'update', 'patch'].map((verb) => ({
+      verb,
+      resource: {
+        group: k.group,
+        resource: k.plural,
+        namespaced: false,
+        kind: k.kind,
+        source: 'builtin' as const,
+      },
+    })),
+  );
+  for (const { verb, resource } of asks) {
+    for (const s of whoCan({ verb, resource, namespace: undefined }, rbac).subjects) {
       const key = `${s.kind}/${s.namespace ?? ''}/${s.name}`;
       const had = byKey.get(key);
       byKey.set(key, had === undefined ? s : { ...had, paths: [...had.paths, ...s.paths] });
@@ -168,12 +190,22 @@ export async function renderComposedPart(
   const { others, clusterRoles } = input.snapshot;
   const account = { namespace: settings.crossplaneNamespace, name: settings.crossplaneServiceAccount };
   const analysis = analyseComposed({
-    compositions: others.filter(ofApiGroup('apiextensions.crossplane.io', 'Composition')),
+    compositions: others.filter(
+      (o) =>
+        ofApiGroup('apiextensions.crossplane.io', 'Composition')(o) ||
+        ofApiGroup('apiextensions.crossplane.io', 'CompositionRevision')(o),
+    ),
     composites,
+    compositeKinds: input.snapshot.xrds.flatMap(compositeKinds),
     events: others.filter(
       (o) => o.kind === 'Event' && (o.apiVersion === 'v1' || o.apiVersion === 'events.k8s.io/v1'),
     ),
-    watchOperations: others.filter(ofApiGroup('ops.crossplane.io', 'WatchOperation')),
+    operations: others.filter(
+      (o) =>
+        ofApiGroup('ops.crossplane.io', 'Operation')(o) ||
+        ofApiGroup('ops.crossplane.io', 'CronOperation')(o) ||
+        ofApiGroup('ops.crossplane.io', 'WatchOperation')(o),
+    ),
     known,
     rbac: await accountView(input, render, clusterRoles),
     now: { ...input.snapshot, roles: rolesOf(input) },
@@ -219,9 +251,9 @@ export async function renderComposedPart(
   const held = analysis.grants.flatMap((g) =>
     g.status === 'refused'
       ? [
-          `ClusterRole "${composedRoleName(g.group)}": Compositions compose ${g.resource}${g.group === '' ? '' : `.${g.group}`}, and it ${g.privileged ?? 'is privileged'} (--allow-privileged writes it)`,
+          `ClusterRole "${composedRoleName(g.group)}": Compositions or Operations need ${g.resource}${g.group === '' ? '' : `.${g.group}`}, and it ${g.privileged ?? 'is privileged'} (--allow-privileged writes it)`,
         ]
       : [],
   );
-  return { analysis, compositionAuthors: await compositionAuthors(live), objects, groups, warnings, held };
+  return { analysis, grantAuthors: await grantAuthors(live), objects, groups, warnings, held };
 }

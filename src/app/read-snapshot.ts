@@ -22,6 +22,13 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
     opts: { fieldSelector: 'metadata.name=crossplane-rbac' },
   },
   compositions: { kind: Kinds.composition, what: 'listing Compositions', opts: { optional: true } },
+  compositionRevisions: {
+    kind: Kinds.compositionRevision,
+    what: 'listing CompositionRevisions',
+    opts: { optional: true },
+  },
+  operations: { kind: Kinds.operation, what: 'listing Operations', opts: { optional: true } },
+  cronOperations: { kind: Kinds.cronOperation, what: 'listing CronOperations', opts: { optional: true } },
   watchOperations: { kind: Kinds.watchOperation, what: 'listing WatchOperations', opts: { optional: true } },
   events: { kind: Kinds.event, what: 'listing Events' },
   rootSyncs: { kind: Kinds.rootSync, what: 'listing RootSyncs', opts: { optional: true } },

@@ -89,7 +89,7 @@ export async function planSync(
     objects = [...objects, ...composed.objects];
     scope = { ...scope, groups: [...scope.groups, ...composed.groups] };
     if (how.report) {
-      for (const line of formatComposedReport(composed.analysis, composed.compositionAuthors))
+      for (const line of formatComposedReport(composed.analysis, composed.grantAuthors))
         writeLine(deps.io.stderr, line);
     }
     for (const w of composed.warnings) writeLine(deps.io.stderr, `warning: ${w}`);

@@ -4,6 +4,10 @@
  * aggregation controller converges them and every ClusterRoleBinding that reaches the account), and the missing
  * ones rendered as `crossplane:composed:<group>` ClusterRoles that aggregate into Crossplane's role.
  *
+ * Only the sources that grant (sources.ts: Compositions, CompositionRevisions, Operations of each kind) put a kind in
+ * a role. A kind only XRs' references, their conditions or Crossplane's Events name is `reported`: shown with what
+ * the account lacks, never rendered, never refused (so never held).
+ *
  * Only cluster-wide grants count: Crossplane composes in every namespace its XRs live in, and its watches (realtime
  * composition) list and watch each composed kind across all namespaces.
  */
@@ -27,10 +31,13 @@ import {
   composedByComposition,
   deniedInConditions,
   deniedInEvent,
+  isCrossplaneCompositeEvent,
+  isGrantingEvidence,
+  neededByOperation,
   serviceAccountUserName,
-  watchedBy,
   type Access,
   type Evidence,
+  type GroupKind,
   type KindNeed,
   type NotAnalysed,
   type ResourceNeed,
@@ -47,11 +54,16 @@ export function composedRoleName(group: string): string {
 }
 
 export interface ComposedInput {
+  /** Compositions and CompositionRevisions. */
   readonly compositions: readonly KubeObject[];
-  /** Composite resources and claims (their references and conditions). */
+  /** Composite resources and claims (their references and conditions: evidence only). */
   readonly composites: readonly KubeObject[];
+  /** The XR and claim kinds the XRDs define: an Event counts as evidence only when it is about one of them. */
+  readonly compositeKinds: readonly GroupKind[];
+  /** Events (evidence only). */
   readonly events: readonly KubeObject[];
-  readonly watchOperations: readonly KubeObject[];
+  /** Operations, CronOperations and WatchOperations. */
+  readonly operations: readonly KubeObject[];
   /** The resources the cluster serves (discovery), or offline the built-in kinds and the CRDs and XRDs read. */
   readonly known: readonly KnownResource[];
   /** The RBAC Crossplane's account is judged against; the plugin's own composed roles must not be in it. */
@@ -71,8 +83,11 @@ export interface ComposedGrant {
   readonly resource: string;
   readonly kind: string;
   readonly access: Access;
-  /** granted: the account has every verb; missing: rendered; refused: privileged, not rendered without the flag. */
-  readonly status: 'granted' | 'missing' | 'refused';
+  /**
+   * granted: the account has every verb; missing: rendered; refused: privileged, not rendered without the flag;
+   * reported: lacking, but only evidence names it (no source that grants), so never rendered nor refused.
+   */
+  readonly status: 'granted' | 'missing' | 'refused' | 'reported';
   /** The verbs the account lacks (empty when granted). */
   readonly lacking: readonly string[];
   /**
@@ -130,10 +145,14 @@ function gather(input: ComposedInput, user: string): Gathered {
     notAnalysed.push(...r.notAnalysed);
   }
   for (const xr of input.composites) kinds.push(...composedByComposite(xr));
-  for (const op of input.watchOperations) kinds.push(...watchedBy(op));
+  for (const op of input.operations) kinds.push(...neededByOperation(op));
   const resources = [
     ...input.events
-      .filter((e) => e.type === undefined || e.type === 'Warning')
+      .filter(
+        (e) =>
+          (e.type === undefined || e.type === 'Warning') &&
+          isCrossplaneCompositeEvent(e, input.compositeKinds),
+      )
       .flatMap((e) => deniedInEvent(e, user)),
     ...input.composites.flatMap((o) => deniedInConditions(o, user)),
   ];
@@ -149,18 +168,31 @@ interface Entry {
   group: string;
   resource: string;
   kind: string;
-  access: Access;
+  /** The access the sources that grant ask for; undefined: only evidence names the resource. */
+  granting: Access | undefined;
+  /** The access the evidence names (reported, never granted). */
+  reported: Access | undefined;
   evidence: Evidence[];
+}
+
+function wider(a: Access | undefined, b: Access): Access {
+  return a === 'write' || b === 'write' ? 'write' : 'read';
 }
 
 function mergeInto(into: Map<string, Entry>, r: KnownResource, access: Access, evidence: Evidence): void {
   const key = `${r.group}/${r.plural}`;
-  const e = into.get(key);
-  if (e === undefined) {
-    into.set(key, { group: r.group, resource: r.plural, kind: r.kind, access, evidence: [evidence] });
-    return;
-  }
-  if (access === 'write') e.access = 'write';
+  const e = into.get(key) ?? {
+    group: r.group,
+    resource: r.plural,
+    kind: r.kind,
+    granting: undefined,
+    reported: undefined,
+    evidence: [],
+  };
+  into.set(key, e);
+  // Evidence never widens a grant: an XR naming a kind a WatchOperation watches does not make it writable.
+  if (isGrantingEvidence(evidence)) e.granting = wider(e.granting, access);
+  else e.reported = wider(e.reported, access);
   if (e.kind === '' && r.kind !== '') e.kind = r.kind;
   e.evidence.push(evidence);
 }
@@ -257,23 +289,26 @@ export function analyseComposed(input: ComposedInput): ComposedAnalysis {
   const grants: ComposedGrant[] = [...resolved.values()]
     .sort((a, b) => compareStrings(a.group, b.group) || compareStrings(a.resource, b.resource))
     .map((e) => {
-      const verbs = e.access === 'write' ? COMPOSE_VERBS : WATCH_VERBS;
+      const access = e.granting ?? e.reported ?? 'write';
+      const verbs = access === 'write' ? COMPOSE_VERBS : WATCH_VERBS;
       const lacking = lackingVerbs(rules, e.group, e.resource, verbs);
       const privileged =
-        lacking.length > 0
+        lacking.length > 0 && e.granting !== undefined
           ? privilegedOnBehalfReason({ apiGroups: [e.group], resources: [e.resource], verbs: [...verbs] })
           : undefined;
       const status =
         lacking.length === 0
           ? 'granted'
-          : privileged !== undefined && !input.allowPrivileged
-            ? 'refused'
-            : 'missing';
+          : e.granting === undefined
+            ? 'reported'
+            : privileged !== undefined && !input.allowPrivileged
+              ? 'refused'
+              : 'missing';
       return {
         group: e.group,
         resource: e.resource,
         kind: e.kind,
-        access: e.access,
+        access,
         status,
         lacking,
         lackingNow: rulesNow === rules ? lacking : lackingVerbs(rulesNow, e.group, e.resource, verbs),

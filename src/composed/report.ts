@@ -1,4 +1,7 @@
-/** The composed part's report as text lines (pure): what is granted, missing, refused, unknown, not analysed. */
+/**
+ * The composed part's report as text lines (pure): what is granted, missing, refused, reported only, unknown, not
+ * analysed, and who steers what is granted.
+ */
 import { composedRoleName, type ComposedAnalysis, type ComposedGrant } from './analyse.js';
 import type { Evidence } from './sources.js';
 
@@ -9,19 +12,20 @@ function at(o: { readonly name: string; readonly namespace?: string }): string {
 /** One piece of evidence, as a reader finds the object: `Composition/app-web (resource ingress)`. */
 export function describeEvidence(e: Evidence): string {
   switch (e.source) {
-    case 'Composition': {
-      const where = [
-        ...(e.step !== undefined ? [`step ${e.step}`] : []),
-        ...(e.resource !== undefined ? [`resource ${e.resource}`] : []),
-      ];
-      return `Composition/${e.name}${where.length > 0 ? ` (${where.join(', ')})` : ''}`;
-    }
     case 'Composite':
       return `${e.kind}/${at(e)} (composed ${e.composed})`;
     case 'Denial':
       return `${e.via === 'Event' ? 'an Event about' : 'a condition of'} ${e.kind}/${at(e)} (${e.verb} was forbidden)`;
-    case 'WatchOperation':
-      return `WatchOperation/${e.name} (watches it)`;
+    default: {
+      const resource = 'resource' in e ? e.resource : undefined;
+      const where = [
+        ...(e.step !== undefined ? [`step ${e.step}`] : []),
+        ...(resource !== undefined ? [`resource ${resource}`] : []),
+        ...(e.requirement !== undefined ? [`requires ${e.requirement}`] : []),
+      ];
+      if (e.source === 'WatchOperation' && where.length === 0) return `WatchOperation/${e.name} (watches it)`;
+      return `${e.source}/${e.name}${where.length > 0 ? ` (${where.join(', ')})` : ''}`;
+    }
   }
 }
 
@@ -45,12 +49,12 @@ export function formatComposedReport(
 ): string[] {
   const lines = [`composed resources of Crossplane (${analysis.account}):`];
   if (analysis.grants.length === 0 && analysis.unresolved.length === 0)
-    lines.push('  none found in compositions, composite resources, events or WatchOperations');
+    lines.push('  none found in compositions, operations, composite resources or events');
   for (const g of analysis.grants) {
     const status = viewStatus(g);
     const what = `${status} ${resourceName(g)}${g.access === 'read' ? ' (watch only)' : ''}`;
     const lacking =
-      status === 'missing' || status === 'refused'
+      status === 'missing' || status === 'refused' || status === 'reported-only'
         ? ` [lacks ${g.lackingNow.join(', ')}]`
         : status === 'after-sync'
           ? ' (the provider or XRD roles a plain sync writes grant it)'
@@ -65,31 +69,42 @@ export function formatComposedReport(
     lines.push(`  unknown ${u.name}: ${u.reason}; ${evidenceList(u.evidence)}`);
   for (const n of analysis.notAnalysed) {
     lines.push(
-      `  not analysed: Composition/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): what it composes cannot be read statically`,
+      `  not analysed: ${n.kind ?? 'Composition'}/${n.composition} step ${n.step} (function ${n.function === '' ? 'unnamed' : n.function}): what it composes cannot be read statically`,
     );
   }
-  if (analysis.grants.some((g) => g.status !== 'granted')) lines.push(`  ${authorsLine(authors)}`);
+  if (analysis.grants.some((g) => viewStatus(g) === 'reported-only')) lines.push(`  ${REPORTED_ONLY}`);
+  if (analysis.grants.some((g) => g.status === 'missing' || g.status === 'refused'))
+    lines.push(`  ${authorsLine(authors)}`);
   return lines;
 }
 
-/** Who may create or change Compositions, as one line: what Crossplane is granted, they can have it compose. */
+/** Why a reported-only kind is not granted, and what would grant it. */
+export const REPORTED_ONLY =
+  "reported only: named by composite resources' resourceRefs or conditions or by Events, which whoever may create them can forge: never granted; a Composition, CompositionRevision or Operation that needs the kind grants it";
+
+/**
+ * Who steers what sync grants Crossplane, as one line: whoever may create or change a Composition,
+ * CompositionRevision, Operation, CronOperation or WatchOperation (what Crossplane is granted, they can have it do).
+ */
 export function authorsLine(
   authors: readonly { readonly kind: string; readonly name: string; readonly namespace?: string }[],
 ): string {
   const names = authors.map((a) => `${a.kind}/${at(a)}`);
-  return `who may create or change Compositions (what Crossplane is granted, they can use): ${names.length > 0 ? names.join(', ') : 'nobody besides system:masters'}`;
+  return `who may create or change Compositions, CompositionRevisions or Operations (CronOperations, WatchOperations), and so steer what Crossplane is granted: ${names.length > 0 ? names.join(', ') : 'nobody besides system:masters'}`;
 }
 
 /**
  * What stands between Crossplane and a kind: nothing (granted), a plain sync (after-sync: the provider or XRD roles
- * it renders grant it), sync --only composed (missing), or --allow-privileged (refused).
+ * it renders grant it), sync --only composed (missing), or --allow-privileged (refused); reported-only: only evidence
+ * (XRs' references and conditions, Events) names it, so sync never grants it.
  */
-export type ComposedStatus = 'granted' | 'after-sync' | 'missing' | 'refused';
+export type ComposedStatus = 'granted' | 'after-sync' | 'missing' | 'refused' | 'reported-only';
 
 function viewStatus(g: ComposedGrant): ComposedStatus {
   // The analysis judges without the plugin's own composed roles (each run finds the need afresh); the account has
   // the kind now when nothing is lacking with them.
   if (g.lackingNow.length === 0) return 'granted';
+  if (g.status === 'reported') return 'reported-only';
   return g.status === 'granted' ? 'after-sync' : g.status;
 }
 
@@ -104,11 +119,11 @@ export interface ComposedResourceView {
   readonly status: ComposedStatus;
   /** The verbs Crossplane's account lacks on it now (empty when granted). */
   readonly lacking: readonly string[];
-  /** The ClusterRole `sync --only composed` writes for it (missing or refused). */
+  /** The ClusterRole `sync --only composed` writes for it (missing or refused; never reported-only). */
   readonly role?: string;
   /** Why it is privileged, when it is (refused without --allow-privileged). */
   readonly privileged?: string;
-  /** The compositions, composite resources, events and WatchOperations that need it. */
+  /** What names it: the Compositions, CompositionRevisions and Operations that need it, and the evidence. */
   readonly neededBy: readonly Evidence[];
 }
 
@@ -125,8 +140,11 @@ export interface ComposedView {
   }[];
   /** Composition steps whose function's input cannot be read statically. */
   readonly notAnalysed: readonly ComposedAnalysis['notAnalysed'][number][];
-  /** Who may create or change Compositions: whatever Crossplane is granted, they can have it compose. */
-  readonly compositionAuthors: readonly {
+  /**
+   * Who may create or change Compositions, CompositionRevisions, Operations, CronOperations or WatchOperations:
+   * whatever Crossplane is granted, they can have it do. Nobody else steers a grant.
+   */
+  readonly grantAuthors: readonly {
     readonly kind: string;
     readonly name: string;
     readonly namespace?: string;
@@ -147,13 +165,13 @@ export function composedView(
       access: g.access,
       status: viewStatus(g),
       lacking: g.lackingNow,
-      ...(g.status !== 'granted' ? { role: composedRoleName(g.group) } : {}),
+      ...(g.status === 'missing' || g.status === 'refused' ? { role: composedRoleName(g.group) } : {}),
       ...(g.privileged !== undefined ? { privileged: g.privileged } : {}),
       neededBy: g.evidence,
     })),
     unresolved: analysis.unresolved.map((u) => ({ name: u.name, reason: u.reason, neededBy: u.evidence })),
     notAnalysed: analysis.notAnalysed,
-    compositionAuthors: authors.map((a) => ({
+    grantAuthors: authors.map((a) => ({
       kind: a.kind,
       name: a.name,
       ...(a.namespace !== undefined ? { namespace: a.namespace } : {}),

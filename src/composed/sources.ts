@@ -1,19 +1,34 @@
 /**
  * Where Crossplane's composed kinds show up, read from the objects as they came (nothing here trusts a field's
- * type: a malformed entry is skipped, never guessed): compositions' resource templates, composite resources'
- * references to what they composed, the API server's forbidden messages Crossplane reported, and the kinds
- * WatchOperations watch.
+ * type: a malformed entry is skipped, never guessed). Two kinds of source:
+ *
+ * - sources that grant: Compositions and CompositionRevisions (their resource templates, their steps' required
+ *   resources), Operations, CronOperations and WatchOperations (the watched kind, their steps' required resources).
+ *   Whoever may write one already holds what Crossplane holds: it is how they have Crossplane act.
+ * - evidence that only reports: composite resources' references to what they composed, their conditions, and the
+ *   API server's forbidden messages in Crossplane's Events. Whoever may create an XR or an Event writes these too, so
+ *   they explain a failure and never add a rule.
  */
 import type { KubeObject } from '../kube/types.js';
+import { EVENT_SOURCE_CLAIMS, EVENT_SOURCE_COMPOSITES } from '../crossplane/names.js';
 import { parseForbidden, type ForbiddenRequest } from './forbidden.js';
 
 /** Why a kind is needed: the object that says so. */
 export type Evidence =
   | {
-      readonly source: 'Composition';
+      readonly source: 'Composition' | 'CompositionRevision';
       readonly name: string;
       readonly step?: string;
       readonly resource?: string;
+      /** The step's required resource (`requirements.requiredResources[].requirementName`). */
+      readonly requirement?: string;
+    }
+  | {
+      /** A WatchOperation without a step: the kind it watches. */
+      readonly source: 'Operation' | 'CronOperation' | 'WatchOperation';
+      readonly name: string;
+      readonly step?: string;
+      readonly requirement?: string;
     }
   | {
       readonly source: 'Composite';
@@ -29,8 +44,26 @@ export type Evidence =
       readonly name: string;
       readonly namespace?: string;
       readonly verb: string;
-    }
-  | { readonly source: 'WatchOperation'; readonly name: string };
+    };
+
+/**
+ * Whether a source may make sync grant a kind. Every source is named here (a new one must be classified): only those
+ * whose authors already steer what Crossplane does grant.
+ */
+const GRANTS: Readonly<Record<Evidence['source'], boolean>> = {
+  Composition: true,
+  CompositionRevision: true,
+  Operation: true,
+  CronOperation: true,
+  WatchOperation: true,
+  Composite: false,
+  Denial: false,
+};
+
+/** Whether EVIDENCE may make sync grant its kind (else it is only reported). */
+export function isGrantingEvidence(evidence: Evidence): boolean {
+  return GRANTS[evidence.source];
+}
 
 /** What Crossplane does with a kind: composes it (reads and writes), or only watches it. */
 export type Access = 'write' | 'read';
@@ -53,6 +86,8 @@ export interface ResourceNeed {
 
 /** A composition step whose function's input cannot be read statically. */
 export interface NotAnalysed {
+  /** Set when the step is a CompositionRevision's (COMPOSITION is then the revision's name). */
+  readonly kind?: 'CompositionRevision';
   readonly composition: string;
   readonly step: string;
   readonly function: string;
@@ -90,16 +125,35 @@ function templates(resources: unknown, evidence: (name: string | undefined) => E
 }
 
 /**
- * The kinds a Composition's templates name: function-patch-and-transform's `input.resources[].base` in a Pipeline,
- * `spec.resources[].base` in the v1 Resources mode; every other function's step is not analysed.
+ * The kinds a pipeline step requires (`requirements.requiredResources[]`): Crossplane reads them before it calls the
+ * function (get, list).
+ */
+function required(
+  step: Obj | undefined,
+  evidence: (requirement: string | undefined) => Evidence,
+): KindNeed[] {
+  return arr(obj(step?.requirements)?.requiredResources).flatMap((r) => {
+    const sel = obj(r);
+    const apiVersion = str(sel?.apiVersion);
+    const kind = str(sel?.kind);
+    if (apiVersion === undefined || kind === undefined) return [];
+    return [{ apiVersion, kind, access: 'read' as const, evidence: evidence(str(sel?.requirementName)) }];
+  });
+}
+
+/**
+ * The kinds a Composition's or CompositionRevision's templates name: function-patch-and-transform's
+ * `input.resources[].base` in a Pipeline, `spec.resources[].base` in the v1 Resources mode, and every step's required
+ * resources (read); what other functions' steps compose is not analysed.
  */
 export function composedByComposition(c: KubeObject): { needs: KindNeed[]; notAnalysed: NotAnalysed[] } {
   const spec = obj(c.spec);
   const name = c.metadata.name;
+  const source = c.kind === 'CompositionRevision' ? 'CompositionRevision' : 'Composition';
   if (spec?.mode !== 'Pipeline') {
     return {
       needs: templates(spec?.resources, (resource) => ({
-        source: 'Composition',
+        source,
         name,
         ...(resource !== undefined ? { resource } : {}),
       })),
@@ -112,10 +166,18 @@ export function composedByComposition(c: KubeObject): { needs: KindNeed[]; notAn
     const step = obj(s);
     const stepName = str(step?.step) ?? '';
     const input = obj(step?.input);
+    needs.push(
+      ...required(step, (requirement) => ({
+        source,
+        name,
+        step: stepName,
+        ...(requirement !== undefined ? { requirement } : {}),
+      })),
+    );
     if (isPatchAndTransform(input)) {
       needs.push(
         ...templates(input?.resources, (resource) => ({
-          source: 'Composition',
+          source,
           name,
           step: stepName,
           ...(resource !== undefined ? { resource } : {}),
@@ -123,6 +185,7 @@ export function composedByComposition(c: KubeObject): { needs: KindNeed[]; notAn
       );
     } else {
       notAnalysed.push({
+        ...(source === 'CompositionRevision' ? { kind: source } : {}),
         composition: name,
         step: stepName,
         function: str(obj(step?.functionRef)?.name) ?? '',
@@ -202,13 +265,74 @@ export function deniedInConditions(o: KubeObject, user: string): ResourceNeed[] 
   );
 }
 
-/** The kind a WatchOperation watches: Crossplane gets, lists and watches it. */
-export function watchedBy(op: KubeObject): KindNeed[] {
-  const watch = obj(obj(op.spec)?.watch);
-  const apiVersion = str(watch?.apiVersion);
-  const kind = str(watch?.kind);
-  if (apiVersion === undefined || kind === undefined) return [];
+const OPERATION_KINDS = ['Operation', 'CronOperation', 'WatchOperation'] as const;
+
+/**
+ * What an Operation, CronOperation or WatchOperation needs: a WatchOperation's watched kind (Crossplane gets, lists
+ * and watches it), and each pipeline step's required resources (`spec.pipeline`, or the operation template's).
+ */
+export function neededByOperation(op: KubeObject): KindNeed[] {
+  const source = OPERATION_KINDS.find((k) => k === op.kind);
+  if (source === undefined) return [];
+  const spec = obj(op.spec);
+  const name = op.metadata.name;
+  const needs: KindNeed[] = [];
+  if (source === 'WatchOperation') {
+    const watch = obj(spec?.watch);
+    const apiVersion = str(watch?.apiVersion);
+    const kind = str(watch?.kind);
+    if (apiVersion !== undefined && kind !== undefined)
+      needs.push({ apiVersion, kind, access: 'read', evidence: { source, name } });
+  }
+  const pipeline =
+    source === 'Operation' ? spec?.pipeline : obj(obj(spec?.operationTemplate)?.spec)?.pipeline;
+  for (const s of arr(pipeline)) {
+    const step = obj(s);
+    const stepName = str(step?.step) ?? '';
+    needs.push(
+      ...required(step, (requirement) => ({
+        source,
+        name,
+        step: stepName,
+        ...(requirement !== undefined ? { requirement } : {}),
+      })),
+    );
+  }
+  return needs;
+}
+
+/** A kind as a group and kind: an XR's or a claim's, which an Event must be about to count as evidence. */
+export interface GroupKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+/** The component names an Event carries: core/v1's source and reporting component, events.k8s.io/v1's. */
+function componentsOf(event: KubeObject): string[] {
   return [
-    { apiVersion, kind, access: 'read', evidence: { source: 'WatchOperation', name: op.metadata.name } },
-  ];
+    str(obj(event.source)?.component),
+    str(event.reportingComponent),
+    str(event.reportingController),
+    str(obj(event.deprecatedSource)?.component),
+  ].filter((c): c is string => c !== undefined);
+}
+
+/**
+ * Whether EVENT is one Crossplane's composite or claim controllers would record: about an XR or claim (a kind one of
+ * COMPOSITES), and every component it names is Crossplane's XRD controllers' (names.ts). Anyone who may create
+ * Events can write such an Event too: it counts as evidence, never as a reason to grant.
+ */
+export function isCrossplaneCompositeEvent(event: KubeObject, composites: readonly GroupKind[]): boolean {
+  const about = obj(event.involvedObject) ?? obj(event.regarding);
+  const apiVersion = str(about?.apiVersion);
+  const kind = str(about?.kind);
+  if (apiVersion === undefined || kind === undefined) return false;
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  if (!composites.some((c) => c.group === group && c.kind === kind)) return false;
+  const components = componentsOf(event);
+  return (
+    components.length > 0 &&
+    components.every((c) => c === EVENT_SOURCE_COMPOSITES || c === EVENT_SOURCE_CLAIMS)
+  );
 }

@@ -64,6 +64,17 @@ export const PROVIDER_REVISION_KIND = 'ProviderRevision';
 export const MRD_GROUP = 'apiextensions.crossplane.io';
 export const MRD_KIND = 'ManagedResourceDefinition';
 
+// ---- Crossplane's event sources (each controller records through mgr.GetEventRecorderFor(name)) ----
+/**
+ * Composite resources' events: each composite controller records through the XRD controller's recorder, named
+ * "defined/" + strings.ToLower(v1.CompositeResourceDefinitionGroupKind) (internal/controller/apiextensions/definition/
+ * reconciler.go, Setup and its composite.WithRecorder). The name is the Event's source.component and reporting
+ * controller: data anyone who may create an Event can write too.
+ */
+export const EVENT_SOURCE_COMPOSITES = 'defined/compositeresourcedefinition.apiextensions.crossplane.io';
+/** Claims' events: "offered/" + the same (internal/controller/apiextensions/offered/reconciler.go, Setup). */
+export const EVENT_SOURCE_CLAIMS = 'offered/compositeresourcedefinition.apiextensions.crossplane.io';
+
 // ---- crossplane-runtime pkg/meta ----
 /** meta.AnnotationKeyReconciliationPaused; IsPaused checks for the value "true". */
 export const ANNOTATION_PAUSED = 'crossplane.io/paused';

@@ -20,6 +20,9 @@ export type SnapshotPart =
   | 'crds'
   | 'crdOwners'
   | 'compositions'
+  | 'compositionRevisions'
+  | 'operations'
+  | 'cronOperations'
   | 'watchOperations'
   | 'events';
 
@@ -321,6 +324,9 @@ const PART_KINDS: Readonly<Record<SnapshotPart, readonly (keyof ClusterSnapshot)
   crdOwners: [],
   // Read field by field where they are used (composed/sources.ts): nothing in them is trusted as typed.
   compositions: [],
+  compositionRevisions: [],
+  operations: [],
+  cronOperations: [],
   watchOperations: [],
   events: [],
 };

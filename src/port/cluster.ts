@@ -76,6 +76,27 @@ export const Kinds = {
     kind: 'Composition',
     namespaced: false,
   },
+  compositionRevision: {
+    group: 'apiextensions.crossplane.io',
+    version: 'v1',
+    plural: 'compositionrevisions',
+    kind: 'CompositionRevision',
+    namespaced: false,
+  },
+  operation: {
+    group: 'ops.crossplane.io',
+    version: 'v1alpha1',
+    plural: 'operations',
+    kind: 'Operation',
+    namespaced: false,
+  },
+  cronOperation: {
+    group: 'ops.crossplane.io',
+    version: 'v1alpha1',
+    plural: 'cronoperations',
+    kind: 'CronOperation',
+    namespaced: false,
+  },
   watchOperation: {
     group: 'ops.crossplane.io',
     version: 'v1alpha1',

@@ -156,7 +156,7 @@ describe('sync --only composed through the real kubectl', () => {
       'webservice-templated/render',
     );
 
-    // The table: one row per resource, unknown kind and unanalysed step; who may author Compositions on stderr.
+    // The table: one row per resource, unknown kind and unanalysed step; who steers grants on stderr.
     const table = await run(['crossplane-rbac', 'composed', '--no-headers']);
     expect(table.code, table.stderr).toBe(0);
     const rows = table.stdout.trimEnd().split('\n');
@@ -166,7 +166,9 @@ describe('sync --only composed through the real kubectl', () => {
         /^missing\s+cronjobs\.batch\s+write\s+get,list,watch,create,update,patch,delete\s+\S/,
       ),
     );
-    expect(table.stderr).toMatch(/^who may create or change Compositions .*Group\/system:masters/m);
+    expect(table.stderr).toMatch(
+      /^who may create or change Compositions, CompositionRevisions or Operations .*Group\/system:masters/m,
+    );
   });
 
   it('finds, grants and explains exactly the kinds Crossplane composes', async () => {
@@ -269,20 +271,43 @@ describe('sync --only composed through the real kubectl', () => {
   });
 
   it('--prune removes the role of a group nothing composes any more', async () => {
-    // app-web is the only thing that composes PodDisruptionBudgets.
+    // app-web is the only Composition that composes PodDisruptionBudgets, Ingresses and NetworkPolicies. The XR
+    // App team-a/web still names Ingresses (resourceRefs, an Event) and NetworkPolicies (a condition): evidence,
+    // which grants nothing, so the networking.k8s.io role goes too.
     const del = await run(['delete', 'composition', 'app-web']);
     expect(del.code, del.stderr).toBe(0);
     const keep = await run(['crossplane-rbac', 'sync', '--only', 'composed', '--yes']);
-    // Without --prune the role nothing needs any more stays; only the four still needed are planned.
-    expect(keep.stdout).toMatch(/^ClusterRole\s+0\s+0\s+4\s+0\s+0\s+0$/m);
-    expect(await composedRoles()).toContain(
+    // Without --prune the roles nothing needs any more stay; only the three still needed are planned.
+    expect(keep.stdout).toMatch(/^ClusterRole\s+0\s+0\s+3\s+0\s+0\s+0$/m);
+    const gone = [
+      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:networking.k8s.io',
       'clusterrole.rbac.authorization.k8s.io/crossplane:composed:policy',
-    );
+    ];
+    expect(await composedRoles()).toEqual(expect.arrayContaining(gone));
     const prune = await run(['crossplane-rbac', 'sync', '--only', 'composed', '--prune', '--yes']);
-    expect(prune.stdout).toMatch(/^ClusterRole\s+0\s+0\s+4\s+1\s+0\s+0$/m);
-    expect(await composedRoles()).not.toContain(
-      'clusterrole.rbac.authorization.k8s.io/crossplane:composed:policy',
-    );
-    expect(await eventually([['delete', 'poddisruptionbudgets.policy', 'team-a']], false)).toEqual([]);
+    expect(prune.stdout).toMatch(/^ClusterRole\s+0\s+0\s+3\s+2\s+0\s+0$/m);
+    const left = await composedRoles();
+    for (const role of gone) expect(left).not.toContain(role);
+    expect(
+      await eventually(
+        [
+          ['delete', 'poddisruptionbudgets.policy', 'team-a'],
+          ['patch', 'ingresses.networking.k8s.io', 'team-a'],
+        ],
+        false,
+      ),
+    ).toEqual([]);
+    // What only the XR and its Event name is now reported, with what the account lacks, and never given a role.
+    const view = await run(['crossplane-rbac', 'composed', '-o', 'json']);
+    expect(view.code, view.stderr).toBe(0);
+    const rows = (JSON.parse(view.stdout) as ComposedJson).resources;
+    expect(
+      rows
+        .filter((r) => r.status === 'reported-only')
+        .map((r) => [r.resource, r.neededBy.map((e) => e.source).join(',')]),
+    ).toEqual([
+      ['ingresses.networking.k8s.io', 'Composite,Denial'],
+      ['networkpolicies.networking.k8s.io', 'Denial'],
+    ]);
   });
 });

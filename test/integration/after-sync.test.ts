@@ -72,7 +72,15 @@ describe('--after-sync against the test API server', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^crossplane-system\/crossplane\s+ServiceAccount\s.*crossplane:composed:batch/m);
     const read = lists();
-    for (const kind of ['compositions', 'watchoperations', 'events', 'roles'])
+    for (const kind of [
+      'compositions',
+      'compositionrevisions',
+      'operations',
+      'cronoperations',
+      'watchoperations',
+      'events',
+      'roles',
+    ])
       expect(read[`list ${kind}`]).toBe(1);
     expect(server.counters.writes(), JSON.stringify(server.counters.snapshot())).toBe(0);
   });

@@ -49,7 +49,7 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption)
         .epilogue(
-          "Sources: Compositions (function-patch-and-transform's resources, v1 resources; other functions are listed as not analysed), the resources composite resources and claims reference, forbidden Events and conditions about Crossplane's account, and WatchOperations. Nothing is written: sync --only composed grants what is missing.",
+          "Sources that grant: Compositions and CompositionRevisions (function-patch-and-transform's resources, v1 resources, steps' required resources; other functions are listed as not analysed), Operations, CronOperations and WatchOperations (watched kinds, steps' required resources). Evidence, reported only and never granted: the resources composite resources and claims reference, their conditions, and Crossplane's Events about them with a forbidden message for Crossplane's account. Nothing is written: sync --only composed grants what is missing.",
         )
         .example(
           '$0 composed -f examples/cluster',
@@ -57,7 +57,7 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
         )
         .example(
           '$0 composed -o json',
-          'The same as data, with every composition, XR and event that needs each kind',
+          'The same as data, with every source and piece of evidence that names each kind',
         ),
     handler: async (args) => {
       const output = parseOutput(args.output, COMPOSED_OUTPUTS, 'table', 'composed');
@@ -96,7 +96,7 @@ async function composedOnce(
 ): Promise<void> {
   const { runComposedView } = await import('../../app/composed-view.js');
   const view = await runComposedView(options, appDeps(deps, args.color));
-  const [{ formatComposedTable }, { authorsLine }, data] = await Promise.all([
+  const [{ formatComposedTable }, { authorsLine, REPORTED_ONLY }, data] = await Promise.all([
     import('../output/format-composed.js'),
     import('../../composed/report.js'),
     import('../output/format-data.js'),
@@ -108,12 +108,13 @@ async function composedOnce(
   }
   const empty = view.resources.length + view.unresolved.length + view.notAnalysed.length === 0;
   if (empty) {
-    writeLine(deps.io.stderr, 'no composition, composite resource, event or WatchOperation names a kind');
+    writeLine(deps.io.stderr, 'no composition, operation, composite resource or event names a kind');
     return;
   }
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = formatComposedTable(view, output === 'wide', color, !args['no-headers']);
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  if (view.resources.some((r) => r.status !== 'granted'))
-    writeLine(deps.io.stderr, authorsLine(view.compositionAuthors));
+  if (view.resources.some((r) => r.status === 'missing' || r.status === 'refused'))
+    writeLine(deps.io.stderr, authorsLine(view.grantAuthors));
+  if (view.resources.some((r) => r.status === 'reported-only')) writeLine(deps.io.stderr, REPORTED_ONLY);
 }

@@ -31,7 +31,7 @@ export function formatComposedTable(
   for (const n of view.notAnalysed) {
     const fn = n.function === '' ? 'unnamed' : n.function;
     const row = ['not-analysed', UNKNOWN, UNKNOWN, UNKNOWN];
-    const by = `Composition/${n.composition} (step ${n.step}, function ${fn})`;
+    const by = `${n.kind ?? 'Composition'}/${n.composition} (step ${n.step}, function ${fn})`;
     rows.push(wide ? [...row, NONE, by] : [...row, by]);
   }
   const head = ['STATUS', 'RESOURCE', 'ACCESS', 'LACKS'];

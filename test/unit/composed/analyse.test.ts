@@ -16,6 +16,37 @@ const clusterRoleBindings = chart.filter((o): o is ClusterRoleBinding => o.kind 
 
 const ACCOUNT = { namespace: 'crossplane-system', name: 'crossplane' };
 const USER = 'system:serviceaccount:crossplane-system:crossplane';
+// The source component of composite resources' events: crossplane/crossplane
+// internal/controller/apiextensions/definition/reconciler.go Setup, "defined/" +
+// strings.ToLower(CompositeResourceDefinitionGroupKind) (@2d040d2daf4e001799c4154a4a09b9e1f40d7fde).
+const XR_SOURCE = 'defined/compositeresourcedefinition.apiextensions.crossplane.io';
+const APP = { group: 'platform.acme.io', kind: 'App' };
+
+/** A Warning Event as Crossplane's composite controller records it about App team-a/web, with MESSAGE. */
+function crossplaneEvent(name: string, message: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'team-a' },
+    type: 'Warning',
+    involvedObject: {
+      apiVersion: 'platform.acme.io/v1alpha1',
+      kind: 'App',
+      name: 'web',
+      namespace: 'team-a',
+    },
+    source: { component: XR_SOURCE },
+    reportingComponent: XR_SOURCE,
+    message,
+  };
+}
+
+/** The API server's forbidden message for USER (apiserver responsewriters forbiddenMessage, NewForbidden). */
+function forbidden(user: string, verb: string, resource: string, group: string, ns?: string): string {
+  const scope = ns === undefined ? 'at the cluster scope' : `in the namespace "${ns}"`;
+  const qualified = group === '' ? resource : `${resource}.${group}`;
+  return `${qualified} "x" is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`;
+}
 
 function pt(name: string, resources: [string, string, string][]): KubeObject {
   return {
@@ -43,8 +74,9 @@ function input(over: Partial<ComposedInput>): ComposedInput {
   return {
     compositions: [],
     composites: [],
+    compositeKinds: [APP],
     events: [],
-    watchOperations: [],
+    operations: [],
     known: builtinResources(),
     rbac: { clusterRoles, clusterRoleBindings, roleBindings: [], roles: [] },
     account: ACCOUNT,
@@ -214,7 +246,9 @@ describe('analyseComposed', () => {
     expect(a.grants).toEqual([]);
   });
 
-  it('ReadsV1ResourcesModeCompositeRefsWatchesAndDenials', () => {
+  it('GrantsFromV1ResourcesModeAndWatchesAndOnlyReportsRefsConditionsAndEvents', () => {
+    // Before issue 37 the XR's resourceRefs, its condition and the Event each added a rule: whoever could create the
+    // XR or an Event steered Crossplane's grants. Now they are evidence, reported with what the account lacks.
     const v1: KubeObject = {
       apiVersion: 'apiextensions.crossplane.io/v1',
       kind: 'Composition',
@@ -233,19 +267,11 @@ describe('analyseComposed', () => {
           {
             type: 'Synced',
             status: 'False',
-            message: `cannot apply composed resource "netpol": networkpolicies.networking.k8s.io "web" is forbidden: User "${USER}" cannot patch resource "networkpolicies" in API group "networking.k8s.io" in the namespace "team-a"`,
+            message: `cannot apply composed resource "netpol": ${forbidden(USER, 'patch', 'networkpolicies', 'networking.k8s.io', 'team-a')}`,
           },
         ],
       },
     };
-    const event = (user: string, resource: string, group: string): KubeObject => ({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `e-${resource}`, namespace: 'team-a' },
-      type: 'Warning',
-      involvedObject: { kind: 'App', name: 'web', namespace: 'team-a' },
-      message: `${resource}.${group} "x" is forbidden: User "${user}" cannot get resource "${resource}" in API group "${group}" in the namespace "team-a"`,
-    });
     const watch: KubeObject = {
       apiVersion: 'ops.crossplane.io/v1alpha1',
       kind: 'WatchOperation',
@@ -256,26 +282,153 @@ describe('analyseComposed', () => {
       input({
         compositions: [v1],
         composites: [xr],
-        events: [event(USER, 'ingresses', 'networking.k8s.io'), event('alice', 'cronjobs', 'batch')],
-        watchOperations: [watch],
+        events: [
+          crossplaneEvent('e1', forbidden(USER, 'get', 'ingresses', 'networking.k8s.io', 'team-a')),
+          crossplaneEvent('e2', forbidden('alice', 'get', 'cronjobs', 'batch', 'team-a')),
+        ],
+        operations: [watch],
       }),
     );
     expect(a.grants.map((g) => `${g.status} ${g.resource}.${g.group} ${g.access}`)).toEqual([
       'missing statefulsets.apps read',
       'missing jobs.batch write',
-      'missing ingresses.networking.k8s.io write',
-      'missing networkpolicies.networking.k8s.io write',
-      'missing poddisruptionbudgets.policy write',
+      'reported ingresses.networking.k8s.io write',
+      'reported networkpolicies.networking.k8s.io write',
+      'reported poddisruptionbudgets.policy write',
     ]);
     expect(a.grants[0]?.lacking).toEqual(['get', 'list', 'watch']);
-    // alice's denial is not Crossplane's: no cronjobs.
+    expect(a.grants.find((g) => g.resource === 'ingresses')?.lacking).toEqual(ALL_VERBS);
+    // alice's denial is not Crossplane's: no cronjobs at all.
     expect(a.grants.some((g) => g.resource === 'cronjobs')).toBe(false);
-    const apps = a.roles.find((r) => r.metadata.name === 'crossplane:composed:apps');
-    expect(apps?.rules).toEqual([
-      { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] },
+    expect(a.roles.map((r) => [r.metadata.name, r.rules])).toEqual([
+      [
+        'crossplane:composed:apps',
+        [{ apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] }],
+      ],
+      ['crossplane:composed:batch', [{ apiGroups: ['batch'], resources: ['jobs'], verbs: ALL_VERBS }]],
     ]);
     expect(a.grants.find((g) => g.resource === 'networkpolicies')?.evidence).toEqual([
       { source: 'Denial', via: 'Condition', kind: 'App', name: 'web', namespace: 'team-a', verb: 'patch' },
+    ]);
+  });
+
+  it('NoForgedEventOrReferenceGrantsHoldsOrRefuses', () => {
+    // The attack of issue 37: an Event mimicking Crossplane's, and a paused XR with forged references.
+    const event = crossplaneEvent(
+      'forged',
+      [
+        forbidden(USER, 'patch', 'nodes', ''),
+        forbidden(USER, 'patch', 'persistentvolumes', ''),
+        forbidden(USER, 'patch', 'daemonsets', 'apps', 'team-a'),
+        forbidden(USER, 'create', 'clusterrolebindings', 'rbac.authorization.k8s.io'),
+      ].join('; '),
+    );
+    const xr: KubeObject = {
+      apiVersion: 'platform.acme.io/v1alpha1',
+      kind: 'App',
+      metadata: { name: 'forged', namespace: 'team-a', annotations: { 'crossplane.io/paused': 'true' } },
+      spec: {
+        crossplane: {
+          resourceRefs: [
+            { apiVersion: 'v1', kind: 'Pod', name: 'x' },
+            { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'x' },
+            { apiVersion: 'v1', kind: 'Secret', name: 'x' },
+          ],
+        },
+      },
+    };
+    for (const allowPrivileged of [false, true]) {
+      const a = analyseComposed(input({ events: [event], composites: [xr], allowPrivileged }));
+      expect(a.roles, `allowPrivileged ${String(allowPrivileged)}`).toEqual([]);
+      expect(a.grants.map((g) => `${g.status} ${g.resource}`)).toEqual([
+        'reported nodes',
+        'reported persistentvolumeclaims',
+        'reported persistentvolumes',
+        'reported pods',
+        'granted secrets', // the chart's role grants secrets: nothing lacking, nothing to report as missing
+        'reported daemonsets',
+        'reported clusterrolebindings',
+      ]);
+      expect(a.grants.every((g) => g.privileged === undefined)).toBe(true);
+    }
+  });
+
+  it('AnEventNotCrossplanesOrNotAboutAnXrIsNoEvidence', () => {
+    const about = (kind: string, apiVersion: string): KubeObject => ({
+      ...crossplaneEvent(`e-${kind}`, forbidden(USER, 'patch', 'nodes', '')),
+      involvedObject: { apiVersion, kind, name: 'web', namespace: 'team-a' },
+    });
+    const otherComponent: KubeObject = {
+      ...crossplaneEvent('e-other', forbidden(USER, 'patch', 'nodes', '')),
+      source: { component: 'kubelet' },
+      reportingComponent: 'kubelet',
+    };
+    const a = analyseComposed(
+      input({
+        events: [about('Deployment', 'apps/v1'), about('App', 'evil.example.org/v1'), otherComponent],
+      }),
+    );
+    expect(a.grants).toEqual([]);
+    expect(a.unresolved).toEqual([]);
+  });
+
+  it('EvidenceNeverWidensAGrant', () => {
+    // A WatchOperation watches StatefulSets (read); an XR naming one as composed does not make the rule write.
+    const watch: KubeObject = {
+      apiVersion: 'ops.crossplane.io/v1alpha1',
+      kind: 'WatchOperation',
+      metadata: { name: 'w' },
+      spec: { watch: { apiVersion: 'apps/v1', kind: 'StatefulSet' } },
+    };
+    const xr: KubeObject = {
+      apiVersion: 'platform.acme.io/v1alpha1',
+      kind: 'App',
+      metadata: { name: 'web', namespace: 'team-a' },
+      spec: { crossplane: { resourceRefs: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }] } },
+    };
+    const a = analyseComposed(input({ operations: [watch], composites: [xr] }));
+    expect(a.grants.map((g) => `${g.status} ${g.resource} ${g.access}`)).toEqual([
+      'missing statefulsets read',
+    ]);
+    expect(a.roles[0]?.rules).toEqual([
+      { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] },
+    ]);
+  });
+
+  it('RevisionsAndOperationsGrant', () => {
+    const revision: KubeObject = {
+      ...pt('app-1a2b3c', [['cron', 'batch/v1', 'CronJob']]),
+      kind: 'CompositionRevision',
+    };
+    const op: KubeObject = {
+      apiVersion: 'ops.crossplane.io/v1alpha1',
+      kind: 'CronOperation',
+      metadata: { name: 'nightly' },
+      spec: {
+        operationTemplate: {
+          spec: {
+            mode: 'Pipeline',
+            pipeline: [
+              {
+                step: 'scan',
+                functionRef: { name: 'function-python' },
+                requirements: {
+                  requiredResources: [{ requirementName: 'pvs', apiVersion: 'v1', kind: 'PersistentVolume' }],
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
+    const a = analyseComposed(input({ compositions: [revision], operations: [op] }));
+    expect(a.grants.map((g) => `${g.status} ${g.resource} ${g.access}`)).toEqual([
+      'missing persistentvolumes read',
+      'missing cronjobs write',
+    ]);
+    expect(a.roles.map((r) => r.metadata.name)).toEqual([
+      'crossplane:composed:batch',
+      'crossplane:composed:core',
     ]);
   });
 
@@ -305,13 +458,10 @@ describe('analyseComposed', () => {
   });
 
   it('NeverGrantsAResourceOnlyAMessageNames', () => {
-    const event: KubeObject = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: 'e', namespace: 'a' },
-      type: 'Warning',
-      message: `x is forbidden: User "${USER}" cannot get resource "*" in API group "*" at the cluster scope`,
-    };
+    const event = crossplaneEvent(
+      'e',
+      `x is forbidden: User "${USER}" cannot get resource "*" in API group "*" at the cluster scope`,
+    );
     const a = analyseComposed(input({ events: [event] }));
     expect(a.roles).toEqual([]);
     expect(a.unresolved.map((u) => u.name)).toEqual(['*.*']);

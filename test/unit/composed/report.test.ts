@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { analyseComposed, type ComposedInput } from '../../../src/composed/analyse.js';
-import { composedView, formatComposedReport } from '../../../src/composed/report.js';
+import { composedView, formatComposedReport, REPORTED_ONLY } from '../../../src/composed/report.js';
 import { builtinResources } from '../../../src/crossplane/resolve-resource.js';
 import type { ClusterRole, ClusterRoleBinding, KubeObject } from '../../../src/kube/types.js';
 
@@ -74,8 +74,9 @@ function input(over: Partial<ComposedInput>): ComposedInput {
       ]),
     ],
     composites: [],
+    compositeKinds: [{ group: 'platform.acme.io', kind: 'App' }],
     events: [],
-    watchOperations: [],
+    operations: [],
     known: builtinResources(),
     rbac: rbacWith([]),
     account: { namespace: 'crossplane-system', name: 'crossplane' },
@@ -138,12 +139,61 @@ describe('composed: the status a user reads', () => {
     });
   });
 
+  it('ReportedOnlyHasNoRoleAndSaysWhy', () => {
+    // An XR names Pods (forgeable): lacking, reported with the XR as evidence, never a role; the authors of what
+    // grants are not named for it (they steer nothing here), the reason is.
+    const xr: KubeObject = {
+      apiVersion: 'platform.acme.io/v1alpha1',
+      kind: 'App',
+      metadata: { name: 'forged', namespace: 'team-a' },
+      spec: { crossplane: { resourceRefs: [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }] } },
+    };
+    const a = analyseComposed(input({ compositions: [], composites: [xr] }));
+    const view = composedView(a, [{ kind: 'Group', name: 'platform' }]);
+    expect(view.resources).toStrictEqual([
+      {
+        resource: 'pods',
+        group: '',
+        kind: 'Pod',
+        access: 'write',
+        status: 'reported-only',
+        lacking: ALL_VERBS,
+        neededBy: [{ source: 'Composite', kind: 'App', name: 'forged', namespace: 'team-a', composed: 'p' }],
+      },
+    ]);
+    const report = formatComposedReport(a, [{ kind: 'Group', name: 'platform' }]);
+    expect(report).toStrictEqual([
+      'composed resources of Crossplane (system:serviceaccount:crossplane-system:crossplane):',
+      '  reported-only pods [lacks get, list, watch, create, update, patch, delete]: App/team-a/forged (composed p)',
+      `  ${REPORTED_ONLY}`,
+    ]);
+    // With a kind to grant, the authors who steer it are named: those of Compositions, revisions and operations.
+    const both = formatComposedReport(analyseComposed(input({ composites: [xr] })), [
+      { kind: 'Group', name: 'platform' },
+    ]);
+    expect(both.at(-1)).toBe(
+      '  who may create or change Compositions, CompositionRevisions or Operations (CronOperations, WatchOperations), and so steer what Crossplane is granted: Group/platform',
+    );
+  });
+
+  it('ARevisionStepNotAnalysedIsNamedAsARevision', () => {
+    const revision: KubeObject = {
+      apiVersion: 'apiextensions.crossplane.io/v1',
+      kind: 'CompositionRevision',
+      metadata: { name: 'c-1a2b3c' },
+      spec: { mode: 'Pipeline', pipeline: [{ step: 'render', functionRef: { name: 'function-kcl' } }] },
+    };
+    expect(formatComposedReport(analyseComposed(input({ compositions: [revision] })), [])).toContain(
+      '  not analysed: CompositionRevision/c-1a2b3c step render (function function-kcl): what it composes cannot be read statically',
+    );
+  });
+
   it('AuthorsAreNamedAsKubectlNamesThem', () => {
     const view = composedView(analyseComposed(input({})), [
       { kind: 'Group', name: 'platform' },
       { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
     ]);
-    expect(view.compositionAuthors).toStrictEqual([
+    expect(view.grantAuthors).toStrictEqual([
       { kind: 'Group', name: 'platform' },
       { kind: 'ServiceAccount', name: 'root-reconciler', namespace: 'config-management-system' },
     ]);
