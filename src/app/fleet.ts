@@ -7,6 +7,7 @@
 import { UsageError, describeError } from '../errors.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
+import { escapeTerminal } from './escape.js';
 import type { Io, TextSink } from './io.js';
 
 export interface FleetOptions {
@@ -31,6 +32,46 @@ export interface ContextRun {
 
 const GLOB = /[*?[]/;
 
+/** A character written literally inside a regular expression's class. */
+function classChar(c: string): string {
+  return /[\\\]^[-]/.test(c) ? `\\${c}` : c;
+}
+
+/**
+ * The class of GLOB that starts at its `[` at START: the regular expression's class and the index of its `]`. As
+ * POSIX brackets: `!` (or `^`) first negates, a `]` right after it is literal, `a-z` a range. A range out of order
+ * (`z-a`), which no shell agrees on, is a usage error like an unclosed `[`.
+ */
+function globClass(glob: string, start: number): { source: string; end: number } {
+  const chars = Array.from(glob.slice(start + 1));
+  const negated = chars[0] === '!' || chars[0] === '^';
+  let i = negated ? 1 : 0;
+  let source = negated ? '[^' : '[';
+  for (let first = true; i < chars.length && (first || chars[i] !== ']'); first = false) {
+    const lo = chars[i] ?? '';
+    const hi = chars[i + 2];
+    if (chars[i + 1] === '-' && hi !== undefined && hi !== ']') {
+      if ((lo.codePointAt(0) ?? 0) > (hi.codePointAt(0) ?? 0)) {
+        throw new UsageError(`invalid --contexts pattern "${glob}": range ${lo}-${hi} is out of order`, {
+          hint: 'write a range low to high, e.g. [a-z]',
+        });
+      }
+      source += `${classChar(lo)}-${classChar(hi)}`;
+      i += 3;
+    } else {
+      source += classChar(lo);
+      i++;
+    }
+  }
+  if (i >= chars.length) {
+    throw new UsageError(`invalid --contexts pattern "${glob}": unclosed [`, {
+      hint: 'close the class with ], or write [[] for a literal [',
+    });
+  }
+  const end = start + 1 + chars.slice(0, i).join('').length;
+  return { source: `${source}]`, end };
+}
+
 /** A shell glob as a whole-name regular expression: `*` any run, `?` one character, `[...]` a class. */
 function globRegExp(glob: string): RegExp {
   let out = '';
@@ -39,14 +80,13 @@ function globRegExp(glob: string): RegExp {
     if (c === '*') out += '.*';
     else if (c === '?') out += '.';
     else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) throw new UsageError(`invalid --contexts pattern "${glob}": unclosed [`);
-      const body = glob.slice(i + 1, end);
-      out += `[${body.startsWith('!') ? `^${body.slice(1)}` : body.replace(/\\/g, '\\\\')}]`;
+      const { source, end } = globClass(glob, i);
+      out += source;
       i = end;
-    } else out += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+    } else out += c.replace(/[.+^${}()|\\/\]]/g, '\\$&');
   }
-  return new RegExp(`^${out}$`);
+  // As Go's path.Match: `?` and a class match one code point (u), a name's line break too (s).
+  return new RegExp(`^${out}$`, 'su');
 }
 
 /**
@@ -60,12 +100,11 @@ export function selectContexts(fleet: FleetOptions, names: readonly string[]): s
   }
   const out: string[] = [];
   for (const pattern of fleet.contexts) {
-    const matches = GLOB.test(pattern)
-      ? names.filter((n) => globRegExp(pattern).test(n))
-      : names.filter((n) => n === pattern);
+    const glob = GLOB.test(pattern) ? globRegExp(pattern) : undefined;
+    const matches = names.filter((n) => (glob === undefined ? n === pattern : glob.test(n)));
     if (matches.length === 0) {
       throw new UsageError(
-        GLOB.test(pattern)
+        glob !== undefined
           ? `--contexts "${pattern}" matches no context`
           : `context "${pattern}" does not exist`,
         { hint: `known contexts: ${names.join(', ') || '(none)'}` },
@@ -84,6 +123,7 @@ function buffer(): TextSink & { text: () => string } {
 /** The AppDeps of one context's run: its own streams (not a terminal), never asking, its clusters closed after. */
 function contextDeps(
   base: AppDeps,
+  context: string,
   opened: Cluster[],
 ): { deps: AppDeps; out: ReturnType<typeof buffer>; err: ReturnType<typeof buffer> } {
   const out = buffer();
@@ -101,7 +141,8 @@ function contextDeps(
     ...base,
     io,
     connect: async (flags) => {
-      const cluster = await base.connect(flags);
+      // Its -v log lines go straight to stderr, beside the other contexts': each names its context.
+      const cluster = await base.connect({ ...flags, logContext: escapeTerminal(context) });
       opened.push(cluster);
       return cluster;
     },
@@ -134,7 +175,7 @@ export async function runFleet(
       const i = next++;
       const context = contexts[i] ?? '';
       const opened: Cluster[] = [];
-      const { deps, out, err } = contextDeps(base, opened);
+      const { deps, out, err } = contextDeps(base, context, opened);
       let exitCode: number;
       let error: string[] | undefined;
       try {

@@ -46,7 +46,7 @@ export function connect(
   deps: ConnectDeps = defaultDeps(env),
 ): Cluster {
   const config = loadKubeconfig(flags, env);
-  return new ClientCluster(config, new Transport(config, deps, flags.verbosity ?? 0));
+  return new ClientCluster(config, new Transport(config, deps, flags.verbosity ?? 0, flags.logContext));
 }
 
 function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {

@@ -23,6 +23,11 @@ export interface ConnectionFlags {
   readonly requestTimeout?: string | undefined;
   /** kubectl's -v level: 6 logs one line per request, 7 adds headers, 8 bodies (truncated), 9 and 10 more. */
   readonly verbosity?: number | undefined;
+  /**
+   * Not a flag: a run across contexts sets it to the context's name, escaped for the terminal, and each -v log line
+   * then names it (`[context NAME]` after klog's header). Unset, the lines are kubectl's own.
+   */
+  readonly logContext?: string | undefined;
 }
 
 /** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */

@@ -115,6 +115,7 @@ function moduleProvider(kubeconfig: string, io: ExecIo = testIo()): ExecCredenti
     cluster: clusterInfo(kubeconfig),
     io,
     userName: USER,
+    deadline: undefined,
   });
 }
 

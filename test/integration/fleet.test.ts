@@ -25,6 +25,7 @@ let drifted: TestApiServer;
 let synced: TestApiServer;
 let dir: string;
 let kubeconfig: string;
+let syncedKubeconfig: string;
 const dirs: string[] = [];
 
 /** The one cluster, user and context of FILE, renamed NAME. */
@@ -46,6 +47,7 @@ beforeAll(async () => {
   synced = b.server;
   dirs.push(a.dir, b.dir);
   expect((await runPlugin(['sync', '--kubeconfig', b.kubeconfig, '--yes'])).code).toBe(0);
+  syncedKubeconfig = b.kubeconfig;
   const nobody = userKubeconfig(synced, b.dir, 'nobody');
   dir = mkdtempSync(join(tmpdir(), 'xrbac-fleet-'));
   const parts = [
@@ -203,6 +205,11 @@ describe('--contexts and --all-contexts', () => {
       [['sync', '--check', '--contexts', 'nope'], /^error: context "nope" does not exist$/m],
       [['sync', '--check', '--contexts', 'eu-synced', '--context', 'eu-synced'], /cannot be used together/],
       [['sync', '--check', '--all-contexts', '--parallel', '0'], /invalid --parallel 0/],
+      [
+        ['lookup', '--contexts', '[z-a]'],
+        /^error: invalid --contexts pattern "\[z-a\]": range z-a is out of order\nhint: [^\n]+\n$/,
+      ],
+      [['lookup', '--contexts', 'eu-[ab'], /^error: invalid --contexts pattern "eu-\[ab": unclosed \[\n/],
     ];
     for (const [argv, message] of cases) {
       const r = await runPlugin([...argv, ...K()]);
@@ -264,5 +271,77 @@ describe('sync across contexts with writes', () => {
     expect(all.code).toBe(2);
     expect(all.stderr).toMatch(/^2 contexts: 1 written, 1 failed$/m);
     expect(all.stdout).toMatch(/^eu-synced\s+ClusterRole\s+0\s+0\s+\d+\s+0\s+0\s+0$/m);
+  });
+});
+
+describe('context names from the kubeconfig', () => {
+  // A context's name may hold anything: an OSC sequence that retitles the terminal (ESC ] 0 ; ... BEL), a CSI one
+  // that clears it (ESC [ 2 J). Shown to a person, each is written as Go's strconv.Quote writes it (\x1b, \a).
+  const TITLE = '\u001b]0;owned\u0007eu';
+  const CLEAR = '\u001b[2Jdead';
+  let evil: string;
+
+  beforeAll(() => {
+    const synced = entry(syncedKubeconfig, 'eu-synced');
+    const titled = entry(syncedKubeconfig, TITLE);
+    const dead: Kubeconfig = {
+      clusters: [
+        { name: CLEAR, cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } },
+      ],
+      users: [{ name: CLEAR, user: { token: 'x' } }],
+      contexts: [{ name: CLEAR, context: { cluster: CLEAR, user: CLEAR } }],
+    };
+    const all = [synced, titled, dead];
+    evil = join(dir, 'evil.kubeconfig');
+    writeFileSync(
+      evil,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: all.flatMap((p) => p.clusters),
+        users: all.flatMap((p) => p.users),
+        contexts: all.flatMap((p) => p.contexts),
+        'current-context': 'eu-synced',
+      }),
+    );
+  });
+
+  const noControls = (text: string): void => {
+    expect(Array.from(text).filter((c) => (c < ' ' && c !== '\n') || c === '\u007f')).toStrictEqual([]);
+  };
+
+  it('escapes them in every cell of a merged table, in the error lines, and in plain-text sections', async () => {
+    const table = await runPlugin(['lookup', 'crossplane', '--all-contexts', '--kubeconfig', evil]);
+    expect(table.code).toBe(2);
+    noControls(table.stdout);
+    noControls(table.stderr);
+    const firstCells = table.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(/ {2,}/)[0]);
+    expect(firstCells[0]).toBe('CONTEXT');
+    expect(new Set(firstCells.slice(1))).toStrictEqual(new Set(['eu-synced', '\\x1b]0;owned\\aeu']));
+    expect(table.stderr).toMatch(/^error: context \\x1b\[2Jdead: /m);
+
+    const text = await runPlugin(['explain', 'crossplane-edit', '--contexts', '*eu', '--kubeconfig', evil]);
+    expect(text.code, text.stderr).toBe(0);
+    noControls(text.stdout);
+    expect(text.stdout.split('\n').filter((l) => l.startsWith('# context '))).toStrictEqual([
+      '# context \\x1b]0;owned\\aeu',
+    ]);
+  });
+
+  it('keeps them exact in -o json, which is data', async () => {
+    const json = await runPlugin([
+      'lookup',
+      'crossplane',
+      '--all-contexts',
+      '-o',
+      'json',
+      '--kubeconfig',
+      evil,
+    ]);
+    const list = JSON.parse(json.stdout) as { items: { context: string }[] };
+    expect(list.items.map((i) => i.context)).toStrictEqual(['eu-synced', TITLE, CLEAR]);
   });
 });

@@ -113,3 +113,82 @@ export function testIo(
     stderrText: () => text,
   };
 }
+
+/** A plugin that never answers, and the processes it started. */
+export interface HangingPlugin {
+  readonly path: string;
+  /** Its own pid and its background `sleep`'s, once it has recorded them. */
+  pids(): number[];
+}
+
+/**
+ * A plugin that never exits: it starts a `sleep 150` in the background (which keeps its stdout open, as a script's
+ * children do), records its pid and that one's, then becomes `sleep 150` itself (`exec`). Only killing its whole
+ * process group stops both.
+ */
+export function writeHangingPlugin(): HangingPlugin {
+  const dir = mkdtempSync(join(tmpdir(), 'xrbac-exec-hang-'));
+  const path = join(dir, 'hang.sh');
+  writeFileSync(
+    path,
+    [
+      '#!/bin/sh',
+      'sleep 150 &',
+      `echo "$$ $!" > '${dir}/pids.tmp' && mv '${dir}/pids.tmp' '${dir}/pids'`,
+      'exec sleep 150',
+      '',
+    ].join('\n'),
+  );
+  chmodSync(path, 0o755);
+  const file = join(dir, 'pids');
+  return {
+    path,
+    pids: () =>
+      existsSync(file)
+        ? readFileSync(file, 'utf8')
+            .trim()
+            .split(' ')
+            .map((p) => Number(p))
+        : [],
+  };
+}
+
+/** Whether PID is a live process: not gone, not a zombie (a killed child nobody has reaped yet is dead). */
+export function processAlive(pid: number): boolean {
+  if (existsSync('/proc/self/stat')) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    } catch {
+      return false;
+    }
+    // pid (comm) state ...: comm may hold spaces and parentheses, the state follows the last ')'.
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (at most about 10s) until none of PIDS is alive; the ones still alive then. */
+export async function survivors(pids: readonly number[]): Promise<number[]> {
+  for (let i = 0; i < 100 && pids.some(processAlive); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return pids.filter(processAlive);
+}
+
+/** Kills what a test's plugin left behind (a failing test must not leave a `sleep 150`). */
+export function killLeftovers(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+}

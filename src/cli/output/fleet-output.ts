@@ -1,9 +1,12 @@
 /**
  * One output from the runs of a command across contexts, each printed as it would have been alone: tables gain a
  * first CONTEXT column, json and yaml become a List with one item per context (`context`, and `result` or `error`),
- * diffs name the context in their headers, other text comes in one section per context.
+ * diffs name the context in their headers, other text comes in one section per context. A context's name is the
+ * kubeconfig's, which may hold anything: wherever it is shown to a person (a cell, a header, a stderr line) it is
+ * escaped for the terminal; json and yaml carry it as it is.
  */
 import { parse } from 'yaml';
+import { escapeTerminal } from '../../app/escape.js';
 import type { ContextRun } from '../../app/fleet.js';
 import { formatJson, formatYaml } from './format-data.js';
 
@@ -55,7 +58,7 @@ function mergeTables(runs: readonly ContextRun[], headers: boolean): string {
     if (header === undefined) continue;
     const starts = columnStarts(header);
     head ??= ['CONTEXT', ...cells(header, starts)];
-    for (const line of body) rows.push([r.context, ...cells(line, starts)]);
+    for (const line of body) rows.push([escapeTerminal(r.context), ...cells(line, starts)]);
   }
   return head === undefined ? '' : align(headers ? [head, ...rows] : rows);
 }
@@ -79,10 +82,14 @@ export function mergeFleetOutput(
 ): { stdout: string; stderr: string[] } {
   const stderr: string[] = [];
   for (const r of runs) {
-    for (const line of r.stderr.split('\n')) if (line !== '') stderr.push(`context ${r.context}: ${line}`);
+    const name = escapeTerminal(r.context);
+    for (const line of r.stderr.split('\n')) if (line !== '') stderr.push(`context ${name}: ${line}`);
     if (r.error !== undefined) {
       const [first = 'error: failed', ...rest] = r.error;
-      stderr.push(first.replace(/^error: /, `error: context ${r.context}: `), ...rest);
+      stderr.push(
+        first.replace(/^error: /, () => `error: context ${name}: `),
+        ...rest,
+      );
     }
   }
   if (output === 'json' || output === 'yaml') {
@@ -103,7 +110,7 @@ export function mergeFleetOutput(
       .map((r) =>
         r.stdout.replace(
           /^(---|\+\+\+) (live|desired)\//gm,
-          (_m, sign: string, side: string) => `${sign} ${side}/${r.context}/`,
+          (_m, sign: string, side: string) => `${sign} ${side}/${escapeTerminal(r.context)}/`,
         ),
       )
       .join('');
@@ -111,5 +118,8 @@ export function mergeFleetOutput(
   }
   if (ok.length > 0 && ok.every((r) => isTable(r.stdout)))
     return { stdout: mergeTables(ok, headers), stderr };
-  return { stdout: ok.map((r) => `# context ${r.context}\n${r.stdout}`).join('\n'), stderr };
+  return {
+    stdout: ok.map((r) => `# context ${escapeTerminal(r.context)}\n${r.stdout}`).join('\n'),
+    stderr,
+  };
 }

@@ -1,6 +1,16 @@
 /**
  * One run of an exec credential plugin, as client-go's exec authenticator does it: the interactive decision,
  * KUBERNETES_EXEC_INFO, the PATH lookup, the child process and the decoding of the ExecCredential it prints.
+ *
+ * One thing is not as client-go does it: a run has a deadline. client-go starts the plugin with exec.Command (not
+ * CommandContext) and waits in cmd.Run() while holding the authenticator's lock (refreshCredsLocked in kubernetes/
+ * kubernetes staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go@cb6ff2d8ce3595f88570f82c7d0e6d98910afd3c),
+ * so a plugin that never exits blocks every request of the client forever; --request-timeout (http.Client.Timeout)
+ * cannot stop it, since the round tripper is still running the plugin (kubectl v1.32 with --request-timeout=2s and a
+ * plugin that sleeps 8s waits the whole 8s on each attempt and reports the timeout only after it, and the plugin is
+ * never killed). Here a run that outlives its deadline (the transport's: --request-timeout, or the 60s after which a
+ * silent server fails a request) is stopped: its process group is killed and the run fails in one line, so one hung
+ * plugin fails its own context and not a whole run across contexts.
  */
 import { spawn } from 'node:child_process';
 import type { StdioOptions } from 'node:child_process';
@@ -10,14 +20,24 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { UserError } from '../../errors.js';
 import { EXEC_PLUGIN_DOCS, decodeExecCredential } from './exec-credential-decode.js';
 import type { Fail } from './exec-credential-decode.js';
-import type { ExecClusterInfo, ExecConfig, ExecCredential, ExecIo } from './exec-credential-types.js';
+import type {
+  ExecClusterInfo,
+  ExecConfig,
+  ExecCredential,
+  ExecDeadline,
+  ExecIo,
+} from './exec-credential-types.js';
 
-/** Runs the plugin once and returns its credential; every failure is a UserError in client-go's words. */
+/**
+ * Runs the plugin once and returns its credential; every failure is a UserError in client-go's words. Past DEADLINE
+ * the plugin is stopped and the run fails.
+ */
 export async function runExecPlugin(
   config: ExecConfig,
   cluster: ExecClusterInfo | undefined,
   io: ExecIo,
   userName: string,
+  deadline: ExecDeadline,
 ): Promise<ExecCredential> {
   const fail: Fail = (message, hint) =>
     new UserError(`getting credentials for user "${userName}": ${message}`, { hint });
@@ -35,14 +55,20 @@ export async function runExecPlugin(
     if (found === undefined) throw fail(`exec: executable ${config.command} not found`, notInstalled);
     file = found;
   }
-  let result: { stdout: Buffer; exitCode: number };
+  let result: PluginExit | 'deadline';
   try {
-    result = await spawnPlugin(file, config, env, interactive, io);
+    result = await spawnPlugin(file, config, env, interactive, io, deadline?.ms);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     const reason = ERRNO_TEXT[code] ?? (err instanceof Error ? err.message : String(err));
     const hint = config.installHint ?? `check that ${file} exists and is executable`;
     throw fail(`exec: fork/exec ${file}: ${reason}`, hint);
+  }
+  if (result === 'deadline') {
+    throw fail(
+      `exec: executable ${config.command} did not exit within ${deadline?.name ?? ''}: it was stopped`,
+      'the plugin may be waiting for input or the network: run it alone to see; --request-timeout gives it longer (0: no limit)',
+    );
   }
   if (result.exitCode !== 0) {
     throw fail(
@@ -149,19 +175,62 @@ function fdOf(stream: NodeJS.ReadableStream | NodeJS.WritableStream): number | u
   return typeof fd === 'number' ? fd : undefined;
 }
 
-/** Resolves with stdout and the exit code (-1 when killed by a signal, as Go); rejects when it cannot start. */
+interface PluginExit {
+  readonly stdout: Buffer;
+  readonly exitCode: number;
+}
+
+/** The process groups of the plugins running in a group of their own, killed if this process exits first. */
+const runningGroups = new Set<number>();
+let killGroupsOnExit = false;
+
+function trackGroup(group: number): void {
+  runningGroups.add(group);
+  if (killGroupsOnExit) return;
+  killGroupsOnExit = true;
+  // A second Ctrl-C exits at once: a plugin in its own group is out of the terminal's reach, so it goes here.
+  process.on('exit', () => {
+    for (const g of runningGroups) killGroup(g);
+  });
+}
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
+/**
+ * Resolves with stdout and the exit code (-1 when killed by a signal, as Go), or 'deadline' when it ran longer than
+ * DEADLINE_MS (it is killed then); rejects when it cannot start.
+ */
 function spawnPlugin(
   file: string,
   config: ExecConfig,
   env: NodeJS.ProcessEnv,
   interactive: boolean,
   io: ExecIo,
-): Promise<{ stdout: Buffer; exitCode: number }> {
+  deadlineMs: number | undefined,
+): Promise<PluginExit | 'deadline'> {
   return new Promise((resolveRun, rejectRun) => {
     const stdinFd = fdOf(io.stdin);
     const stderrFd = fdOf(io.stderr);
     const stdio: StdioOptions = [interactive ? (stdinFd ?? 'pipe') : 'ignore', 'pipe', stderrFd ?? 'pipe'];
-    const child = spawn(file, [...config.args], { env, stdio, argv0: config.command, windowsHide: true });
+    // Not given the terminal, the plugin is the leader of a process group of its own (detached: setsid), so that
+    // stopping it stops what it started too (a script's `sleep`, which would keep its stdout open). Given the
+    // terminal, it stays in the terminal's foreground group, to read it and to get Ctrl-C: then it alone is killed.
+    const detached = !interactive && process.platform !== 'win32';
+    const child = spawn(file, [...config.args], {
+      env,
+      stdio,
+      argv0: config.command,
+      windowsHide: true,
+      detached,
+    });
+    const group = detached ? child.pid : undefined;
+    if (group !== undefined) trackGroup(group);
     const chunks: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => io.stderr.write(chunk));
@@ -171,17 +240,30 @@ function spawnPlugin(
       io.stdin.pipe(pipedStdin);
     }
     let settled = false;
-    child.once('error', (err) => {
-      if (settled) return;
+    const settle = (): boolean => {
+      if (settled) return false;
       settled = true;
+      clearTimeout(timer);
+      if (group !== undefined) runningGroups.delete(group);
       if (pipedStdin !== null) io.stdin.unpipe(pipedStdin);
-      rejectRun(err);
+      return true;
+    };
+    const timer =
+      deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            if (!settle()) return;
+            if (group !== undefined) killGroup(group);
+            else child.kill('SIGKILL');
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            resolveRun('deadline');
+          }, deadlineMs);
+    child.once('error', (err) => {
+      if (settle()) rejectRun(err);
     });
     child.once('close', (code: number | null) => {
-      if (settled) return;
-      settled = true;
-      if (pipedStdin !== null) io.stdin.unpipe(pipedStdin);
-      resolveRun({ stdout: Buffer.concat(chunks), exitCode: code ?? -1 });
+      if (settle()) resolveRun({ stdout: Buffer.concat(chunks), exitCode: code ?? -1 });
     });
   });
 }

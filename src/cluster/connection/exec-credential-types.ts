@@ -53,3 +53,9 @@ export interface ExecIo {
   readonly stdinUnavailable?: boolean | undefined;
   readonly stdinUnavailableMessage?: string | undefined;
 }
+
+/**
+ * How long one run of a plugin may take before it is stopped (its process group killed); undefined: no limit
+ * (--request-timeout=0). NAME says where the limit comes from, for the error: `--request-timeout 3s`, `60s`.
+ */
+export type ExecDeadline = { readonly ms: number; readonly name: string } | undefined;

@@ -13,6 +13,7 @@ import type {
   ExecClusterInfo,
   ExecConfig,
   ExecCredential,
+  ExecDeadline,
   ExecIo,
   InteractiveMode,
 } from './exec-credential-types.js';
@@ -109,13 +110,15 @@ export class ExecCredentialProvider {
       readonly cluster: ExecClusterInfo | undefined;
       readonly io: ExecIo;
       readonly userName: string;
+      /** How long one run may take (see exec-credential-run.ts). */
+      readonly deadline: ExecDeadline;
     },
   ) {
     const command = resolveExecCommand(config.command, opts.configDir);
     this.command = command;
     this.#now = opts.io.now;
     const resolved: ExecConfig = { ...config, command };
-    this.#run = () => runExecPlugin(resolved, opts.cluster, opts.io, opts.userName);
+    this.#run = () => runExecPlugin(resolved, opts.cluster, opts.io, opts.userName, opts.deadline);
   }
 
   /** The cached credential while it has not expired; otherwise runs the plugin (or joins the run under way). */

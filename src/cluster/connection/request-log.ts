@@ -2,14 +2,20 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * kubectl's request logging by -v level, in klog's line format: 6 one line per request (verb, URL, status, time),
- * 7 adds the request headers, 8 the response headers and bodies cut at 1 KiB, 9 at 10 KiB, 10 whole.
+ * 7 adds the request headers, 8 the response headers and bodies cut at 1 KiB, 9 at 10 KiB, 10 whole. In a run
+ * across contexts, whose runs log side by side, each line names its CONTEXT (given escaped) after klog's header.
  */
 export class RequestLog {
+  private readonly prefix: string;
+
   constructor(
     private readonly level: number,
     private readonly write: (line: string) => void,
     private readonly pid: number,
-  ) {}
+    context?: string,
+  ) {
+    this.prefix = context === undefined ? '' : `[context ${context}] `;
+  }
 
   request(
     method: string,
@@ -73,7 +79,7 @@ export class RequestLog {
   }
 
   private line(text: string): void {
-    this.write(`${klogHeader(new Date(), this.pid)}] ${text}\n`);
+    this.write(`${klogHeader(new Date(), this.pid)}] ${this.prefix}${text}\n`);
   }
 }
 

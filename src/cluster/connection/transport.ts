@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { newAgent } from './dial.js';
 import { ExecCredentialProvider } from './exec-credential.js';
-import type { ExecCredential, ExecIo } from './exec-credential-types.js';
+import type { ExecCredential, ExecDeadline, ExecIo } from './exec-credential-types.js';
 import { proxyChooser } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
 import {
@@ -48,6 +48,22 @@ interface ReadMode {
   readonly bodyPrefix?: number;
 }
 
+/**
+ * How long an exec credential plugin may run: as long as a request may take (--request-timeout; 0: no limit), else
+ * as long as a silent server is waited for. client-go sets none (see exec-credential-run.ts).
+ */
+function execDeadline(requestTimeoutMs: number | undefined): ExecDeadline {
+  if (requestTimeoutMs === undefined)
+    return { ms: DEFAULT_IDLE_TIMEOUT_MS, name: seconds(DEFAULT_IDLE_TIMEOUT_MS) };
+  return requestTimeoutMs > 0
+    ? { ms: requestTimeoutMs, name: `--request-timeout ${seconds(requestTimeoutMs)}` }
+    : undefined;
+}
+
+function seconds(ms: number): string {
+  return `${String(ms / 1000)}s`;
+}
+
 function timeoutError(message: string): Error {
   return Object.assign(new Error(message), { code: 'ETIMEDOUT' });
 }
@@ -84,10 +100,11 @@ export class Transport {
     private readonly config: RestConfig,
     private readonly deps: TransportDeps,
     verbosity: number,
+    logContext?: string,
   ) {
     this.secure = config.server.startsWith('https:');
     this.proxyFor = proxyChooser(config.proxyUrl, deps.env);
-    this.log = new RequestLog(verbosity, deps.log, deps.pid);
+    this.log = new RequestLog(verbosity, deps.log, deps.pid, logContext);
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     const creds = config.credentials;
     this.exec =
@@ -96,6 +113,7 @@ export class Transport {
             configDir: creds.configDir,
             userName: config.userName,
             io: deps.execIo,
+            deadline: execDeadline(config.requestTimeoutMs),
             cluster: creds.exec.provideClusterInfo
               ? {
                   server: config.server,

@@ -16,10 +16,20 @@ import {
 import type {
   ExecClusterInfo,
   ExecConfig,
+  ExecDeadline,
   ExecIo,
 } from '../../../src/cluster/connection/exec-credential-types.js';
 import { TEST_CERT, TEST_KEY } from '../../apiserver/tls.js';
-import { credential, testIo, V1, V1BETA1, writePlugin } from '../../support/exec-plugin.js';
+import {
+  credential,
+  killLeftovers,
+  survivors,
+  testIo,
+  V1,
+  V1BETA1,
+  writeHangingPlugin,
+  writePlugin,
+} from '../../support/exec-plugin.js';
 import type { TestPlugin } from '../../support/exec-plugin.js';
 
 function config(command: string, more: Partial<Record<string, unknown>> = {}): ExecConfig {
@@ -33,6 +43,7 @@ function provider(
     io?: ExecIo;
     cluster?: ExecClusterInfo;
     configDir?: string;
+    deadline?: ExecDeadline;
   } = {},
 ): ExecCredentialProvider {
   const command = typeof plugin === 'string' ? plugin : plugin.path;
@@ -41,6 +52,7 @@ function provider(
     cluster: opts.cluster,
     io: opts.io ?? testIo(),
     userName: 'alice',
+    deadline: opts.deadline,
   });
 }
 
@@ -336,6 +348,25 @@ describe('ExecCredentialProvider', () => {
     const plugin = writePlugin({ extra: 'kill -9 $$' });
     const err = await failure(provider(plugin).get());
     expect(err.message).toContain(`exec: executable ${plugin.path} failed with exit code -1`);
+  });
+
+  it('stops a plugin that never exits at its deadline: its whole process group is killed, the run fails in one line', async () => {
+    // client-go waits for the plugin forever (exec.Command, no deadline, in refreshCredsLocked); ours is stopped.
+    const plugin = writeHangingPlugin();
+    try {
+      const err = await failure(
+        provider(plugin.path, { deadline: { ms: 2000, name: '--request-timeout 2s' } }).get(),
+      );
+      expect(err.message).toBe(
+        `getting credentials for user "alice": exec: executable ${plugin.path} did not exit within --request-timeout 2s: it was stopped`,
+      );
+      expect(err.hint).toMatch(/--request-timeout/);
+      const pids = plugin.pids();
+      expect(pids).toHaveLength(2);
+      expect(await survivors(pids)).toStrictEqual([]);
+    } finally {
+      killLeftovers(plugin.pids());
+    }
   });
 
   it('passes the plugin stderr through', async () => {
