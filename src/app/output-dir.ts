@@ -9,8 +9,9 @@
  *    disk, a name too long) leaves the previous render as it was;
  *  - its kustomization.yaml starts with a mark; only the files a marked kustomization lists are ever replaced or
  *    deleted (an earlier version's unmarked render is recognised by its exact bytes, see previousRender);
- *  - a symbolic link in DIR is never followed: one where the plugin would read, replace or delete is refused.
- * Anything else in DIR (a README, a .gitkeep) is carried over to the new render unchanged.
+ *  - a symbolic link in DIR (or DIR itself as one) is never followed: it is refused.
+ * DIR is the plugin's alone: one that holds anything else (a README, someone's manifests, a home directory given
+ * by mistake) is refused, so that swapping it whole never takes anything along.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -49,14 +50,15 @@ function kustomization(files: readonly string[], format: (value: unknown) => str
   });
 }
 
-/** What DIR holds now: whether it exists (and its mode), the plugin's files in it, and everything else. */
+/** What DIR holds now: whether it exists (and its mode), and the plugin's files in it. */
 interface PreviousRender {
   readonly mode: number | undefined;
   /** The files the previous render listed that exist (kustomization.yaml aside). */
   readonly listed: readonly string[];
-  /** Entries that are not the plugin's: carried over to the new render. */
-  readonly foreign: readonly string[];
 }
+
+/** How many of the files that are not the plugin's a refusal names. */
+const MAX_NAMED = 3;
 
 function lstatOrUndefined(file: string): Stats | undefined {
   try {
@@ -74,7 +76,7 @@ function refuse(dir: string, what: string, hint: string): UserError {
 const LINK_HINT =
   'the plugin never writes through a symbolic link: remove it, or give --output-dir a directory without links';
 const NOT_OURS_HINT =
-  'the plugin replaces or deletes only files its own kustomization.yaml lists: give --output-dir a new or empty directory, or move these files away';
+  'the plugin replaces or deletes only files its own kustomization.yaml lists, and swaps DIR whole: give --output-dir a directory of its own (new or empty)';
 
 /** A file name as a kustomization of the plugin's lists it: a plain `.yaml` name in DIR. */
 function isPlainYamlName(r: unknown): r is string {
@@ -119,18 +121,14 @@ function isEarlierVersionFile(dir: string, file: string): boolean {
 
 /**
  * DIR as it is: refused when it is a symbolic link or not a directory, when its kustomization.yaml is a link or
- * not the plugin's, or when a file the plugin would replace or delete is a link or not the plugin's. A
+ * not the plugin's, or when it holds a link or anything its kustomization does not list. A
  * kustomization.yaml without the mark is an earlier version's when its bytes are exactly what that version wrote
  * for the files it lists and each of those files is exactly what it wrote (one RBAC object, in the file named after
  * it): a hand-written kustomization passes neither, so it is never overwritten and its files are never deleted.
  */
-function previousRender(
-  dir: string,
-  files: ReadonlySet<string>,
-  format: (value: unknown) => string,
-): PreviousRender {
+function previousRender(dir: string, format: (value: unknown) => string): PreviousRender {
   const stat = lstatOrUndefined(dir);
-  if (stat === undefined) return { mode: undefined, listed: [], foreign: [] };
+  if (stat === undefined) return { mode: undefined, listed: [] };
   if (stat.isSymbolicLink()) throw refuse(dir, 'it is a symbolic link', LINK_HINT);
   if (!stat.isDirectory()) throw refuse(dir, 'it exists and is not a directory', NOT_OURS_HINT);
   const entries = new Map(readdirSync(dir, { withFileTypes: true }).map((e) => [e.name, e]));
@@ -164,18 +162,14 @@ function previousRender(
   }
   const ours = new Set([KUSTOMIZATION, ...listed]);
   const foreign = [...entries.keys()].filter((name) => !ours.has(name)).sort();
-  for (const name of foreign) {
-    if (!files.has(name)) continue;
-    if (entries.get(name)?.isSymbolicLink() === true) {
-      throw refuse(dir, `${at(name)} is a symbolic link`, LINK_HINT);
-    }
-    throw refuse(
-      dir,
-      `${at(name)} is not the plugin's (no kustomization.yaml of the plugin lists it)`,
-      NOT_OURS_HINT,
-    );
+  const link = foreign.find((name) => entries.get(name)?.isSymbolicLink() === true);
+  if (link !== undefined) throw refuse(dir, `${at(link)} is a symbolic link`, LINK_HINT);
+  if (foreign.length > 0) {
+    const named = foreign.slice(0, MAX_NAMED).map(at).join(', ');
+    const more = foreign.length > MAX_NAMED ? ` and ${String(foreign.length - MAX_NAMED)} more` : '';
+    throw refuse(dir, `it holds files kubectl-crossplane-rbac did not write: ${named}${more}`, NOT_OURS_HINT);
   }
-  return { mode: stat.mode & 0o7777, listed, foreign };
+  return { mode: stat.mode & 0o7777, listed };
 }
 
 function messageOf(error: unknown): string {
@@ -196,45 +190,24 @@ function newDir(parent: string, prefix: string): string {
 }
 
 /**
- * Swaps the render built in NEXT in for DIR: DIR's foreign entries moved into NEXT, DIR renamed aside, NEXT renamed
- * to DIR, the old render removed. A failure before the last rename puts everything back where it was and is returned;
- * `restored: false` when even that failed (then NEXT holds foreign entries and must be kept).
+ * Swaps the render built in NEXT in for DIR (which holds only the plugin's files): DIR renamed aside, NEXT renamed to
+ * DIR, the old render removed. If NEXT cannot take DIR's place, DIR is renamed back.
  */
-function swapIn(next: string, dir: string, previous: PreviousRender): { error?: unknown; restored: boolean } {
+function swapIn(next: string, dir: string, previous: PreviousRender): void {
   if (previous.mode === undefined) {
-    try {
-      renameSync(next, dir);
-      return { restored: true };
-    } catch (error) {
-      return { error, restored: true };
-    }
+    renameSync(next, dir);
+    return;
   }
-  const moved: string[] = [];
+  chmodSync(next, previous.mode);
   const old = `${next}-old`;
+  renameSync(dir, old);
   try {
-    chmodSync(next, previous.mode);
-    for (const name of previous.foreign) {
-      renameSync(path.join(dir, name), path.join(next, name));
-      moved.push(name);
-    }
-    renameSync(dir, old);
-    try {
-      renameSync(next, dir);
-    } catch (error) {
-      renameSync(old, dir);
-      throw error;
-    }
+    renameSync(next, dir);
   } catch (error) {
-    try {
-      for (const name of moved.reverse()) renameSync(path.join(next, name), path.join(dir, name));
-      return { error, restored: true };
-    } catch {
-      return { error, restored: false };
-    }
+    renameSync(old, dir);
+    throw error;
   }
-  // The previous render, now beside DIR: only the plugin's files (foreign entries were carried over).
   rmSync(old, { recursive: true, force: true });
-  return { restored: true };
 }
 
 /** Writes OBJECTS to DIR (made if missing); returns how many files were written and removed. */
@@ -253,11 +226,20 @@ export function writeManifestDir(
       : new UserError(`cannot write ${dir}: ${messageOf(error)}`, {
           hint: 'nothing was changed: the previous render (if any) is as it was',
         });
+  const target = path.resolve(dir);
+  const cwd = process.cwd();
+  if (cwd === target || cwd.startsWith(`${target}${path.sep}`)) {
+    throw refuse(
+      dir,
+      'it is the current directory or holds it',
+      'the render replaces DIR whole: give --output-dir a directory of its own, e.g. gitops/',
+    );
+  }
   let previous: PreviousRender;
   let next: string;
   try {
-    previous = previousRender(dir, names, format);
-    const parent = path.dirname(path.resolve(dir));
+    previous = previousRender(dir, format);
+    const parent = path.dirname(target);
     mkdirSync(parent, { recursive: true });
     next = newDir(parent, '.crossplane-rbac-render-');
   } catch (error) {
@@ -266,19 +248,11 @@ export function writeManifestDir(
   try {
     for (const f of texts) writeFileSync(path.join(next, f.file), f.text, { flag: 'wx' });
     writeFileSync(path.join(next, KUSTOMIZATION), list, { flag: 'wx' });
+    swapIn(next, target, previous);
   } catch (error) {
+    // The render that was not swapped in: only the plugin's new files.
     rmSync(next, { recursive: true, force: true });
     throw failed(error);
-  }
-  const swap = swapIn(next, dir, previous);
-  if (swap.error !== undefined) {
-    if (!swap.restored) {
-      throw new UserError(
-        `cannot write ${dir}: ${messageOf(swap.error)}; its files that are not the plugin's could not be moved back from ${next}`,
-      );
-    }
-    rmSync(next, { recursive: true, force: true });
-    throw failed(swap.error);
   }
   return { written: files.length, removed: previous.listed.filter((f) => !names.has(f)).length };
 }

@@ -138,20 +138,26 @@ describe('sync --output-dir writes only inside DIR, only its own files', () => {
     expect(filesOf(tampered)).toEqual(before);
   });
 
-  it('keeps files it did not write, and refuses to replace one', async () => {
+  it('refuses a DIR holding anything it did not write, and touches none of it', async () => {
     const out = join(dir, 'foreign');
     expect((await sync(out)).code).toBe(0);
     writeFileSync(join(out, 'README.md'), 'ours\n');
-    expect((await sync(out, '--manage', 'serviceaccounts')).code).toBe(0);
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toBe('ours\n');
+    const before = filesOf(out);
+    const r = await sync(out, '--manage', 'serviceaccounts');
+    expect(r.code, r.stderr).toBe(2);
+    expect(errorLines(r)).toStrictEqual([
+      `error: refusing to write ${out}: it holds files kubectl-crossplane-rbac did not write: ${join(out, 'README.md')}`,
+    ]);
+    expect(filesOf(out)).toEqual(before);
 
+    // A file named as one the render writes, in a directory without the plugin's kustomization.yaml.
     const taken = join(dir, 'foreign-taken');
     mkdirSync(taken);
     const file = listed(out)[0] ?? '';
     writeFileSync(join(taken, file), 'hand-written\n');
-    const r = await sync(taken);
-    expect(r.code, r.stderr).toBe(2);
-    expect(errorLines(r)[0]).toContain(`${join(taken, file)} is not the plugin's`);
+    const t = await sync(taken);
+    expect(t.code, t.stderr).toBe(2);
+    expect(errorLines(t)[0]).toContain(`did not write: ${join(taken, file)}`);
     expect(filesOf(taken)).toEqual(new Map([[file, 'hand-written\n']]));
   });
 
