@@ -34,7 +34,12 @@ export async function readExistence(
 ): Promise<Existence> {
   const { snapshot, cluster } = input;
   const clusterRoles = snapshot.clusterRoles.map((r) => r.metadata.name);
-  if (cluster === undefined) return fromFiles(input, needed, clusterRoles);
+  if (cluster === undefined) {
+    // Every cluster has Kubernetes' bootstrap roles (the API server creates them at start): files need not hold them.
+    const { bootstrapClusterRoles } = await import('../authz/bootstrap-roles.js');
+    const bootstrap = bootstrapClusterRoles().map((r) => r.metadata.name);
+    return fromFiles(input, needed, [...new Set([...clusterRoles, ...bootstrap])]);
+  }
   const [{ Kinds }, { ApiError, translateError }, { findInvalidField }] = await Promise.all([
     import('../port/cluster.js'),
     import('../port/translate-error.js'),
@@ -107,7 +112,7 @@ export async function readExistence(
   return { missing: needed.filter((o) => missing.has(o)), roles, known };
 }
 
-/** From -f: an object exists when the files hold it. */
+/** From -f: an object exists when the files hold it (a bootstrap ClusterRole always does). */
 function fromFiles(
   input: Input,
   needed: readonly NeededObject[],

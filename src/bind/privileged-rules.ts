@@ -1,5 +1,6 @@
 /** Which bindings `bind` refuses without --allow-privileged: those of a role with a privileged rule (authz/privileged-rules). */
 import { convergeClusterRoles } from '../authz/aggregate.js';
+import { withBootstrapRoles } from '../authz/bootstrap-roles.js';
 import { privilegedReason } from '../authz/privileged-rules.js';
 import type { Binding } from './target.js';
 import type { ClusterRole, PolicyRule, Role } from '../kube/types.js';
@@ -30,10 +31,12 @@ function roleId(binding: Binding): string {
 /**
  * Every binding whose role is privileged. A ClusterRole's rules are those it stores plus, for an aggregated role,
  * the rules the aggregation controller will give it from the roles it selects (a lagging controller must not hide
- * a privileged rule). cluster-admin is privileged even when the input does not hold it.
+ * a privileged rule). Kubernetes' bootstrap roles the input lacks (admin, edit, cluster-admin, ...) are judged by
+ * their bootstrap rules: every cluster has them, so a preview from -f files judges them as the live run does.
  */
 export function findPrivilegedBindings(bindings: readonly Binding[], roles: BoundRoles): PrivilegedBinding[] {
-  const byName = new Map(roles.clusterRoles.map((r) => [r.metadata.name, r]));
+  const clusterRoles = withBootstrapRoles(roles.clusterRoles);
+  const byName = new Map(clusterRoles.map((r) => [r.metadata.name, r]));
   let effective: ReadonlyMap<string, readonly PolicyRule[]> | undefined;
   const rulesOf = (b: Binding): readonly PolicyRule[] | undefined => {
     if (b.roleRef.kind === 'Role') {
@@ -42,7 +45,7 @@ export function findPrivilegedBindings(bindings: readonly Binding[], roles: Boun
     const role = byName.get(b.roleRef.name);
     if (role === undefined) return undefined;
     if (role.aggregationRule === undefined) return role.rules ?? [];
-    effective ??= convergeClusterRoles(roles.clusterRoles).rules;
+    effective ??= convergeClusterRoles(clusterRoles).rules;
     return [...(role.rules ?? []), ...(effective.get(role.metadata.name) ?? [])];
   };
   const out: PrivilegedBinding[] = [];

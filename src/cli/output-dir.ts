@@ -9,9 +9,8 @@ import { formatYaml } from './output/format-data.js';
  * plugin's.
  */
 export async function writeOutputDir(io: Io, outcome: SyncOutcome, dir: string): Promise<void> {
+  // The held and refused lines were printed once by the write flow (writePlan), before this.
   if (outcome.held.length > 0 || outcome.refused.length > 0) {
-    for (const line of outcome.held) writeLine(io.stderr, `held ${line}`);
-    for (const r of outcome.refused) writeLine(io.stderr, `refused ${r.key}: ${r.reason ?? ''}`);
     throw new UserError(
       `not writing ${dir}: ${String(outcome.held.length)} held and ${String(outcome.refused.length)} refused (listed above)`,
       {

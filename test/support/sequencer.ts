@@ -24,6 +24,7 @@ const SECONDS: Readonly<Record<string, number>> = {
   'test/integration/foreign-property.test.ts': 48,
   'test/e2e/packaging.test.ts': 37,
   'test/unit/crossplane/validate-input-fuzz.test.ts': 32,
+  'test/e2e/output-dir-safety.test.ts': 60,
   'test/e2e/output-dir.test.ts': 32,
   'test/unit/cli/output-flags.test.ts': 30,
   'test/e2e/after-sync.test.ts': 29,

@@ -150,8 +150,33 @@ describe('findPrivilegedBindings', () => {
   });
 
   it('ClusterAdminByNameWhenTheInputLacksIt', () => {
+    // Judged by Kubernetes' bootstrap rules of cluster-admin (`*` on `*`), as a live cluster stores them.
     const found = findPrivilegedBindings([crb('cluster-admin')], { clusterRoles: [], roles: new Map() });
+    expect(found[0]?.reason).toBe('grants * on * in every API group');
+  });
+
+  it('ClusterAdminByNameWhateverTheInputStoresInIt', () => {
+    // The API server reconciles cluster-admin back to its bootstrap rules at its next start.
+    const tame: ClusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'cluster-admin' },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+    };
+    const found = findPrivilegedBindings([crb('cluster-admin')], { clusterRoles: [tame], roles: new Map() });
     expect(found[0]?.reason).toBe('is cluster-admin, which grants everything');
+  });
+
+  it.each([
+    ['admin', 'grants impersonate on serviceaccounts'],
+    ['edit', 'grants impersonate on serviceaccounts'],
+    ['system:aggregate-to-edit', 'grants impersonate on serviceaccounts'],
+    ['view', undefined],
+    ['system:basic-user', undefined],
+  ])('BootstrapRole %s the input lacks is judged by its bootstrap rules', (name, reason) => {
+    // Kubernetes' edit (aggregated into admin) may impersonate service accounts: bootstrappolicy/policy.go.
+    const found = findPrivilegedBindings([crb(name)], { clusterRoles: [], roles: new Map() });
+    expect(found[0]?.reason).toBe(reason);
   });
 
   it('AMissingRoleIsNotPrivileged', () => {
