@@ -39,6 +39,7 @@ const STANDALONE_FILES = [
   'test/e2e/shell.test.ts',
   'test/e2e/fleet.test.ts',
   'test/e2e/output-dir.test.ts',
+  'test/e2e/output-dir-safety.test.ts',
 ];
 const E2E = {
   include: ['test/e2e/**/*.test.ts'],
