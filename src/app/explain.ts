@@ -56,9 +56,9 @@ export async function runExplainRole(options: ExplainRoleOptions, deps: AppDeps)
   const access =
     request !== undefined
       ? requestAttributes(
-          await resolveInput(request.resource, input, false, request.verb, (line) =>
-            writeLine(deps.io.stderr, line),
-          ),
+          await resolveInput(request.resource, input, false, request.verb, (line) => {
+            writeLine(deps.io.stderr, line);
+          }),
           request.verb,
         )
       : undefined;
@@ -102,7 +102,9 @@ export async function runExplainSubject(
             input,
             options.namespace !== undefined,
             request.verb,
-            (line) => writeLine(deps.io.stderr, line),
+            (line) => {
+              writeLine(deps.io.stderr, line);
+            },
           ),
         }
       : undefined;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -109,13 +110,15 @@ describe('enable-xrd against the test API server', () => {
     // The same kubeconfig, its context naming a namespace (as `kubectl config set-context --namespace` writes it).
     const withNs = join(dir, 'context-namespace.kubeconfig');
     server.writeKubeconfig(withNs);
-    await new Promise<void>((done, fail) => {
-      execFile(
-        'kubectl',
-        ['config', 'set-context', '--current', '--namespace', 'staging', '--kubeconfig', withNs],
-        (err) => (err !== null ? fail(err) : done()),
-      );
-    });
+    await promisify(execFile)('kubectl', [
+      'config',
+      'set-context',
+      '--current',
+      '--namespace',
+      'staging',
+      '--kubeconfig',
+      withNs,
+    ]);
     const preview = await plugin([SQL, '--dry-run=client'], withNs);
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stderr).toMatch(/^enabling in namespace "staging", the context's \(no -n or -l given\): /);
