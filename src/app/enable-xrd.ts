@@ -1,9 +1,10 @@
 import { isDeleting } from '../kube/meta.js';
-import { UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import type { PlanEntry } from '../plan/plan.js';
 import type { EnableXrdPlan } from '../enable-xrd/plan.js';
 import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../kube/types.js';
 import type { Operation } from './apply-operations.js';
+import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import { readInput, type Input, type InputSource } from './read-input.js';
@@ -56,13 +57,12 @@ export async function runEnableXrd(options: EnableXrdRunOptions, deps: AppDeps):
     }
   }
   const { planEnableXrd } = await import('../enable-xrd/plan.js');
-  // As kubectl: with no -n (and no -l), a live cluster's context namespace is the one.
   const given =
     options.namespaces.length === 0 &&
     options.selector === undefined &&
     !options.interactive &&
     input.cluster !== undefined
-      ? { ...options, namespaces: [input.cluster.defaultNamespace] }
+      ? { ...options, namespaces: [contextNamespace(deps, input.cluster, options.enable)] }
       : options;
   const chosen = options.interactive ? await choose(deps, input.snapshot, given) : given;
   const nsPlan = planEnableXrd(input.snapshot, {
@@ -73,6 +73,24 @@ export async function runEnableXrd(options: EnableXrdRunOptions, deps: AppDeps):
       : { namespaces: chosen.namespaces }),
   });
   return applyNamespaces(deps, options, input, nsPlan);
+}
+
+/**
+ * With no -n, -l or -i: the namespace the kubeconfig context names, said before the plan and the prompt. enable-xrd
+ * grants access there, so it never falls back to "default" as kubectl's reads do: a context without a namespace is
+ * refused.
+ */
+function contextNamespace(deps: AppDeps, cluster: Cluster, enable: boolean): string {
+  if (cluster.namespaceSource !== 'context') {
+    throw new UsageError('no namespace given: pass -n NAMESPACE... or -l SELECTOR', {
+      hint: `the context names no namespace, and enable-xrd grants access: it does not fall back to "default" (${cluster.describe})`,
+    });
+  }
+  writeLine(
+    deps.io.stderr,
+    `${enable ? 'enabling' : 'disabling'} in namespace "${cluster.defaultNamespace}", the context's (no -n or -l given): ${cluster.describe}`,
+  );
+  return cluster.defaultNamespace;
 }
 
 /** -i: asks for what the flags did not say (TTY only; checkFlags made sure). */

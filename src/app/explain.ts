@@ -1,9 +1,11 @@
-import type { AccessAttributes } from '../authz/authorize.js';
 import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
 import type { AccessMatrix } from '../explain/matrix.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
+import type { ClusterSnapshot } from '../kube/types.js';
+import { LABEL_PROVIDER_FAMILY } from '../crossplane/names.js';
 import type { AppDeps } from './deps.js';
+import { writeLine } from './io.js';
 import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf, servedResources } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
@@ -14,33 +16,74 @@ export const EXPLAIN_ROLE_PARTS: readonly SnapshotPart[] = [
   'clusterRoleBindings',
   'roleBindings',
 ];
+/** What explain ROLE --for reads: also the XRDs and ProviderRevisions RESOURCE may name. */
+export const EXPLAIN_ROLE_FOR_PARTS: readonly SnapshotPart[] = [
+  ...EXPLAIN_ROLE_PARTS,
+  'xrds',
+  'providerRevisions',
+];
 /** What explain --subject reads: what who-can reads, and the Namespaces (why-not reads which XRDs each enables). */
 export const EXPLAIN_SUBJECT_PARTS: readonly SnapshotPart[] = [...ACCESS_PARTS, 'namespaces'];
 
 export interface ExplainRoleOptions {
   readonly source: InputSource;
   readonly role: string;
-  /** --for/--verb: keep only the rules granting this, and answer whether the role does. */
-  readonly access?: AccessAttributes | undefined;
+  /**
+   * --for RESOURCE (as kubectl takes it, or GROUP/RESOURCE) --verb VERB: keep only the rules granting it, and answer
+   * whether the role does.
+   */
+  readonly request?: { readonly verb: string; readonly resource: string } | undefined;
   /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it. */
   readonly afterSync?: AfterSyncOptions | undefined;
 }
 
+/** Each ClusterRole a ProviderRevision of a provider family owns (Crossplane's provider roles), with the family. */
+function familiesOf(snapshot: ClusterSnapshot): Map<string, string> {
+  const familyOf = new Map<string, string>();
+  for (const rev of snapshot.providerRevisions) {
+    const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
+    if (family !== undefined && family !== '') familyOf.set(rev.metadata.name, family);
+  }
+  const out = new Map<string, string>();
+  for (const role of snapshot.clusterRoles) {
+    const owner = (role.metadata.ownerReferences ?? []).find((r) => r.kind === 'ProviderRevision');
+    const family = owner !== undefined ? familyOf.get(owner.name) : undefined;
+    if (family !== undefined) out.set(role.metadata.name, family);
+  }
+  return out;
+}
+
 /** `explain ROLE`: the role's effective rules as the aggregation controller computes them, with provenance. */
 export async function runExplainRole(options: ExplainRoleOptions, deps: AppDeps): Promise<Explanation> {
+  const { request } = options;
   const input = await readQuestionInput(
     options.source,
     deps,
-    EXPLAIN_ROLE_PARTS,
+    // RESOURCE resolves through discovery, XRDs and ProviderRevisions (with -f: CRDs), as who-can's does.
+    request !== undefined ? EXPLAIN_ROLE_FOR_PARTS : EXPLAIN_ROLE_PARTS,
     options.afterSync,
     // The role's rules are the answer; the bindings that reach it (`bound by`) may be read in part.
     { namespace: undefined, required: ['clusterRoles'] },
+    { discovery: request !== undefined },
   );
-  const { explainRole } = await import('../explain/explain-role.js');
+  const [{ explainRole }, { requestAttributes }] = await Promise.all([
+    import('../explain/explain-role.js'),
+    import('../authz/authorize.js'),
+  ]);
+  // A ClusterRole's rules hold in every namespace: the request is asked without one.
+  const access =
+    request !== undefined
+      ? requestAttributes(
+          await resolveInput(request.resource, input, false, request.verb, (line) => {
+            writeLine(deps.io.stderr, line);
+          }),
+          request.verb,
+        )
+      : undefined;
   return explainRole(
     options.role,
     input.snapshot,
-    options.access !== undefined ? { for: options.access } : undefined,
+    access !== undefined ? { for: access, families: familiesOf(input.snapshot) } : undefined,
   );
 }
 
@@ -81,6 +124,9 @@ export async function runExplainSubject(
             input,
             options.namespace !== undefined,
             request.verb,
+            (line) => {
+              writeLine(deps.io.stderr, line);
+            },
           ),
         }
       : undefined;

@@ -73,7 +73,7 @@ async function catalogueOf(input: Input, servedOnly: boolean): Promise<KnownReso
 
 /**
  * Resolves RESOURCE as kubectl would, among knownResources (for VERB `impersonate`, users, groups, serviceaccounts,
- * uids and userextras are the impersonation filter's resources).
+ * uids and userextras are the impersonation filter's resources); WARN gets kubectl's line for a verb it does not know.
  * `explicitNamespace`: a resource known by name only is asked about in a namespace only when one was given.
  */
 export async function resolveInput(
@@ -81,11 +81,20 @@ export async function resolveInput(
   input: Input,
   explicitNamespace: boolean,
   verb: string,
+  warn?: (line: string) => void,
 ): Promise<ResolvedResource> {
-  const [{ resolveResource }, known] = await Promise.all([
+  const [{ resolveResource }, { unknownVerbWarning }, known] = await Promise.all([
     import('../crossplane/resolve-resource.js'),
+    import('../authz/known-verbs.js'),
     knownResources(input),
   ]);
   const resolved = resolveResource(text, known, verb);
+  const warning = unknownVerbWarning(
+    verb,
+    resolved.path !== undefined,
+    known.flatMap((k) => k.verbs ?? []),
+  );
+  // kubectl auth can-i's words (its warning printer's `Warning: ` prefix): the request is still answered.
+  if (warning !== undefined) warn?.(`Warning: ${warning}`);
   return resolved.scopeUnknown === true ? { ...resolved, namespaced: explicitNamespace } : resolved;
 }

@@ -53,6 +53,9 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
     input,
     options.namespace !== undefined || options.allNamespaces,
     options.verb,
+    (line) => {
+      writeLine(deps.io.stderr, line);
+    },
   );
   const namespace = options.allNamespaces
     ? undefined

@@ -74,12 +74,14 @@ function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {
 class ClientCluster implements Cluster {
   readonly describe: string;
   readonly defaultNamespace: string;
+  readonly namespaceSource: Cluster['namespaceSource'];
 
   constructor(
     private readonly config: RestConfig,
     private readonly transport: Transport,
   ) {
     this.defaultNamespace = config.namespace;
+    this.namespaceSource = config.namespaceSource;
     this.describe =
       config.contextName === '' ? config.server : `${config.server} (context ${config.contextName})`;
   }

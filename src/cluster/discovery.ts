@@ -98,6 +98,7 @@ function aggregatedEntries(group: string, version: string, r: unknown): Discover
     scope?: unknown;
     singularResource?: unknown;
     shortNames?: unknown;
+    verbs?: unknown;
     subresources?: unknown[];
   };
   if (typeof e.resource !== 'string') return [];
@@ -110,14 +111,27 @@ function aggregatedEntries(group: string, version: string, r: unknown): Discover
   };
   const out: DiscoveredResource[] = [];
   const kind = kindOfResponse(e.responseKind);
-  if (kind !== undefined) out.push({ ...parent, kind, shortNames: strings(e.shortNames) });
+  if (kind !== undefined)
+    out.push({ ...parent, kind, shortNames: strings(e.shortNames), ...verbsOf(e.verbs) });
   for (const s of e.subresources ?? []) {
-    const sub = s as { subresource?: unknown; responseKind?: AggregatedKind };
+    const sub = s as { subresource?: unknown; responseKind?: AggregatedKind; verbs?: unknown };
     const subKind = kindOfResponse(sub.responseKind);
     if (typeof sub.subresource !== 'string' || subKind === undefined) continue;
-    out.push({ ...parent, name: `${e.resource}/${sub.subresource}`, kind: subKind, shortNames: [] });
+    out.push({
+      ...parent,
+      name: `${e.resource}/${sub.subresource}`,
+      kind: subKind,
+      shortNames: [],
+      ...verbsOf(sub.verbs),
+    });
   }
   return out;
+}
+
+/** `verbs` of a discovery entry, when it lists any (the unknown-verb warning counts them as known). */
+function verbsOf(value: unknown): { verbs?: string[] } {
+  const verbs = strings(value);
+  return verbs.length > 0 ? { verbs } : {};
 }
 
 /** The groups of a legacy group list (/apis, an APIGroupList). */
@@ -145,6 +159,7 @@ export function discovered(group: string, version: string, list: unknown): Disco
       kind?: unknown;
       namespaced?: unknown;
       shortNames?: unknown;
+      verbs?: unknown;
     };
     if (typeof e.name !== 'string' || typeof e.kind !== 'string') return [];
     return [
@@ -156,6 +171,7 @@ export function discovered(group: string, version: string, list: unknown): Disco
         kind: e.kind,
         namespaced: e.namespaced === true,
         shortNames: strings(e.shortNames),
+        ...verbsOf(e.verbs),
       },
     ];
   });

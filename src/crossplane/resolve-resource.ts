@@ -30,6 +30,8 @@ export interface KnownResource {
   readonly provider?: string;
   /** Only the name is known (a ProviderRevision's objectRef, no CRD read): whether it is namespaced is not. */
   readonly scopeUnknown?: boolean;
+  /** The verbs discovery lists for it and its subresources (live only; absent when it lists none). */
+  readonly verbs?: readonly string[];
 }
 
 /** A resource request, or a non-resource URL (`path`). */
@@ -292,7 +294,47 @@ function impersonated(base: string, sub: string | undefined, text: string): Reso
 }
 
 /**
- * Resolves RESOURCE[/SUBRESOURCE]; throws UsageError for an unknown or ambiguous name. With VERB `impersonate`,
+ * `GROUP/RESOURCE[/SUBRESOURCE]` (the form explain's --for took first; `core` for the core group) rewritten as
+ * kubectl's `RESOURCE.GROUP[/SUBRESOURCE]`; undefined for text in kubectl's form. Two parts are the alias when the
+ * first is `core`, or a group that serves the second, or else names no resource but is a known group or a dotted
+ * name (`s3.aws.upbound.io/buckets` without the provider's CRDs is then refused as buckets.s3.aws.upbound.io, not
+ * as a resource named after the group); `deploy/scale` and `deployments.apps/scale` stay kubectl's
+ * RESOURCE/SUBRESOURCE. Three parts can only be the alias.
+ */
+function groupResourceAlias(text: string, known: readonly KnownResource[]): string | undefined {
+  const parts = text.split('/');
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) return undefined;
+  const [first = '', resource = '', sub] = parts;
+  const group = first.toLowerCase();
+  if (parts.length === 3 && group !== 'core' && !known.some((r) => r.group.toLowerCase() === group))
+    return undefined;
+  if (parts.length === 2 && group !== 'core') {
+    const inGroup = known.filter((r) => r.group.toLowerCase() === group);
+    // apps/deployments is the alias even where an XRD serves a resource named apps.
+    const servedThere = inGroup.some((r) => names(r, resource.toLowerCase()));
+    const namesResource = known.some((r) => names(r, group));
+    if (!servedThere && (namesResource || (inGroup.length === 0 && !group.includes('.')))) return undefined;
+  }
+  const qualifiedName = group === 'core' || group === '' ? resource : `${resource}.${group}`;
+  return sub !== undefined ? `${qualifiedName}/${sub}` : qualifiedName;
+}
+
+/** Up to three qualified names close to BASE: as written (plural.group), or by its plural alone (`compositons`). */
+function closeNames(base: string, known: readonly KnownResource[]): string[] {
+  const byName = new Map<string, Set<string>>();
+  const add = (name: string, q: string): void => {
+    byName.set(name, (byName.get(name) ?? new Set()).add(q));
+  };
+  for (const r of known) {
+    add(qualified(r), qualified(r));
+    add(r.plural, qualified(r));
+  }
+  const out = new Set(closeMatches(base, [...byName.keys()]).flatMap((n) => [...(byName.get(n) ?? [])]));
+  return [...out].slice(0, 3);
+}
+
+/**
+ * Resolves RESOURCE[/SUBRESOURCE] (or the GROUP/RESOURCE[/SUBRESOURCE] alias); throws UsageError for an unknown or ambiguous name. With VERB `impersonate`,
  * users, groups, serviceaccounts, uids and userextras/KEY are the resources the impersonation filter asks about,
  * whatever CRDs share their plural (a name with a group, e.g. users.iam.aws.upbound.io, still names the CRD).
  */
@@ -307,14 +349,26 @@ export function resolveResource(
   const slash = text.indexOf('/');
   const base = (slash < 0 ? text : text.slice(0, slash)).toLowerCase();
   const sub = slash < 0 ? undefined : text.slice(slash + 1);
-  if (base === '' || sub === '' || (sub !== undefined && sub.includes('/'))) {
+  const malformed = base === '' || sub === '' || (sub !== undefined && sub.includes('/'));
+  if (verb === 'impersonate' && !malformed) {
+    const virtual = impersonated(base, sub, slash < 0 ? text : text.slice(0, slash));
+    if (virtual !== undefined) return virtual;
+  }
+  const alias = groupResourceAlias(text, known);
+  if (alias !== undefined) {
+    const resolved = resolveResource(alias, known, verb);
+    // core/RESOURCE names the core group's: a bare name may resolve to another group's resource.
+    if (text.toLowerCase().startsWith('core/') && resolved.group !== '') {
+      throw new UsageError(`the server doesn't have a resource type "${alias.split('/')[0] ?? ''}"`, {
+        hint: `in the core group; did you mean "${alias.split('/')[0] ?? ''}.${resolved.group}"?`,
+      });
+    }
+    return resolved;
+  }
+  if (malformed) {
     throw new UsageError(`invalid resource "${text}"`, {
       hint: 'use RESOURCE[.GROUP][/SUBRESOURCE], e.g. pods, deployments.apps/scale, buckets.s3.aws.upbound.io',
     });
-  }
-  if (verb === 'impersonate') {
-    const virtual = impersonated(base, sub, slash < 0 ? text : text.slice(0, slash));
-    if (virtual !== undefined) return virtual;
   }
   const matches = known.filter((r) => names(r, base));
   let chosen: KnownResource | undefined;
@@ -331,10 +385,7 @@ export function resolveResource(
     }
   }
   if (chosen === undefined) {
-    const suggestions = closeMatches(
-      base,
-      known.map((r) => qualified(r)),
-    );
+    const suggestions = closeNames(base, known);
     throw new UsageError(`the server doesn't have a resource type "${base}"`, {
       hint:
         suggestions.length > 0
@@ -357,16 +408,25 @@ export function resolveResource(
 
 /** The resources discovery lists (subresource entries left out: they are asked for as RESOURCE/SUBRESOURCE). */
 export function resourcesFromDiscovery(entries: readonly DiscoveredResource[]): KnownResource[] {
+  const verbs = new Map<string, Set<string>>();
+  for (const e of entries) {
+    const key = `${e.group}/${e.name.split('/')[0] ?? ''}`;
+    for (const v of e.verbs ?? []) verbs.set(key, (verbs.get(key) ?? new Set()).add(v));
+  }
   return entries
     .filter((e) => !e.name.includes('/'))
-    .map((e) => ({
-      group: e.group,
-      versions: [e.version],
-      plural: e.name,
-      singular: e.singularName !== '' ? e.singularName : e.kind.toLowerCase(),
-      kind: e.kind,
-      shortNames: e.shortNames,
-      namespaced: e.namespaced,
-      source: 'discovery',
-    }));
+    .map((e) => {
+      const listed = verbs.get(`${e.group}/${e.name}`);
+      return {
+        group: e.group,
+        versions: [e.version],
+        plural: e.name,
+        singular: e.singularName !== '' ? e.singularName : e.kind.toLowerCase(),
+        kind: e.kind,
+        shortNames: e.shortNames,
+        namespaced: e.namespaced,
+        source: 'discovery',
+        ...(listed !== undefined ? { verbs: [...listed] } : {}),
+      };
+    });
 }

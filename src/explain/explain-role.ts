@@ -42,6 +42,13 @@ export interface RuleProvenance {
   readonly source: string | null;
   /** From the source to the role just before the explained one; empty for the explained role's own rules. */
   readonly chain: readonly ProvenanceHop[];
+  /**
+   * The other roles the explained one draws from that hold the same rule as their own (a provider family's members
+   * all carry the family's rules), sorted; absent when none does.
+   */
+  readonly sharedWith?: readonly string[];
+  /** The provider family all of `source` and `sharedWith` belong to, when they do (and it is known). */
+  readonly family?: string;
 }
 
 export interface SelectorMatch {
@@ -175,7 +182,7 @@ function computeDrift(stored: readonly PolicyRule[], computed: readonly PolicyRu
 export function explainRole(
   name: string,
   snapshot: ExplainSnapshot,
-  opts?: { for?: AccessAttributes },
+  opts?: { for?: AccessAttributes; families?: ReadonlyMap<string, string> },
 ): Explanation {
   const { graph, rules, cycles, unconverged } = convergeClusterRoles(snapshot.clusterRoles);
   const role = graph.byName.get(name);
@@ -226,11 +233,16 @@ export function explainRole(
   };
 
   const effectiveRules = [...rulesOf(name)];
-  const provenance: RuleProvenance[] = effectiveRules.map((rule, index) => ({
-    index,
-    rule,
-    ...trace(name, ruleKey(rule)),
-  }));
+  const holders = ownRuleHolders(graph, name, rulesOf);
+  const provenance: RuleProvenance[] = effectiveRules.map((rule, index) => {
+    const key = ruleKey(rule);
+    const traced = trace(name, key);
+    const others = (holders.get(key) ?? []).filter((r) => r !== traced.source);
+    if (others.length === 0 || traced.source === null) return { index, rule, ...traced };
+    const family = opts?.families?.get(traced.source);
+    const oneFamily = family !== undefined && others.every((r) => opts?.families?.get(r) === family);
+    return { index, rule, ...traced, sharedWith: others, ...(oneFamily ? { family } : {}) };
+  });
 
   const perSelector = graph.matches.get(name) ?? [];
   const selectorList = role.aggregationRule?.clusterRoleSelectors ?? [];
@@ -280,6 +292,24 @@ export function explainRole(
     tree: buildTree(graph, name, rulesOf),
     access,
   };
+}
+
+/** Per rule key, the roles NAME draws from (not aggregating ones) that hold it as their own, sorted by name. */
+function ownRuleHolders(
+  graph: AggregationGraph,
+  name: string,
+  rulesOf: (n: string) => readonly PolicyRule[],
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const sources = [...sourceClosure(graph, name)].filter((r) => !graph.matches.has(r)).sort(compareNames);
+  for (const role of sources) {
+    for (const key of new Set(rulesOf(role).map(ruleKey))) {
+      const list = out.get(key);
+      if (list === undefined) out.set(key, [role]);
+      else list.push(role);
+    }
+  }
+  return out;
 }
 
 function feedsInto(graph: AggregationGraph, name: string): FeedPath[] {

@@ -24,6 +24,7 @@ import {
 } from '../crossplane/names.js';
 import { enabledXrdsOf, namespaceRoleName } from '../crossplane/namespace/roles.js';
 import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
+import { privilegedReason } from '../authz/privileged-rules.js';
 import { compareNames } from '../kube/order.js';
 import type { BoundRole, SubjectSnapshot } from './subject-types.js';
 
@@ -206,8 +207,11 @@ export function reasons(denial: Denial): Reason[] {
       ...ranked.map((n) => `ClusterRole ${n}`),
     ];
     // A role with every resource of every group (cluster-admin's shape) is never suggested: it grants far more
-    // than the request, and binding it is what a least-privilege fix is there to avoid.
-    const suggestable = ranked.find((n) => !broad(n));
+    // than the request, and binding it is what a least-privilege fix is there to avoid. Nor is a privileged one
+    // (Kubernetes' edit and admin among them: they impersonate service accounts and mint their tokens), which bind
+    // refuses to bind without --allow-privileged.
+    const privileged = (n: string): boolean => privilegedReason(roles.clusterRole(n).effective) !== undefined;
+    const suggestable = ranked.find((n) => !broad(n) && !privileged(n));
     const first =
       namespacedRoles[0] !== undefined
         ? `--role ${namespacedRoles[0]}`
@@ -221,7 +225,9 @@ export function reasons(denial: Denial): Reason[] {
       message:
         first !== undefined
           ? `${granted}, but no binding${scope} gives one to the subject`
-          : `only ${granted}, with every resource of every API group, and no binding${scope} gives one to the subject; bind a role made for this resource instead`,
+          : ranked.every(broad)
+            ? `only ${granted}, with every resource of every API group, and no binding${scope} gives one to the subject; bind a role made for this resource instead`
+            : `only ${granted}, each with every resource of every API group or privileged (as bind judges it), and no binding${scope} gives one to the subject; bind a role made for this resource instead`,
       ...(first === undefined
         ? {}
         : {

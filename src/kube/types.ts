@@ -216,6 +216,8 @@ export interface DiscoveredResource {
   readonly kind: string;
   readonly namespaced: boolean;
   readonly shortNames: readonly string[];
+  /** The verbs discovery lists for it (absent when the server lists none). */
+  readonly verbs?: readonly string[];
 }
 
 /** Everything `sync`, `enable-xrd`, `explain` and `bind` read, as one consistent snapshot. */

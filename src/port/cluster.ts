@@ -185,6 +185,8 @@ export interface Cluster {
   readonly describe: string;
   /** The namespace a namespaced command uses when none is given: -n, else the context's, else "default". */
   readonly defaultNamespace: string;
+  /** Where defaultNamespace came from: -n, the kubeconfig context, or neither ("default"); undefined if unknown. */
+  readonly namespaceSource?: 'flag' | 'context' | 'default' | undefined;
   list(kind: ResourceKind, opts?: ListOptions): Promise<KubeObject[]>;
   get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined>;
   /** Creates OBJ; what the server stored is not read back (nothing needs it). */

@@ -159,7 +159,10 @@ describe('enable-xrd through the real kubectl', () => {
     const r = await kubectl(['crossplane-rbac', 'enable-xrd', SQL, '--dry-run=client', '-o', 'name'], {
       env: { KUBECONFIG: own },
     });
-    expect(r.stderr).toBe('');
+    // It grants access there, so it says where it took the namespace from, before the plan.
+    expect(r.stderr).toMatch(
+      /^enabling in namespace "sandbox", the context's \(no -n or -l given\): \S+ \(context \S+\)\n$/,
+    );
     expect(r.stdout.split('\n')[0]).toBe('namespace/sandbox');
     expect(server.counters.writes()).toBe(0);
   });

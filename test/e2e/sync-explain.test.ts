@@ -114,9 +114,21 @@ describe('sync and explain through the real kubectl', () => {
         /^ {4}from crossplane:provider:upbound-provider-aws-[a-z0-9-]+:aggregate-to-edit$/,
       );
       expect(tree[3]).toBe('      →[0] crossplane-edit');
-      expect(tree[5]).toMatch(/^crossplane-edit \(aggregated, \d+ rules\)$/);
+      // Every other role that carries the same rule, as kubectl lists them: a provider family's members.
+      const all = JSON.parse((await run(['get', 'clusterroles', '-o', 'json'])).stdout) as {
+        items: { aggregationRule?: unknown; rules?: unknown[] }[];
+      };
+      const same = JSON.stringify(granting[0]);
+      const carriers = all.items.filter(
+        (r) => r.aggregationRule === undefined && (r.rules ?? []).some((x) => JSON.stringify(x) === same),
+      );
+      expect(carriers.length).toBeGreaterThan(2);
+      expect(tree[4]).toBe(
+        `    and ${String(carriers.length - 1)} more roles of the provider-family-aws family: provider families share their rules`,
+      );
+      expect(tree[6]).toMatch(/^crossplane-edit \(aggregated, \d+ rules\)$/);
       // The answer's lines and every line of -o table fit; the tree's role names are printed whole.
-      for (const line of [...tree.slice(0, 4), ...(await onTerminal('-o table'))]) {
+      for (const line of [...tree.slice(0, 5), ...(await onTerminal('-o table'))]) {
         // Terminal columns: one per grapheme (the output's only non-ASCII characters are …, │, ├, └, ─ and →).
         const columns = [...new Intl.Segmenter().segment(line)].length;
         expect(columns, line).toBeLessThanOrEqual(100);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -98,6 +99,32 @@ afterAll(async () => {
 });
 
 describe('enable-xrd against the test API server', () => {
+  it('grants nowhere by default: a context without a namespace needs -n or -l; one with a namespace is named', async () => {
+    server.counters.reset();
+    const none = await plugin([SQL, '--yes']);
+    expect(none.code).toBe(2);
+    expect(none.stderr.split('\n')[0]).toBe('error: no namespace given: pass -n NAMESPACE... or -l SELECTOR');
+    expect(server.counters.writes()).toBe(0);
+    expect(annotations('default')).toStrictEqual({});
+
+    // The same kubeconfig, its context naming a namespace (as `kubectl config set-context --namespace` writes it).
+    const withNs = join(dir, 'context-namespace.kubeconfig');
+    server.writeKubeconfig(withNs);
+    await promisify(execFile)('kubectl', [
+      'config',
+      'set-context',
+      '--current',
+      '--namespace',
+      'staging',
+      '--kubeconfig',
+      withNs,
+    ]);
+    const preview = await plugin([SQL, '--dry-run=client'], withNs);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stderr).toMatch(/^enabling in namespace "staging", the context's \(no -n or -l given\): /);
+    expect(server.counters.writes()).toBe(0);
+  });
+
   it('validates before writing: unknown XRD, cluster-scoped XRD, missing namespace write nothing', async () => {
     server.counters.reset();
     for (const args of [

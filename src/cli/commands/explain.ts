@@ -1,6 +1,5 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
-import type { AccessAttributes } from '../../authz/authorize.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource } from '../input-flags.js';
 import { palette, useColor } from '../output/terminal.js';
@@ -33,35 +32,30 @@ interface ExplainArgs extends MatrixArgs, FleetArgs {
   readonly only: string | undefined;
 }
 
-/** Parses `--for GROUP/RESOURCE[/SUBRESOURCE]` (`core/...` or a bare `RESOURCE` for the core group) and `--verb`. */
+/**
+ * `--for RESOURCE --verb VERB` of explain ROLE, checked for presence: RESOURCE takes kubectl's forms (or
+ * GROUP/RESOURCE) and is resolved once the cluster (or -f) is read.
+ */
 export function parseAccess(
   forFlag: string | undefined,
   verb: string | undefined,
-): AccessAttributes | undefined {
+): { readonly verb: string; readonly resource: string } | undefined {
   if (forFlag === undefined) {
     if (verb !== undefined)
-      throw new UsageError('--verb needs --for GROUP/RESOURCE', {
-        hint: 'e.g. --for apps/deployments --verb delete',
+      throw new UsageError('--verb needs --for RESOURCE', {
+        hint: 'e.g. --for deployments.apps --verb delete',
       });
     return undefined;
   }
   if (verb === undefined || verb === '') {
-    throw new UsageError('--for needs --verb', { hint: 'e.g. --for apps/deployments --verb delete' });
+    throw new UsageError('--for needs --verb', { hint: 'e.g. --for deployments.apps --verb delete' });
   }
-  const parts = forFlag.split('/');
-  let group: string;
-  let resource: string | undefined;
-  let subresource: string | undefined;
-  if (parts.length === 1) [resource] = parts;
-  else [group = '', resource, subresource] = parts;
-  group ??= '';
-  if (group === 'core') group = '';
-  if (parts.length > 3 || resource === undefined || resource === '' || subresource === '') {
-    throw new UsageError(`invalid --for "${forFlag}"`, {
-      hint: 'use GROUP/RESOURCE[/SUBRESOURCE], e.g. apps/deployments, core/pods/log, or a bare core RESOURCE',
+  if (forFlag === '') {
+    throw new UsageError('--for needs a RESOURCE', {
+      hint: 'RESOURCE as kubectl takes it, e.g. pods, deployments.apps, pods/log, buckets.s3.aws.upbound.io',
     });
   }
-  return { verb, apiGroup: group, resource, ...(subresource !== undefined ? { subresource } : {}) };
+  return { verb, resource: forFlag };
 }
 
 export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArgs> {
@@ -95,7 +89,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           .option('for', {
             type: 'string',
             describe:
-              'Keep only rules granting GROUP/RESOURCE[/SUBRESOURCE]; with --subject, RESOURCE as kubectl takes it, answered allowed or denied',
+              'Keep only the rules granting RESOURCE, as kubectl takes it (pods, deployments.apps, pods/log, buckets.s3.aws.upbound.io, kinds, short names; GROUP/RESOURCE too); with --subject, answered allowed or denied',
           })
           .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
           .options(afterSyncOptions)
@@ -109,7 +103,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
             'Every rule of admin with its source, from files',
           )
           .example(
-            '$0 explain crossplane-edit --for s3.aws.upbound.io/buckets --verb delete',
+            '$0 explain crossplane-edit --for buckets.s3.aws.upbound.io --verb delete',
             'Which rules let crossplane-edit delete buckets, and where they came from',
           )
           .example(
@@ -153,10 +147,10 @@ async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
   if (args.matrix === true) return explainMatrixHandler(args, deps, afterSyncFlags(args));
   refuseMatrixFlags(args);
   if (args.subject !== undefined) return explainSubjectHandler(args, deps);
-  const { role, output, access, afterSync } = explainRoleFlags(args);
+  const { role, output, request, afterSync } = explainRoleFlags(args);
   const { runExplainRole } = await import('../../app/explain.js');
   const explanation = await runExplainRole(
-    { source: inputSource(args), role, access, afterSync },
+    { source: inputSource(args), role, request, afterSync },
     appDeps(deps, args.color),
   );
   const [fmt, data] = await Promise.all([
@@ -182,7 +176,7 @@ async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
 function explainRoleFlags(args: ExplainArgs): {
   role: string;
   output: (typeof EXPLAIN_OUTPUTS)[number];
-  access: AccessAttributes | undefined;
+  request: ReturnType<typeof parseAccess>;
   afterSync: AfterSyncOptions | undefined;
 } {
   if (args.role === undefined || args.role === '') {
@@ -195,7 +189,7 @@ function explainRoleFlags(args: ExplainArgs): {
   return {
     role: args.role,
     output,
-    access: parseAccess(args.for, args.verb),
+    request: parseAccess(args.for, args.verb),
     afterSync: afterSyncFlags(args),
   };
 }

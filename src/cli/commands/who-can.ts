@@ -133,7 +133,15 @@ async function whoCanOnce(
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = {
     table: () => formatWhoCanTable(result, false, color, !args['no-headers']),
-    wide: () => formatWhoCanTable(result, true, color, !args['no-headers']),
+    // On a terminal a rule's long resource list folds to its width (piped: complete), each resource once.
+    wide: () =>
+      formatWhoCanTable(
+        result,
+        true,
+        color,
+        !args['no-headers'],
+        deps.io.stdoutIsTTY ? deps.io.columns : undefined,
+      ),
     json: () => data.formatJson(result),
     yaml: () => data.formatYaml(result),
     dot: () => formatGraph(whoCanGraph(result), 'dot'),

@@ -177,8 +177,24 @@ function accessLines(expl: Explanation, pal: Palette, width: number | undefined)
     ...a.provenance.flatMap((p) => [
       `  ${formatRuleShort(p.rule, width === undefined ? undefined : width - 2, asked)}`,
       ...chainLines(p, expl.role.name, width).map((l) => pal.dim(l)),
+      ...(p.sharedWith !== undefined ? [pal.dim(`    ${sharedLine(p)}`)] : []),
     ]),
   ];
+}
+
+/** The further roles that carry the same rule, folded: a family's members by count, up to three others by name. */
+export function sharedLine(p: RuleProvenance): string {
+  const others = p.sharedWith ?? [];
+  const n = others.length;
+  if (p.family !== undefined) {
+    return escapeTerminal(
+      `and ${plural(n, 'more role')} of the ${p.family} family: provider families share their rules`,
+    );
+  }
+  if (n <= 3) return escapeTerminal(`and ${others.join(', ')}, which carry the same rule`);
+  return escapeTerminal(
+    `and ${others.slice(0, 2).join(', ')} and ${String(n - 2)} more roles, which carry the same rule`,
+  );
 }
 
 /**
@@ -211,20 +227,21 @@ function askedResources(expl: Explanation): (resource: string) => boolean {
 }
 
 /**
- * `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from, each
- * resource once. HEADERS: false for --no-headers. WIDTH (a terminal's, `table` only): resources, then verbs, then
- * the source's name are folded until the table fits; `wide` is always complete.
+ * `table`/`wide`: one row per effective rule (only the granting ones with --for) and where it came from (with the
+ * count of further roles that carry the same rule), each resource once. HEADERS: false for --no-headers. `table`
+ * puts the resources last, so that a long list pads no column after it when piped; WIDTH (a terminal's, `table`
+ * only): the source's name, then verbs, then resources are folded until the table fits; `wide` is always complete.
  */
 export function formatExplainTable(expl: Explanation, wide: boolean, headers = true, width?: number): string {
   const head = wide
     ? ['#', 'API GROUPS', 'RESOURCES', 'RESOURCE NAMES', 'NON-RESOURCE URLS', 'VERBS', 'SOURCE', 'CHAIN']
-    : ['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE'];
+    : ['#', 'API GROUPS', 'VERBS', 'SOURCE', 'RESOURCES'];
   const rows = expl.access !== null ? expl.access.provenance : expl.provenance;
   const cells = rows.map((p) => {
     const groups = (p.rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
     const resources = uniqueItems(p.rule.resources ?? []).join(',');
     const verbs = p.rule.verbs.join(',');
-    const source = p.source ?? '(cycle)';
+    const source = `${p.source ?? '(cycle)'}${p.sharedWith !== undefined ? ` +${String(p.sharedWith.length)} more${p.family !== undefined ? ` (${p.family})` : ''}` : ''}`;
     const row = wide
       ? [
           String(p.index),
@@ -236,7 +253,7 @@ export function formatExplainTable(expl: Explanation, wide: boolean, headers = t
           source,
           formatChain(p, expl.role.name),
         ]
-      : [String(p.index), groups, resources, verbs, source];
+      : [String(p.index), groups, verbs, source, resources];
     return row;
   });
   const asked = askedResources(expl);
@@ -244,9 +261,9 @@ export function formatExplainTable(expl: Explanation, wide: boolean, headers = t
     wide || width === undefined
       ? cells
       : fitRows(headers ? head : [], cells, width, TABLE_GAP, [
-          { column: 2, min: 16, shrink: (cell, w) => foldList(cell.split(','), w, asked, 'resources') },
-          { column: 3, min: 12, shrink: (cell, w) => foldList(cell.split(','), w, () => false, 'verbs') },
-          { column: 4, min: 24, shrink: foldMiddle },
+          { column: 3, min: 24, shrink: foldMiddle },
+          { column: 2, min: 12, shrink: (cell, w) => foldList(cell.split(','), w, () => false, 'verbs') },
+          { column: 4, min: 16, shrink: (cell, w) => foldList(cell.split(','), w, asked, 'resources') },
         ]);
   const lines = formatTable(headers ? head : [], fitted, false, TABLE_GAP)
     .split('\n')

@@ -31,6 +31,9 @@ function width(s: string): number {
   return n;
 }
 
+/** The mark of a cell only rules the aggregation controller has not stored yet allow (`*` is a rule's every verb). */
+const PENDING = '~';
+
 function plural(n: number, one: string, many: string): string {
   return `${String(n)} ${n === 1 ? one : many}`;
 }
@@ -38,14 +41,14 @@ function plural(n: number, one: string, many: string): string {
 /**
  * The matrix as rakkess prints it, one column per verb, with a heading row per group: on a terminal ✓ and ✗ in
  * colour, else `yes` and `no`; with --diff-with each cell is SUBJECT/OTHER. A verb only rules not stored yet allow
- * is marked `*`. Every name is escaped for the terminal. HEADERS: false for --no-headers (no RESOURCE GET ... row,
+ * is marked `~` (not `*`, which rules print for every verb). Every name is escaped for the terminal. HEADERS: false for --no-headers (no RESOURCE GET ... row,
  * the columns as wide as their cells).
  */
 export function formatMatrix(m: AccessMatrix, color: boolean, headers = true): string {
   const p = palette(color);
   const [yes, no] = color ? ['✓', '✗'] : ['yes', 'no'];
   const mark = (allowed: boolean, pending: readonly MatrixVerb[] | undefined, verb: MatrixVerb): string =>
-    `${allowed ? yes : no}${pending?.includes(verb) === true ? '*' : ''}`;
+    `${allowed ? yes : no}${pending?.includes(verb) === true ? PENDING : ''}`;
   const paint = (cell: string): string =>
     color ? cell.replaceAll(yes, p.green(yes)).replaceAll(no, p.red(no)) : cell;
   const lines: string[] = [escapeTerminal(who(m.subject, m.user))];
@@ -112,7 +115,7 @@ export function formatMatrix(m: AccessMatrix, color: boolean, headers = true): s
   }
   if (pending > 0) {
     notes.push(
-      `*: allowed only by rules the aggregation controller has not stored yet (${plural(pending, 'cell', 'cells')}): the API server denies them until it catches up`,
+      `${PENDING}: allowed only by rules the aggregation controller has not stored yet (${plural(pending, 'cell', 'cells')}): the API server denies them until it catches up`,
     );
   }
   if (notes.length > 0) lines.push('', ...notes);

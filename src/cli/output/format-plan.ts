@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { PlanEntry } from '../../plan/plan.js';
 import type { KubeObject } from '../../kube/types.js';
 import { formatYaml } from './format-data.js';
+import { diffView } from '../../plan/diff-view.js';
 import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
 import type { TextSink } from '../../app/io.js';
@@ -49,34 +50,23 @@ export function formatPlanNames(entries: readonly PlanEntry<KubeObject>[]): stri
     .join('');
 }
 
-/** `-o diff`: a unified diff of each changed object, live against desired. */
+/** `-o diff`: a unified diff of each changed object, live against desired, as plan/diff-view.ts normalises them. */
 export function formatPlanDiff(entries: readonly PlanEntry<KubeObject>[]): string {
   return entries
     .filter(isWrite)
     .map((e) => {
       const path = `${RESOURCE[e.kind] ?? e.kind}/${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}`;
-      const before = e.live !== undefined && e.action !== 'create' ? formatYaml(comparable(e.live)) : '';
-      const after = e.action === 'delete' || e.object === undefined ? '' : formatYaml(comparable(e.object));
+      const view = diffView(
+        e.action !== 'create' ? e.live : undefined,
+        e.action === 'delete' ? undefined : e.object,
+      );
+      const before = view.live !== undefined ? formatYaml(view.live) : '';
+      const after = view.desired !== undefined ? formatYaml(view.desired) : '';
       return createTwoFilesPatch(`live/${path}`, `desired/${path}`, before, after, undefined, undefined, {
         context: 3,
       }).replace(/^=+\n/m, '');
     })
     .join('');
-}
-
-/** Drops what the server sets, so the diff shows only what sync decides. */
-function comparable(obj: object): object {
-  const o = obj as { metadata?: Record<string, unknown> };
-  if (o.metadata === undefined) return obj;
-  const {
-    resourceVersion: _rv,
-    uid: _uid,
-    creationTimestamp: _ct,
-    managedFields: _mf,
-    generation: _g,
-    ...metadata
-  } = o.metadata;
-  return { ...obj, metadata };
 }
 
 /** The summary table: per kind, how many objects were created, updated, unchanged, deleted, refused, failed. */

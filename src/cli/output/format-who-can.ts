@@ -1,6 +1,7 @@
 import type { GrantPath, Grantee, WhoCanResult } from '../../who-can/who-can.js';
 import type { PolicyRule } from '../../kube/types.js';
 import { formatTable } from './table.js';
+import { foldList, uniqueItems, width } from './fold.js';
 
 function subjectName(s: Grantee): string {
   return s.namespace !== undefined ? `${s.namespace}/${s.name}` : s.name;
@@ -22,11 +23,25 @@ function list(values: readonly string[] | undefined): string {
   return (values ?? []).join(',');
 }
 
-export function formatRule(rule: PolicyRule): string {
+/**
+ * `VERBS GROUPS/RESOURCES [names=...]`, each resource once (a provider family's roles list theirs twice). With
+ * BUDGET (a terminal's columns left for it), the resources are folded to fit, those FIRST picks first.
+ */
+export function formatRule(
+  rule: PolicyRule,
+  budget?: number,
+  first: (resource: string) => boolean = () => false,
+): string {
   if ((rule.nonResourceURLs ?? []).length > 0) return `${list(rule.verbs)} ${list(rule.nonResourceURLs)}`;
   const groups = (rule.apiGroups ?? []).map((g) => (g === '' ? 'core' : g));
   const names = (rule.resourceNames ?? []).length > 0 ? ` names=${list(rule.resourceNames)}` : '';
-  return `${list(rule.verbs)} ${list(groups)}/${list(rule.resources)}${names}`;
+  const prefix = `${list(rule.verbs)} ${list(groups)}/`;
+  const resources = uniqueItems(rule.resources ?? []);
+  const folded =
+    budget === undefined
+      ? resources.join(',')
+      : foldList(resources, Math.max(16, budget - width(prefix) - width(names)), first);
+  return `${prefix}${folded}${names}`;
 }
 
 /**
@@ -38,8 +53,14 @@ export function formatWhoCanTable(
   wide: boolean,
   color: boolean,
   headers = true,
+  columns?: number,
 ): string {
   const rows: string[][] = [];
+  const budget = wide && columns !== undefined ? ruleBudget(result, columns, headers) : undefined;
+  const r = result.request;
+  const asked = (resource: string): boolean =>
+    resource === r.resource ||
+    (r.subresource !== undefined && resource === `${r.resource ?? ''}/${r.subresource}`);
   for (const s of result.subjects) {
     if (s.paths.length === 0) {
       rows.push(wide ? [subjectName(s), s.kind, MASTERS_VIA, ''] : [subjectName(s), s.kind, MASTERS_VIA]);
@@ -51,10 +72,24 @@ export function formatWhoCanTable(
       rows.push([subjectName(s), s.kind, `${first !== undefined ? formatPath(first) : ''}${more}`]);
       continue;
     }
-    for (const p of s.paths) rows.push([subjectName(s), s.kind, formatPath(p), formatRule(p.rule)]);
+    for (const p of s.paths)
+      rows.push([subjectName(s), s.kind, formatPath(p), formatRule(p.rule, budget, asked)]);
   }
   const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE'] : ['SUBJECT', 'KIND', 'VIA'];
   return formatTable(headers ? head : [], rows, color);
+}
+
+/** The columns left for -o wide's RULE on a terminal COLUMNS wide, after the other columns and their gaps. */
+function ruleBudget(result: WhoCanResult, columns: number, headers: boolean): number {
+  const widest = (cells: string[]): number => Math.max(0, ...cells.map(width));
+  const subjects = result.subjects;
+  const paths = subjects.flatMap((s) => (s.paths.length > 0 ? s.paths.map(formatPath) : [MASTERS_VIA]));
+  const used = [
+    widest([...(headers ? ['SUBJECT'] : []), ...subjects.map(subjectName)]),
+    widest([...(headers ? ['KIND'] : []), ...subjects.map((s) => s.kind)]),
+    widest([...(headers ? ['VIA'] : []), ...paths]),
+  ].reduce((a, b) => a + b + 2, 0);
+  return columns - used;
 }
 
 /** What the table cannot say: roles whose stored rules lag behind the aggregation controller. */

@@ -107,6 +107,12 @@ export function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv = 
     clusterName,
     userName,
     namespace: nonEmpty(flags.namespace) ?? nonEmpty(asString(ctx.namespace)) ?? 'default',
+    namespaceSource:
+      nonEmpty(flags.namespace) !== undefined
+        ? 'flag'
+        : nonEmpty(asString(ctx.namespace)) !== undefined
+          ? 'context'
+          : 'default',
     sources: files,
     tls,
     credentials: credentials(

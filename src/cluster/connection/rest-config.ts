@@ -24,6 +24,9 @@ export interface Impersonation {
   readonly extra: Readonly<Record<string, readonly string[]>>;
 }
 
+/** Where the namespace of a run came from: -n, the kubeconfig context, or neither (then "default"). */
+export type NamespaceSource = 'flag' | 'context' | 'default';
+
 /** Everything needed to talk to one API server: the kubeconfig and the flags, resolved as kubectl resolves them. */
 export interface RestConfig {
   /** The API server's URL, without a trailing slash. */
@@ -34,6 +37,8 @@ export interface RestConfig {
   readonly userName: string;
   /** -n, else the context's namespace, else "default". */
   readonly namespace: string;
+  /** Where `namespace` came from: -n, the context, or neither ("default"). */
+  readonly namespaceSource?: NamespaceSource;
   /** The kubeconfig files read, for messages. */
   readonly sources: readonly string[];
   readonly tls: TlsConfig;

@@ -190,7 +190,19 @@ describe('--after-sync from files', () => {
       },
       rules: [{ apiGroups: ['example.org'], resources: ['gadgets'], verbs: ['*'] }],
     };
-    const dir = cluster(revision, crossplaneEdit, devsBinding, old);
+    // The gadgets' CRD is still served (the revision no longer names it): --for resolves through it.
+    const gadgets = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.org' },
+      spec: {
+        group: 'example.org',
+        scope: 'Cluster',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
+    };
+    const dir = cluster(revision, crossplaneEdit, devsBinding, old, gadgets);
     const args = [
       'explain',
       'crossplane-edit',

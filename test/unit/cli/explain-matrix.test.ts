@@ -246,11 +246,11 @@ describe('formatMatrix on a terminal', () => {
     const c = (cell: string): string => cell.replaceAll('✓', green('✓')).replaceAll('✗', red('✗'));
     // Cells are padded to their column's width before they are coloured.
     expect(lines[6]).toBe(
-      `  xbuckets.example.org  ${c('✓*/✗')}  ${c('✓/✓ ')}  ${c('✗/✗  ')}  ${c('✗/✗   ')}  ${c('✗/✗   ')}  ${c('✗/✗  ')}  ${c('✗/✗   ')}  ${c('✗/✗')}`,
+      `  xbuckets.example.org  ${c('✓~/✗')}  ${c('✓/✓ ')}  ${c('✗/✗  ')}  ${c('✗/✗   ')}  ${c('✗/✗   ')}  ${c('✗/✗  ')}  ${c('✗/✗   ')}  ${c('✗/✗')}`,
     );
     expect(lines.slice(-2)).toStrictEqual([
       '1 resource hidden: both subjects alike (--all shows them)',
-      '*: allowed only by rules the aggregation controller has not stored yet (1 cell): the API server denies them until it catches up',
+      '~: allowed only by rules the aggregation controller has not stored yet (1 cell): the API server denies them until it catches up',
     ]);
   });
 
@@ -260,7 +260,7 @@ describe('formatMatrix on a terminal', () => {
       'RESOURCE                GET      LIST     WATCH  CREATE  UPDATE  PATCH  DELETE  DELETECOLLECTION',
     );
     expect(lines[6]).toBe(
-      '  xbuckets.example.org  yes*/no  yes/yes  no/no  no/no   no/no   no/no  no/no   no/no',
+      '  xbuckets.example.org  yes~/no  yes/yes  no/no  no/no   no/no   no/no  no/no   no/no',
     );
   });
 });

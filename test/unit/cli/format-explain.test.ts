@@ -94,9 +94,15 @@ describe('format-explain', () => {
       for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(width);
     }
     expect(formatExplainTable(e, false, true, 80)).toMatch(
-      /^0\s+s3\.aws\.upbound\.io\s+kind00s,.* … and \d+ more\s+\*\s+wide$/m,
+      /^0\s+s3\.aws\.upbound\.io\s+\*\s+wide\s+kind00s,.* … and \d+ more$/m,
     );
-    expect(formatExplainTable(e, false)).toContain(many.join(','));
+    // Piped: complete, the long resource list last, so no column after it is padded to its width.
+    const piped = formatExplainTable(e, false).trimEnd().split('\n');
+    expect(piped[1]).toMatch(
+      new RegExp(`^0\\s+s3\\.aws\\.upbound\\.io\\s+\\*\\s+wide\\s+${many.join(',')}$`),
+    );
+    expect(piped[0]).toMatch(/^#\s+API GROUPS\s+VERBS\s+SOURCE\s+RESOURCES$/);
+    expect(piped[0]?.length).toBeLessThan(80);
     expect(formatExplainTable(e, true, true)).toContain(`${many.join(',')} `);
     expect(formatExplainTable(e, true, true)).not.toContain(`${many.join(',')},kind00s`);
   });
@@ -105,8 +111,8 @@ describe('format-explain', () => {
     const e = explainRole('top', snap(roles));
     const lines = formatExplainTable(e, false).trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]?.split(/\s{2,}/)).toStrictEqual(['#', 'API GROUPS', 'RESOURCES', 'VERBS', 'SOURCE']);
-    expect(lines[2]?.split(/\s{2,}/)).toStrictEqual(['1', 'apps', 'deployments', 'delete', 'leaf-a']);
+    expect(lines[0]?.split(/\s{2,}/)).toStrictEqual(['#', 'API GROUPS', 'VERBS', 'SOURCE', 'RESOURCES']);
+    expect(lines[2]?.split(/\s{2,}/)).toStrictEqual(['1', 'apps', 'delete', 'leaf-a', 'deployments']);
     const wide = formatExplainTable(e, true);
     expect(wide).toContain('leaf-a →[0] mid →[0] top');
     expect(wide).not.toContain(ESC);
@@ -156,5 +162,44 @@ describe('format-explain', () => {
         'c',
       ),
     ).toBe('a →[2] b →[0] c');
+  });
+});
+
+describe('a rule many roles carry', () => {
+  const edit = { 'rbac.crossplane.io/aggregate-to-edit': 'true' };
+  const bucketRule = rule('*', 'buckets', 's3.aws.upbound.io');
+  const members = ['p-s3', 'p-acm', 'p-ec2', 'p-rds', 'p-iam'].map((n) => role(n, edit, [bucketRule]));
+  const top = role('edit-top', {}, [], [{ matchLabels: edit }]);
+  const ask = { verb: 'delete', apiGroup: 's3.aws.upbound.io', resource: 'buckets' };
+
+  it('names every carrier: the first as the source, the others folded with their family', () => {
+    const families = new Map(members.map((m) => [m.metadata.name, 'provider-family-aws']));
+    const e = explainRole('edit-top', snap([top, ...members]), { for: ask, families });
+    const p = e.access?.provenance[0];
+    // The source is the controller's first (selector order, then name order); the other four are named, sorted.
+    expect(p?.source).toBe('p-acm');
+    expect(p?.sharedWith).toStrictEqual(['p-ec2', 'p-iam', 'p-rds', 'p-s3']);
+    expect(p?.family).toBe('provider-family-aws');
+    const tree = formatExplainTree(e);
+    expect(tree).toContain(
+      '    from p-acm →[0] edit-top\n    and 4 more roles of the provider-family-aws family: provider families share their rules\n',
+    );
+    expect(formatExplainTable(e, false)).toMatch(/\sp-acm \+4 more \(provider-family-aws\)\s/);
+  });
+
+  it('without a common family, up to three are named, more are counted', () => {
+    const e = explainRole('edit-top', snap([top, ...members]), { for: ask });
+    expect(e.access?.provenance[0]?.family).toBeUndefined();
+    expect(formatExplainTree(e)).toContain(
+      '    and p-ec2, p-iam and 2 more roles, which carry the same rule\n',
+    );
+    const three = explainRole('edit-top', snap([top, ...members.slice(0, 3)]), { for: ask });
+    expect(formatExplainTree(three)).toContain('    and p-ec2, p-s3, which carry the same rule\n');
+  });
+
+  it('a rule only one role carries names no others', () => {
+    const e = explainRole('edit-top', snap([top, members[0] as ClusterRole]), { for: ask });
+    expect(e.access?.provenance[0]?.sharedWith).toBeUndefined();
+    expect(JSON.stringify(e)).not.toContain('sharedWith');
   });
 });

@@ -66,6 +66,7 @@ describe('loadKubeconfig', () => {
     expect(kc.contextName).toBe('one');
     expect(kc.server).toBe('https://first.example:6443');
     expect(kc.namespace).toBe('team-a');
+    expect(kc.namespaceSource).toBe('context');
   });
 
   it('takes names only the later file defines', () => {
@@ -87,6 +88,13 @@ describe('loadKubeconfig', () => {
     expect(kc.server).toBe('https://first.example:6443');
     expect(kc.credentials).toStrictEqual({ kind: 'token', token: 'token-alice' });
     expect(kc.namespace).toBe('ns-x');
+    expect(kc.namespaceSource).toBe('flag');
+  });
+
+  it('falls back to "default" when neither -n nor the context names a namespace, and says so', () => {
+    const kc = loadKubeconfig({ kubeconfig: second }, { HOME: dir });
+    expect(kc.namespace).toBe('default');
+    expect(kc.namespaceSource).toBe('default');
   });
 
   it('uses --kubeconfig alone, ignoring KUBECONFIG', () => {

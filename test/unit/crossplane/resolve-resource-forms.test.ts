@@ -412,8 +412,8 @@ describe('resolveResource, the answer in full', () => {
     const close = usage(() => resolveResource('evnts', cat));
     expect([close.message, close.hint]).toEqual([
       `the server doesn't have a resource type "evnts"`,
-      // Suggestions are the qualified names: a core resource by its plural alone.
-      'did you mean "events"?',
+      // Suggestions are the qualified names (a core resource by its plural alone), found by the plural too.
+      'did you mean "events", "events.events.k8s.io"?',
     ]);
     const two = usage(() => resolveResource('things.example.or', cat));
     expect(two.hint).toBe('did you mean "things.example.org", "xthings.example.org"?');
@@ -482,5 +482,66 @@ describe('resolveResource for impersonate, the answer in full', () => {
       '"Groups": impersonating groups has no subresource',
       "which Group is the request's name (who-can impersonate groups NAME), not a subresource",
     ]);
+  });
+});
+
+describe('GROUP/RESOURCE[/SUBRESOURCE], the alias explain --for took first', () => {
+  const known = catalogue(builtinResources(), [
+    {
+      group: 'platform.acme.io',
+      versions: ['v1'],
+      plural: 'apps',
+      singular: 'app',
+      kind: 'App',
+      shortNames: [],
+      namespaced: true,
+      source: 'xrd',
+    },
+    {
+      group: 's3.aws.upbound.io',
+      versions: ['v1beta1'],
+      plural: 'buckets',
+      singular: 'bucket',
+      kind: 'Bucket',
+      shortNames: [],
+      namespaced: false,
+      source: 'crd',
+    },
+  ]);
+  const at = (text: string): [string, string, string | undefined] => {
+    const r = resolveResource(text, known);
+    return [r.group, r.resource, r.subresource];
+  };
+
+  it.each([
+    ['apps/deployments', ['apps', 'deployments', undefined]],
+    ['apps/deployments/scale', ['apps', 'deployments', 'scale']],
+    ['core/pods', ['', 'pods', undefined]],
+    ['core/pods/log', ['', 'pods', 'log']],
+    ['s3.aws.upbound.io/buckets', ['s3.aws.upbound.io', 'buckets', undefined]],
+    ['s3.aws.upbound.io/bucket', ['s3.aws.upbound.io', 'buckets', undefined]],
+    // kubectl's RESOURCE/SUBRESOURCE stays what it is.
+    ['deploy/scale', ['apps', 'deployments', 'scale']],
+    ['deployments.apps/scale', ['apps', 'deployments', 'scale']],
+    ['apps/status', ['platform.acme.io', 'apps', 'status']],
+  ])('%s', (text, want) => {
+    expect(at(text)).toEqual(want);
+  });
+
+  it.each([
+    ['core/buckets', /resource type "buckets"/],
+    ['s3.aws.upbound.io/bucketz', /resource type "bucketz.s3.aws.upbound.io"/],
+    ['storage.example.io/things', /resource type "things.storage.example.io"/],
+  ])('%s resolves to nothing: an error', (text, message) => {
+    expect(() => resolveResource(text, known)).toThrow(message);
+  });
+
+  it('names the closest resources by their plural too', () => {
+    expect(() => resolveResource('buckts', known)).toThrow(UsageError);
+    try {
+      resolveResource('buckts', known);
+    } catch (err) {
+      expect((err as UsageError).hint).toBe('did you mean "buckets.s3.aws.upbound.io"?');
+    }
   });
 });
