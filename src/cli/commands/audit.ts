@@ -1,0 +1,99 @@
+import type { CommandModule } from 'yargs';
+import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
+import { writeLine } from '../../app/io.js';
+import type { AuditOptions } from '../../app/audit.js';
+import { parseSubject } from '../../audit/accept.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
+import { useColor } from '../output/terminal.js';
+import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+
+export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
+
+interface AuditArgs extends GlobalArgs {
+  readonly subject: string | undefined;
+  readonly accept: string | undefined;
+  readonly 'fail-on': string | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
+  readonly 'after-sync': boolean;
+  readonly only: string | undefined;
+}
+
+export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
+  return {
+    command: 'audit',
+    describe:
+      'Find who may become more than their roles say, through Kubernetes and through Crossplane, by which steps, and the least change that closes each path',
+    builder: (y) =>
+      y
+        .option('subject', {
+          type: 'string',
+          describe: 'Audit one subject: KIND:NAME (ServiceAccount:NAMESPACE/NAME)',
+        })
+        .option('accept', {
+          type: 'string',
+          describe:
+            'A YAML list of accepted findings ({subject, capability, firstStep, reason}): reported apart, never failed on',
+        })
+        .option('fail-on', {
+          type: 'string',
+          describe: `Exit 1 when a finding at or above this severity remains: ${FAIL_ON.join('|')}`,
+        })
+        .option('filename', filenameOption)
+        .options(afterSyncOptions)
+        .describe('output', outputHelp(AUDIT_OUTPUTS))
+        .option('no-headers', noHeadersOption)
+        .example('$0 audit -f examples/cluster', 'Every escalation path, one row per finding')
+        .example('$0 audit --subject Group:platform-engineers -o wide', 'One subject, every step and its fix')
+        .example('$0 audit --accept accepted.yaml --fail-on high', 'In CI: fail on new findings only'),
+    handler: async (args) => {
+      const { output, options, failOn } = auditFlags(args);
+      const { runAudit, failsOn } = await import('../../app/audit.js');
+      const report = await runAudit(options, appDeps(deps, args.color));
+      const [{ formatAuditTable, auditSummary }, data] = await Promise.all([
+        import('../output/format-audit.js'),
+        import('../output/format-data.js'),
+      ]);
+      const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+      const text = {
+        table: () => formatAuditTable(report, false, color, !args['no-headers']),
+        wide: () => formatAuditTable(report, true, color, !args['no-headers']),
+        json: () => data.formatJson(report),
+        yaml: () => data.formatYaml(report),
+      }[output]();
+      deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (output === 'table' || output === 'wide')
+        for (const l of auditSummary(report)) writeLine(deps.io.stderr, l);
+      if (failOn !== undefined && failsOn(report, failOn)) throw new ExitSignal(ExitCode.drift);
+    },
+  };
+}
+
+/** The flags checked into the run's options before anything is read. */
+function auditFlags(args: AuditArgs): {
+  output: (typeof AUDIT_OUTPUTS)[number];
+  options: AuditOptions;
+  failOn: (typeof FAIL_ON)[number] | undefined;
+} {
+  const output = parseOutput(args.output, AUDIT_OUTPUTS, 'table', 'audit');
+  const failOn =
+    args['fail-on'] === undefined ? undefined : parseOutput(args['fail-on'], FAIL_ON, 'high', '--fail-on');
+  let subject: AuditOptions['subject'];
+  if (args.subject !== undefined) {
+    subject = parseSubject(args.subject);
+    if (subject === undefined) {
+      throw new UsageError(`--subject "${args.subject}" is not KIND:NAME`, {
+        hint: 'e.g. User:alice, Group:platform-engineers, ServiceAccount:crossplane-system/crossplane',
+      });
+    }
+  }
+  const options: AuditOptions = {
+    source: inputSource(args),
+    subject,
+    acceptFile: args.accept,
+    afterSync: afterSyncFlags(args),
+  };
+  return { output, options, failOn };
+}
