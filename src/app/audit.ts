@@ -33,8 +33,14 @@ export interface AuditReport {
 /** The parts audit reads: the RBAC, the Deployments (who runs as which account) and the ProviderRevisions. */
 export const AUDIT_PARTS = [...ACCESS_PARTS, 'deployments'] as const;
 
+/** The report, and where each binding was read with -f (`ClusterRoleBinding/NAME` → `file (document 2)`). */
+export interface AuditRun {
+  readonly report: AuditReport;
+  readonly bindingOrigins: ReadonlyMap<string, string>;
+}
+
 /** `audit`: every path by which a subject may obtain more than its roles grant, with its fix. */
-export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<AuditReport> {
+export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<AuditRun> {
   const acceptances = await readAcceptances(options);
   const input = await readQuestionInput(options.source, deps, AUDIT_PARTS, options.afterSync, {
     namespace: undefined,
@@ -48,7 +54,14 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
     options.subject !== undefined ? { subject: options.subject } : {},
   );
   const { open, accepted } = applyAcceptances(result.findings, acceptances);
-  return {
+  const bindingOrigins = new Map<string, string>();
+  for (const b of [...input.snapshot.clusterRoleBindings, ...input.snapshot.roleBindings]) {
+    const origin = input.origins?.get(b);
+    if (origin === undefined) continue;
+    const ns = b.kind === 'RoleBinding' ? `${b.metadata.namespace ?? ''}/` : '';
+    bindingOrigins.set(`${b.kind}/${ns}${b.metadata.name}`, origin);
+  }
+  const report: AuditReport = {
     apiVersion: 'crossplane-rbac/v1',
     kind: 'AuditReport',
     findings: open,
@@ -56,6 +69,7 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
     byDesign: result.byDesign,
     unseen: input.unseen,
   };
+  return { report, bindingOrigins };
 }
 
 async function readAcceptances(options: AuditOptions): Promise<import('../audit/accept.js').Acceptance[]> {

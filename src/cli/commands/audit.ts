@@ -1,14 +1,14 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
 import { writeLine } from '../../app/io.js';
-import type { AuditOptions } from '../../app/audit.js';
+import type { AuditOptions, AuditRun } from '../../app/audit.js';
 import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
 import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
 
-export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
+export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif'] as const;
 const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
 
 interface AuditArgs extends GlobalArgs {
@@ -43,7 +43,7 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         })
         .option('filename', filenameOption)
         .options(afterSyncOptions)
-        .describe('output', outputHelp(AUDIT_OUTPUTS))
+        .describe('output', outputHelp(AUDIT_OUTPUTS, ' (sarif: SARIF 2.1.0 for code scanning)'))
         .option('no-headers', noHeadersOption)
         .example('$0 audit -f examples/cluster', 'Every escalation path, one row per finding')
         .example('$0 audit --subject Group:platform-engineers -o wide', 'One subject, every step and its fix')
@@ -51,24 +51,37 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
     handler: async (args) => {
       const { output, options, failOn } = auditFlags(args);
       const { runAudit, failsOn } = await import('../../app/audit.js');
-      const report = await runAudit(options, appDeps(deps, args.color));
-      const [{ formatAuditTable, auditSummary }, data] = await Promise.all([
-        import('../output/format-audit.js'),
-        import('../output/format-data.js'),
-      ]);
-      const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-      const text = {
-        table: () => formatAuditTable(report, false, color, !args['no-headers']),
-        wide: () => formatAuditTable(report, true, color, !args['no-headers']),
-        json: () => data.formatJson(report),
-        yaml: () => data.formatYaml(report),
-      }[output]();
-      deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      if (output === 'table' || output === 'wide')
-        for (const l of auditSummary(report)) writeLine(deps.io.stderr, l);
-      if (failOn !== undefined && failsOn(report, failOn)) throw new ExitSignal(ExitCode.drift);
+      const run = await runAudit(options, appDeps(deps, args.color));
+      await presentAudit(deps, args, output, run);
+      if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
     },
   };
+}
+
+/** The report as OUTPUT on stdout; with a table, what it does not show on stderr. */
+async function presentAudit(
+  deps: Deps,
+  args: AuditArgs,
+  output: (typeof AUDIT_OUTPUTS)[number],
+  run: AuditRun,
+): Promise<void> {
+  const { report } = run;
+  const [{ formatAuditTable, auditSummary }, data, { formatAuditSarif }] = await Promise.all([
+    import('../output/format-audit.js'),
+    import('../output/format-data.js'),
+    import('../output/format-audit-sarif.js'),
+  ]);
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = {
+    table: () => formatAuditTable(report, false, color, !args['no-headers']),
+    wide: () => formatAuditTable(report, true, color, !args['no-headers']),
+    json: () => data.formatJson(report),
+    yaml: () => data.formatYaml(report),
+    sarif: () => formatAuditSarif(report, run.bindingOrigins, deps.version),
+  }[output]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (output === 'table' || output === 'wide')
+    for (const l of auditSummary(report)) writeLine(deps.io.stderr, l);
 }
 
 /** The flags checked into the run's options before anything is read. */
