@@ -15,6 +15,9 @@ import {
   CHART_ROLE_CROSSPLANE,
   CHART_ROLE_RBAC_MANAGER,
   DEFAULT_CROSSPLANE_NAMESPACE,
+  LABEL_AGGREGATE_TO_ADMIN,
+  LABEL_AGGREGATE_TO_EDIT,
+  LABEL_VALUE_TRUE,
   PROVIDER_ROLE_PREFIX,
   PROVIDER_ROLE_SUFFIX_SYSTEM,
 } from '../crossplane/names.js';
@@ -179,7 +182,41 @@ function stepContext(input: AuditInput, rights: Rights): StepContext {
     packagesRun: input.providerRevisions.length > 0,
     newProvider: providerRolesRendered(input) ? NEW_PROVIDER : undefined,
     clusterAdmin: CLUSTER_ADMIN,
+    rbacManager: runningRbacManager(rights, runningAs),
+    xrdRoleAggregators: new Set(
+      input.clusterRoles
+        .filter((r) =>
+          (r.aggregationRule?.clusterRoleSelectors ?? []).some((sel) =>
+            [LABEL_AGGREGATE_TO_EDIT, LABEL_AGGREGATE_TO_ADMIN].some(
+              (l) => sel.matchLabels?.[l] === LABEL_VALUE_TRUE,
+            ),
+          ),
+        )
+        .map((r) => r.metadata.name),
+    ),
   };
+}
+
+/**
+ * The RBAC manager's account when a Deployment runs as it and it may escalate ClusterRoles (the chart's
+ * crossplane-rbac-manager role): it renders the roles of every XRD as written. This plugin's sync refuses XRDs in
+ * Kubernetes' own groups; Crossplane's RBAC manager does not.
+ */
+function runningRbacManager(
+  rights: Rights,
+  runningAs: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): Identity | undefined {
+  return rights.subjects.find(
+    (s) =>
+      s.kind === 'ServiceAccount' &&
+      rights.clusterRolesBound(s).includes(CHART_ROLE_RBAC_MANAGER) &&
+      runningAs.get(s.namespace ?? '')?.has(s.name) === true &&
+      rights.allows(s, {
+        verb: 'escalate',
+        apiGroup: 'rbac.authorization.k8s.io',
+        resource: 'clusterroles',
+      }) !== undefined,
+  );
 }
 
 /** The identities reachable from the subjects, each with its steps out (computed once per identity). */

@@ -13,6 +13,7 @@ const CROSSPLANE_STEPS = new Set([
   'operate-as-crossplane',
   'runtime-config',
   'install-package',
+  'define-api',
 ]);
 
 function list(values: readonly string[] | undefined): string {
@@ -66,6 +67,8 @@ export function fixFor(first: Step, subject: Identity): string {
   const chartRole = boundName === CHART_ROLE_EDIT || boundName === CHART_ROLE_ADMIN;
   if (chartRole && (CROSSPLANE_STEPS.has(first.mechanism) || first.mechanism === 'secret-token')) {
     const text = `bind crossplane-view (or crossplane-browse) to ${who} instead of ${boundName} in ${binding}: ${boundName} lets its holders write Crossplane's packages, Compositions and Operations, which Crossplane runs with its own accounts`;
+    if (first.mechanism === 'define-api')
+      return `${text}; or run this plugin's sync in place of the RBAC manager (the chart's rbacManager.deploy=false): it holds an XRD in Kubernetes' own groups`;
     return first.mechanism === 'runtime-config'
       ? `${text}; or keep ${boundName} and deny DeploymentRuntimeConfigs a serviceAccountName with this policy:\n${RUNTIME_CONFIG_POLICY}`
       : text;

@@ -40,6 +40,10 @@ export interface StepContext {
   /** The rights a newly installed provider's account gets; undefined when nothing grants providers' roles here. */
   readonly newProvider: Identity | undefined;
   readonly clusterAdmin: Identity;
+  /** The account of a running RBAC manager that may escalate (it renders every XRD's roles); undefined: none runs. */
+  readonly rbacManager: Identity | undefined;
+  /** ClusterRoles that aggregate the roles an XRD's edit or admin role is labelled for (crossplane-edit, -admin). */
+  readonly xrdRoleAggregators: ReadonlySet<string>;
 }
 
 interface Target {
@@ -354,11 +358,33 @@ const installPackage: StepMaker = (who, ctx) => {
   ];
 };
 
+const defineApi: StepMaker = (who, ctx) => {
+  if (ctx.rbacManager === undefined) return [];
+  const held = ctx.rights.clusterRolesBound(who).find((r) => ctx.xrdRoleAggregators.has(r));
+  if (held === undefined) return [];
+  const d = firstAllowed(
+    ctx.rights,
+    who,
+    ['create'],
+    [{ group: XP_EXT, resource: 'compositeresourcedefinitions' }],
+  );
+  if (d === undefined) return [];
+  return [
+    {
+      mechanism: 'define-api',
+      ...d,
+      target: ctx.clusterAdmin,
+      why: `may create XRDs while Crossplane's RBAC manager (${identityText(ctx.rbacManager)}) runs: for any spec.group and names.plural it renders a role with every verb on them that aggregates into ClusterRole ${held}, which it holds (an XRD in admissionregistration.k8s.io named mutatingwebhookconfigurations gives it webhooks)`,
+    },
+  ];
+};
+
 const MAKERS: readonly StepMaker[] = [
   composeAsCrossplane,
   operateAsCrossplane,
   runtimeConfig,
   installPackage,
+  defineApi,
   bind,
   escalate,
   webhook,

@@ -177,6 +177,22 @@ const SUBJECTS: object[] = [
   ]),
   bindUser('audit:reader', 'audit:read-compositions', 'reader'),
   bindUser('audit:viewer', 'crossplane-view', 'viewer'),
+  // The chart's RBAC manager, running (examples/cluster has its account and role, not its Deployment).
+  {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'crossplane-rbac-manager', namespace: NS },
+    spec: {
+      selector: { matchLabels: { app: 'crossplane-rbac-manager' } },
+      template: {
+        metadata: { labels: { app: 'crossplane-rbac-manager' } },
+        spec: {
+          serviceAccountName: 'rbac-manager',
+          containers: [{ name: 'rbac-manager', image: 'crossplane/crossplane' }],
+        },
+      },
+    },
+  },
 ];
 
 /** The mechanism each user's finding must start with, and the capability. */
@@ -355,13 +371,15 @@ describe('audit on the chart’s RBAC', () => {
     );
     expect(group.map((f) => f.steps[0]?.mechanism)).toContain('compose-as-crossplane');
     expect(group.map((f) => f.steps[0]?.mechanism)).toContain('runtime-config');
+    // The RBAC manager runs here: an XRD in any group aggregates every verb on it into crossplane-edit.
+    expect(group.map((f) => f.steps[0]?.mechanism)).toContain('define-api');
     for (const f of group) {
       expect(f.capability).toBe('cluster-admin');
       expect(f.steps[0]?.via.slice(0, 2)).toStrictEqual([
         'ClusterRoleBinding/platform-engineers',
         'ClusterRole/crossplane-edit',
       ]);
-      expect(f.fix).toMatch(
+      expect(f.fix, f.steps[0]?.mechanism).toMatch(
         /^bind crossplane-view \(or crossplane-browse\) to Group\/platform-engineers instead of crossplane-edit/,
       );
     }

@@ -91,7 +91,44 @@ function summary(result: ReturnType<typeof audit>): string[] {
   );
 }
 
+/** A crossplane-edit-like role (aggregating XRDs' edit roles) holding XRD create, bound to a user; and the manager. */
+function xrdAuthor(managerRuns: boolean): AuditInput {
+  const base = crossplane([]);
+  const editor: ClusterRole = {
+    ...role('xp-edit', []),
+    aggregationRule: {
+      clusterRoleSelectors: [{ matchLabels: { 'rbac.crossplane.io/aggregate-to-edit': 'true' } }],
+    },
+  };
+  const source: ClusterRole = {
+    ...role('xp-edit-base', [
+      {
+        apiGroups: ['apiextensions.crossplane.io'],
+        resources: ['compositeresourcedefinitions'],
+        verbs: ['create'],
+      },
+    ]),
+    metadata: { name: 'xp-edit-base', labels: { 'rbac.crossplane.io/aggregate-to-edit': 'true' } },
+  };
+  return input({
+    roles: [...base.roles, editor, source],
+    crbs: [...base.crbs, crb('xp-edit', 'xp-edit', [user('xena')])],
+    deployments: managerRuns ? [deployment(NS, 'crossplane-rbac-manager', 'rbac-manager')] : [],
+  });
+}
+
 const cases: Record<string, { reason: string; input: AuditInput; want: string[] }> = {
+  DefineApiWhileTheManagerRuns: {
+    reason:
+      "an XRD in any group makes the running RBAC manager render every verb on it into roles the author's role aggregates (crossplane definition/roles.go)",
+    input: xrdAuthor(true),
+    want: ['User/xena cluster-admin critical: define-api→ClusterRole//cluster-admin'],
+  },
+  DefineApiWithoutAManager: {
+    reason: "no Deployment runs as the RBAC manager: nobody renders the XRD's roles",
+    input: xrdAuthor(false),
+    want: [],
+  },
   BindToClusterAdmin: {
     reason:
       'bind on cluster-admin with ClusterRoleBinding create binds it to oneself (rbac-police bind_roles.rego)',
