@@ -49,8 +49,10 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
     import('../audit/audit.js'),
     import('../audit/accept.js'),
   ]);
+  // ProviderConfigs are read only from -f (they decide provider-identity; live, the step says "may").
+  const providerConfigs = input.snapshot.others.filter((o) => /ProviderConfig$/.test(o.kind));
   const result = audit(
-    { ...input.snapshot, roles: rolesOf(input) },
+    { ...input.snapshot, roles: rolesOf(input), providerConfigs },
     options.subject !== undefined ? { subject: options.subject } : {},
   );
   const { open, accepted } = applyAcceptances(result.findings, acceptances);

@@ -7,17 +7,11 @@
  * identity its shortest way there. A finding is a subject, a capability RBAC does not grant it, and the shortest path
  * that starts with one mechanism; one finding per subject, capability and first mechanism.
  */
-import type { RbacSnapshot } from '../authz/effective-roles.js';
 import { AUTHENTICATED_GROUP, MASTERS_GROUP, UNAUTHENTICATED_GROUP } from '../authz/subjects.js';
-import type { ClusterRole, Deployment, PolicyRule, ProviderRevision } from '../kube/types.js';
 import {
   CHART_ADMIN_GROUP,
   CHART_ROLE_CROSSPLANE,
   CHART_ROLE_RBAC_MANAGER,
-  DEFAULT_CROSSPLANE_NAMESPACE,
-  LABEL_AGGREGATE_TO_ADMIN,
-  LABEL_AGGREGATE_TO_EDIT,
-  LABEL_VALUE_TRUE,
   PROVIDER_ROLE_PREFIX,
   PROVIDER_ROLE_SUFFIX_SYSTEM,
 } from '../crossplane/names.js';
@@ -31,13 +25,9 @@ import {
   type Severity,
 } from './catalogue.js';
 import { fixFor } from './fix.js';
+import { stepContext, withImpliedRoles, type AuditInput } from './cluster-context.js';
 import { identityKey, Rights, type Allowed, type Identity } from './rights.js';
 import { POD_MAKERS, stepsFrom, type Step, type StepContext, type Trigger } from './steps.js';
-
-export interface AuditInput extends RbacSnapshot {
-  readonly deployments: readonly Deployment[];
-  readonly providerRevisions: readonly ProviderRevision[];
-}
 
 export interface AuditOptions {
   /** Audit one subject only. */
@@ -77,20 +67,6 @@ export interface AuditResult {
   readonly findings: readonly Finding[];
   readonly byDesign: readonly ByDesign[];
 }
-
-const CLUSTER_ADMIN: Identity = { kind: 'ClusterRole', name: 'cluster-admin' };
-/** The rights every provider revision's account gets (crossplane internal/controller/rbac/provider/roles/roles.go). */
-const NEW_PROVIDER: Identity = {
-  kind: 'ClusterRole',
-  name: `${PROVIDER_ROLE_PREFIX}<new-provider>${PROVIDER_ROLE_SUFFIX_SYSTEM}`,
-};
-const NEW_PROVIDER_RULES: PolicyRule[] = [
-  {
-    apiGroups: ['', 'coordination.k8s.io'],
-    resources: ['secrets', 'configmaps', 'events', 'leases'],
-    verbs: ['*'],
-  },
-];
 
 /** Whether RBAC grants the identity the capability itself, and how. */
 function holds(rights: Rights, who: Identity, cap: Capability): Allowed | undefined {
@@ -145,78 +121,6 @@ function byDesignReason(i: Identity, roles: readonly string[]): string | undefin
   if (roles.some((r) => r.startsWith(PROVIDER_ROLE_PREFIX) && r.endsWith(PROVIDER_ROLE_SUFFIX_SYSTEM)))
     return "a Crossplane provider's account";
   return undefined;
-}
-
-function stepContext(input: AuditInput, rights: Rights): StepContext {
-  const serviceAccounts = new Map<string, Identity[]>();
-  const addSa = (ns: string, name: string): void => {
-    let list = serviceAccounts.get(ns);
-    if (list === undefined) serviceAccounts.set(ns, (list = []));
-    if (!list.some((s) => s.name === name)) list.push({ kind: 'ServiceAccount', name, namespace: ns });
-  };
-  const runningAs = new Map<string, Map<string, string>>();
-  for (const s of rights.subjects) if (s.kind === 'ServiceAccount') addSa(s.namespace ?? '', s.name);
-  for (const d of input.deployments) {
-    const ns = d.metadata.namespace ?? '';
-    if (ns === '') continue;
-    const sa = d.spec?.template?.spec?.serviceAccountName ?? 'default';
-    addSa(ns, sa);
-    let m = runningAs.get(ns);
-    if (m === undefined) runningAs.set(ns, (m = new Map<string, string>()));
-    if (!m.has(sa)) m.set(sa, d.metadata.name);
-  }
-  const crossplane = rights.subjects.find(
-    (s) => s.kind === 'ServiceAccount' && rights.clusterRolesBound(s).includes(CHART_ROLE_CROSSPLANE),
-  );
-  const people: Identity[] = [
-    { kind: 'Group', name: MASTERS_GROUP },
-    ...rights.subjects.filter((s) => s.kind === 'User' || (s.kind === 'Group' && s.name !== MASTERS_GROUP)),
-  ];
-  return {
-    rights,
-    serviceAccounts,
-    runningAs,
-    people,
-    crossplane,
-    crossplaneNamespace: crossplane?.namespace ?? DEFAULT_CROSSPLANE_NAMESPACE,
-    packagesRun: input.providerRevisions.length > 0,
-    newProvider: providerRolesRendered(input) ? NEW_PROVIDER : undefined,
-    clusterAdmin: CLUSTER_ADMIN,
-    rbacManager: runningRbacManager(rights, runningAs),
-    xrdRoleAggregators: new Set(
-      input.clusterRoles
-        .filter((r) =>
-          (r.aggregationRule?.clusterRoleSelectors ?? []).some((sel) =>
-            [LABEL_AGGREGATE_TO_EDIT, LABEL_AGGREGATE_TO_ADMIN].some(
-              (l) => sel.matchLabels?.[l] === LABEL_VALUE_TRUE,
-            ),
-          ),
-        )
-        .map((r) => r.metadata.name),
-    ),
-  };
-}
-
-/**
- * The RBAC manager's account when a Deployment runs as it and it may escalate ClusterRoles (the chart's
- * crossplane-rbac-manager role): it renders the roles of every XRD as written. This plugin's sync refuses XRDs in
- * Kubernetes' own groups; Crossplane's RBAC manager does not.
- */
-function runningRbacManager(
-  rights: Rights,
-  runningAs: ReadonlyMap<string, ReadonlyMap<string, string>>,
-): Identity | undefined {
-  return rights.subjects.find(
-    (s) =>
-      s.kind === 'ServiceAccount' &&
-      rights.clusterRolesBound(s).includes(CHART_ROLE_RBAC_MANAGER) &&
-      runningAs.get(s.namespace ?? '')?.has(s.name) === true &&
-      rights.allows(s, {
-        verb: 'escalate',
-        apiGroup: 'rbac.authorization.k8s.io',
-        resource: 'clusterroles',
-      }) !== undefined,
-  );
 }
 
 /** The identities reachable from the subjects, each with its steps out (computed once per identity). */
@@ -278,39 +182,6 @@ function findingStep(s: Step): FindingStep {
     why: s.why,
     source: MECHANISM_SOURCE[s.mechanism],
   };
-}
-
-/**
- * The roles the audit adds to what it read: Kubernetes' cluster-admin when the input lacks it (the API server
- * creates it at every start, plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), and the system role a
- * provider installed now would get, when something here grants providers their roles.
- */
-function withImpliedRoles(input: AuditInput): AuditInput {
-  const extra: ClusterRole[] = [];
-  const role = (name: string, rules: PolicyRule[]): ClusterRole => ({
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name },
-    rules,
-  });
-  if (!input.clusterRoles.some((r) => r.metadata.name === CLUSTER_ADMIN.name)) {
-    extra.push(
-      role(CLUSTER_ADMIN.name, [
-        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-        { nonResourceURLs: ['*'], verbs: ['*'] },
-      ]),
-    );
-  }
-  if (providerRolesRendered(input)) extra.push(role(NEW_PROVIDER.name, NEW_PROVIDER_RULES));
-  return extra.length === 0 ? input : { ...input, clusterRoles: [...input.clusterRoles, ...extra] };
-}
-
-function providerRolesRendered(input: AuditInput): boolean {
-  return input.clusterRoles.some(
-    (r) =>
-      r.metadata.name.startsWith(PROVIDER_ROLE_PREFIX) &&
-      r.metadata.name.endsWith(PROVIDER_ROLE_SUFFIX_SYSTEM),
-  );
 }
 
 export function audit(read: AuditInput, options: AuditOptions = {}): AuditResult {

@@ -33,6 +33,7 @@ export const CROSSPLANE_MECHANISMS = [
   'operate-as-crossplane',
   'runtime-config',
   'install-package',
+  'provider-identity',
   'define-api',
 ] as const;
 
@@ -62,6 +63,8 @@ export const MECHANISM_SOURCE: Readonly<Record<Mechanism, string>> = {
     'crossplane internal/controller/pkg/runtime/runtime_provider.go (ProviderHooks.Post: the serviceAccountName of the DeploymentRuntimeConfig\'s template is "managed externally by the user"); apis/pkg/v1/package_runtime_types.go (runtimeConfigRef defaults to "default")',
   'install-package':
     "crossplane internal/controller/rbac/provider/roles/roles.go (rulesSystemExtra: every provider's system role edits Secrets, ConfigMaps, Events and Leases)",
+  'provider-identity':
+    "crossplane-contrib/provider-kubernetes pkg/kube/client/client.go (restForProviderConfig: credentials source InjectedIdentity is rest.InClusterConfig, the provider's own account); provider-helm pkg/controller/cluster/release/release.go and namespaced/release/release.go use the same builder",
   'define-api':
     'crossplane internal/controller/rbac/definition/roles.go (RenderClusterRoles: every verb on spec.group and names.plural, whatever the group) and reconciler.go (the roles are applied from the XRD alone)',
 };

@@ -13,6 +13,7 @@ const CROSSPLANE_STEPS = new Set([
   'operate-as-crossplane',
   'runtime-config',
   'install-package',
+  'provider-identity',
   'define-api',
 ]);
 

@@ -40,10 +40,21 @@ export interface StepContext {
   /** The rights a newly installed provider's account gets; undefined when nothing grants providers' roles here. */
   readonly newProvider: Identity | undefined;
   readonly clusterAdmin: Identity;
+  /** In-cluster providers (provider-kubernetes, provider-helm): the kinds that act as their account, and how sure. */
+  readonly inClusterProviders: readonly InClusterProvider[];
   /** The account of a running RBAC manager that may escalate (it renders every XRD's roles); undefined: none runs. */
   readonly rbacManager: Identity | undefined;
   /** ClusterRoles that aggregate the roles an XRD's edit or admin role is labelled for (crossplane-edit, -admin). */
   readonly xrdRoleAggregators: ReadonlySet<string>;
+}
+
+/** A provider whose managed resources act on this cluster as its own account (a ProviderConfig's InjectedIdentity). */
+export interface InClusterProvider {
+  readonly account: Identity;
+  /** The managed-resource kinds (cluster-scoped and namespaced) that do, as `plural.group`. */
+  readonly kinds: readonly { readonly group: string; readonly resource: string }[];
+  /** 'yes': a ProviderConfig read says InjectedIdentity; 'may': none could be read. */
+  readonly injected: 'yes' | 'may';
 }
 
 interface Target {
@@ -379,11 +390,31 @@ const defineApi: StepMaker = (who, ctx) => {
   ];
 };
 
+const providerIdentity: StepMaker = (who, ctx) => {
+  const out: Step[] = [];
+  for (const p of ctx.inClusterProviders) {
+    const made = firstAllowed(ctx.rights, who, ['create'], p.kinds);
+    if (made === undefined) continue;
+    const sure =
+      p.injected === 'yes'
+        ? 'a ProviderConfig here uses InjectedIdentity'
+        : 'may: no ProviderConfig could be read; one with credentials source InjectedIdentity';
+    out.push({
+      mechanism: 'provider-identity',
+      ...made,
+      target: p.account,
+      why: `may create ${made.trigger.resource}, which the provider applies to this cluster as its own account, ${identityText(p.account)} (${sure})`,
+    });
+  }
+  return out;
+};
+
 const MAKERS: readonly StepMaker[] = [
   composeAsCrossplane,
   operateAsCrossplane,
   runtimeConfig,
   installPackage,
+  providerIdentity,
   defineApi,
   bind,
   escalate,

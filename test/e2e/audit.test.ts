@@ -171,6 +171,10 @@ const SUBJECTS: object[] = [
     },
   ]),
   bindUserIn(NS, 'audit:impersonator', 'audit:impersonate', 'impersonator'),
+  clusterRole('audit:objects', [
+    { apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs: ['create'] },
+  ]),
+  bindUser('audit:objector', 'audit:objects', 'objector'),
   // Negative controls: a trigger's neighbour that is no trigger, and crossplane-view.
   clusterRole('audit:read-compositions', [
     { apiGroups: ['apiextensions.crossplane.io'], resources: ['compositions'], verbs: ['get', 'list'] },
@@ -209,6 +213,8 @@ const EXPECTED: readonly [string, string, string][] = [
   ['tokener', 'token-request', 'cluster-admin'],
   ['secreter', 'secret-token', 'cluster-admin'],
   ['impersonator', 'impersonate', 'cluster-admin'],
+  // provider-kubernetes' account (no ProviderConfig read: "may") edits Secrets everywhere once sync bound its role.
+  ['objector', 'provider-identity', 'cluster-admin'],
 ];
 
 function asFlags(s: Ref): string[] {

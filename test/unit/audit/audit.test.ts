@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { audit, type AuditInput } from '../../../src/audit/audit.js';
+import { audit } from '../../../src/audit/audit.js';
+import type { AuditInput } from '../../../src/audit/cluster-context.js';
 import type {
   ClusterRole,
   ClusterRoleBinding,
   Deployment,
   PolicyRule,
+  ProviderRevision,
   RoleBinding,
   Subject,
 } from '../../../src/kube/types.js';
@@ -117,7 +119,67 @@ function xrdAuthor(managerRuns: boolean): AuditInput {
   });
 }
 
+/** provider-kubernetes' active revision and its account, bound to cluster-admin (as many installs do); a user who may create Objects. */
+function objectCreator(providerConfigs?: AuditInput['providerConfigs']): AuditInput {
+  const revision: ProviderRevision = {
+    apiVersion: 'pkg.crossplane.io/v1',
+    kind: 'ProviderRevision',
+    metadata: { name: 'provider-kubernetes-abc' },
+    spec: { desiredState: 'Active' },
+    status: {
+      objectRefs: [
+        {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          name: 'objects.kubernetes.crossplane.io',
+        },
+      ],
+    },
+  };
+  return {
+    ...input({
+      roles: [
+        role('objects', [
+          { apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs: ['create'] },
+        ]),
+      ],
+      crbs: [
+        crb('provider-kubernetes-admin', 'cluster-admin', [sa(NS, 'provider-kubernetes-abc')]),
+        crb('objects', 'objects', [user('oli')]),
+      ],
+    }),
+    providerRevisions: [revision],
+    ...(providerConfigs !== undefined ? { providerConfigs } : {}),
+  };
+}
+
+const config = (source: string): AuditInput['providerConfigs'] => [
+  {
+    apiVersion: 'kubernetes.crossplane.io/v1alpha1',
+    kind: 'ProviderConfig',
+    metadata: { name: 'default' },
+    spec: { credentials: { source } },
+  },
+];
+
 const cases: Record<string, { reason: string; input: AuditInput; want: string[] }> = {
+  ProviderIdentityMay: {
+    reason:
+      "with no ProviderConfig read, creating Objects may act as provider-kubernetes' own account (InjectedIdentity)",
+    input: objectCreator(),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityInjected: {
+    reason:
+      'a ProviderConfig with InjectedIdentity: the provider uses rest.InClusterConfig (provider-kubernetes client.go)',
+    input: objectCreator(config('InjectedIdentity')),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityRemoteOnly: {
+    reason: 'every ProviderConfig read names a kubeconfig Secret (another cluster): no step',
+    input: objectCreator(config('Secret')),
+    want: [],
+  },
   DefineApiWhileTheManagerRuns: {
     reason:
       "an XRD in any group makes the running RBAC manager render every verb on it into roles the author's role aggregates (crossplane definition/roles.go)",
