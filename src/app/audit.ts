@@ -7,7 +7,7 @@ import type { Identity } from '../audit/rights.js';
 import type { AppDeps } from './deps.js';
 import type { Unseen } from './read-snapshot.js';
 import type { InputSource } from './read-input.js';
-import { ACCESS_PARTS, rolesOf } from './resource-catalogue.js';
+import { AUDIT_PARTS, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 
 export interface AuditOptions {
@@ -29,9 +29,6 @@ export interface AuditReport {
   readonly byDesign: readonly ByDesign[];
   readonly unseen: readonly Unseen[];
 }
-
-/** The parts audit reads: the RBAC, the Deployments (who runs as which account) and the ProviderRevisions. */
-export const AUDIT_PARTS = [...ACCESS_PARTS, 'deployments'] as const;
 
 /** The report, and where each binding was read with -f (`ClusterRoleBinding/NAME` → `file (document 2)`). */
 export interface AuditRun {

@@ -6,7 +6,15 @@ import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { useColor } from '../output/terminal.js';
-import { afterSyncFlags, afterSyncOptions, noHeadersOption, outputHelp, parseOutput } from '../flags.js';
+import {
+  afterSyncFlags,
+  afterSyncOptions,
+  noHeadersOption,
+  outputHelp,
+  parseOutput,
+  printReadRole,
+  printReadRoleOption,
+} from '../flags.js';
 
 export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif'] as const;
 const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
@@ -19,6 +27,7 @@ interface AuditArgs extends GlobalArgs {
   readonly 'no-headers': boolean;
   readonly 'after-sync': boolean;
   readonly only: string | undefined;
+  readonly 'print-required-role': boolean;
 }
 
 export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
@@ -45,11 +54,13 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         .options(afterSyncOptions)
         .describe('output', outputHelp(AUDIT_OUTPUTS, ' (sarif: SARIF 2.1.0 for code scanning)'))
         .option('no-headers', noHeadersOption)
+        .option('print-required-role', printReadRoleOption)
         .example('$0 audit -f examples/cluster', 'Every escalation path, one row per finding')
         .example('$0 audit --subject Group:platform-engineers -o wide', 'One subject, every step and its fix')
         .example('$0 audit --accept accepted.yaml --fail-on high', 'In CI: fail on new findings only'),
     handler: async (args) => {
       const { output, options, failOn } = auditFlags(args);
+      if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
       const { runAudit, failsOn } = await import('../../app/audit.js');
       const run = await runAudit(options, appDeps(deps, args.color));
       await presentAudit(deps, args, output, run);
