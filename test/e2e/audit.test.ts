@@ -7,7 +7,8 @@
  * crossplane-view, and a holder of cluster-admin have no finding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { join } from 'node:path';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
@@ -34,6 +35,10 @@ interface Finding {
   readonly subject: Ref;
   readonly steps: readonly Step[];
   readonly fix: string;
+}
+
+interface Named {
+  readonly name: string;
 }
 
 interface Report {
@@ -443,6 +448,40 @@ describe('audit flags', () => {
     expect(parsed.accepted.map((f) => [f.subject.name, f.steps[0]?.mechanism, f.reason])).toStrictEqual([
       ['binder', 'bind', 'break-glass account'],
     ]);
+  });
+
+  it('--contexts: one run per context, merged; --fail-on counts every context', async () => {
+    // Two contexts of the same server, as two clusters.
+    const k = parse(readFileSync(kubeconfig, 'utf8')) as { clusters: Named[]; users: Named[] };
+    const cluster = k.clusters[0] as Named;
+    const user = k.users[0] as Named;
+    const fleet = join(dir, 'fleet.kubeconfig');
+    writeFileSync(
+      fleet,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: ['one', 'two'].map((name) => ({ ...cluster, name })),
+        users: [{ ...user, name: 'admin' }],
+        contexts: ['one', 'two'].map((name) => ({ name, context: { cluster: name, user: 'admin' } })),
+        'current-context': 'one',
+      }),
+    );
+    const env = { env: { KUBECONFIG: fleet, KUBECACHEDIR: discoveryCache(fleet) } };
+    const args = ['crossplane-rbac', 'audit', '--contexts', 'one,two', '--subject', 'User:binder'];
+    const r = await kubectl([...args, '-o', 'json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const list = JSON.parse(r.stdout) as { items: { context: string; result: Report }[] };
+    expect(
+      list.items.map((i) => [i.context, i.result.findings.map((f) => f.steps[0]?.mechanism)]),
+    ).toStrictEqual([
+      ['one', ['bind']],
+      ['two', ['bind']],
+    ]);
+    const table = await kubectl(args, env);
+    expect(table.stdout).toMatch(/^CONTEXT +SEVERITY +SUBJECT/);
+    expect((await kubectl([...args, '--fail-on', 'critical'], env)).code).toBe(1);
+    expect((await kubectl([...args, '-o', 'sarif'], env)).code).toBe(2);
   });
 
   it('bad input: one error line, exit 2', async () => {

@@ -5,6 +5,7 @@ import type { AuditOptions, AuditRun } from '../../app/audit.js';
 import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import { useColor } from '../output/terminal.js';
 import {
   afterSyncFlags,
@@ -19,7 +20,7 @@ import {
 export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif'] as const;
 const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
 
-interface AuditArgs extends GlobalArgs {
+interface AuditArgs extends GlobalArgs, FleetArgs {
   readonly subject: string | undefined;
   readonly accept: string | undefined;
   readonly 'fail-on': string | undefined;
@@ -36,7 +37,7 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
     describe:
       'Find who may become more than their roles say, through Kubernetes and through Crossplane, by which steps, and the least change that closes each path',
     builder: (y) =>
-      y
+      withFleetFlags(y)
         .option('subject', {
           type: 'string',
           describe: 'Audit one subject: KIND:NAME (ServiceAccount:NAMESPACE/NAME)',
@@ -57,16 +58,44 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         .option('print-required-role', printReadRoleOption)
         .example('$0 audit -f examples/cluster', 'Every escalation path, one row per finding')
         .example('$0 audit --subject Group:platform-engineers -o wide', 'One subject, every step and its fix')
-        .example('$0 audit --accept accepted.yaml --fail-on high', 'In CI: fail on new findings only'),
+        .example('$0 audit --accept accepted.yaml --fail-on high', 'In CI: fail on new findings only')
+        .example("$0 audit --contexts 'prod-*' --fail-on critical", 'Every production cluster, one table'),
     handler: async (args) => {
       const { output, options, failOn } = auditFlags(args);
       if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
-      const { runAudit, failsOn } = await import('../../app/audit.js');
-      const run = await runAudit(options, appDeps(deps, args.color));
-      await presentAudit(deps, args, output, run);
-      if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
+      const fleet = fleetOptions(args, false);
+      if (fleet === undefined) return auditOnce(deps, args, output, options, failOn);
+      if (output === 'sarif') {
+        throw new UsageError('-o sarif describes one cluster and cannot be merged across contexts', {
+          hint: 'give one --context (or -f), or use -o json across contexts',
+        });
+      }
+      const present = { output, color: args.color, headers: !args['no-headers'] };
+      await runAcrossContexts(deps, fleet, options.source, present, (d, context) =>
+        auditOnce(
+          d,
+          { ...args, 'no-headers': false },
+          output,
+          { ...options, source: inContext(options.source, context) },
+          failOn,
+        ),
+      );
     },
   };
+}
+
+/** audit against one cluster (or -f): the report as OUTPUT; exit 1 under --fail-on when a finding remains. */
+async function auditOnce(
+  deps: Deps,
+  args: AuditArgs,
+  output: (typeof AUDIT_OUTPUTS)[number],
+  options: AuditOptions,
+  failOn: (typeof FAIL_ON)[number] | undefined,
+): Promise<void> {
+  const { runAudit, failsOn } = await import('../../app/audit.js');
+  const run = await runAudit(options, appDeps(deps, args.color));
+  await presentAudit(deps, args, output, run);
+  if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
 }
 
 /** The report as OUTPUT on stdout; with a table, what it does not show on stderr. */
@@ -82,6 +111,13 @@ async function presentAudit(
     import('../output/format-data.js'),
     import('../output/format-audit-sarif.js'),
   ]);
+  const table = output === 'table' || output === 'wide';
+  const summary = table ? auditSummary(report) : [];
+  if (table && report.findings.length === 0) {
+    // As kubectl's "No resources found": on stderr, so that tables merged across contexts stay tables.
+    for (const l of ['No findings.', ...summary]) writeLine(deps.io.stderr, l);
+    return;
+  }
   const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
   const text = {
     table: () => formatAuditTable(report, false, color, !args['no-headers']),

@@ -45,7 +45,7 @@ export function formatAuditTable(report: AuditReport, wide: boolean, color: bool
     ? ['SEVERITY', 'SUBJECT', 'CAPABILITY', 'STEP', 'VIA', 'ACTS AS']
     : ['SEVERITY', 'SUBJECT', 'CAPABILITY', 'FIRST STEP', 'REACHES'];
   const parts: string[] = [];
-  parts.push(report.findings.length === 0 ? 'No findings.' : formatTable(headers ? head : [], rows, color));
+  parts.push(formatTable(headers ? head : [], rows, color));
   if (wide) {
     report.findings.forEach((f, i) => {
       parts.push(`\n${String(i + 1)}. ${subjectText(f.subject)} → ${f.capability}`);
