@@ -11,7 +11,7 @@ const LAYERS = [
   ['kube'],
   ['crossplane', 'authz'],
   ['plan'],
-  ['sync', 'bind', 'enable-xrd', 'explain', 'who-can', 'lookup', 'composed'],
+  ['sync', 'bind', 'enable-xrd', 'explain', 'who-can', 'lookup', 'composed', 'audit'],
   ['port', 'input'],
   ['cluster', 'app'],
   ['cli'],

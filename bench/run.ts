@@ -2,9 +2,9 @@
  * The performance targets, measured side by side in one run and reported as ratios or sizes with the target next to
  * each figure: start-up against `kubectl version --client`, offline rendering of the whole provider-upjet-aws family,
  * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`,
- * who-can against `kubectl auth can-i` per subject, and explain over 5,000 ClusterRoles. Run with `npm run bench`
+ * who-can against `kubectl auth can-i` per subject, audit against who-can, and explain over 5,000 ClusterRoles. Run with `npm run bench`
  * (builds first; also builds the standalone linux-amd64 executable when bun is installed); `npm run bench -- help
- * render` runs only some cases (help, render, sync, input, who-can, explain; and apply and fleet, which are not run
+ * render` runs only some cases (help, render, sync, input, who-can, audit, explain; and apply and fleet, which are not run
  * by default).
  * Nothing here is a pass/fail test: it prints figures and their targets.
  *
@@ -17,6 +17,7 @@ import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join, resolve } from 'node:path';
 import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { fixed, MB, median } from './figures.js';
+import { benchAudit } from './audit.js';
 import { benchFleet, benchSync, benchSyncFloor, benchWhoCan } from './live.js';
 import { BIN, binDir, env, mem, ratio, root, run, work, type Measured } from './process.js';
 
@@ -216,6 +217,7 @@ try {
   if (want('sync') || want('apply', false)) await benchSync(want);
   if (want('sync') || want('floor', false)) await benchSyncFloor();
   if (want('who-can')) await benchWhoCan();
+  if (want('audit')) await benchAudit();
   if (want('input')) {
     if (standalone !== undefined) benchLargeInput(standalone, 'standalone executable');
     benchLargeInput(binDir, 'Node.js bundle');

@@ -11,7 +11,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CROSSPLANE_VERSION, crossplaneChart } from './examples/chart.js';
-import { clusterNamespaces, compositionCrds, configSync, crossplaneCrds } from './examples/cluster.js';
+import {
+  clusterNamespaces,
+  compositionCrds,
+  configSync,
+  crossplaneCrds,
+  platformTeamBinding,
+} from './examples/cluster.js';
 import { compositionObjects } from './examples/compositions.js';
 import { readByPackage } from './examples/inventories.js';
 import { definedCrds } from './examples/defined-crds.js';
@@ -178,6 +184,15 @@ function main(): void {
       c('60-compositions.yaml'),
       compositionObjects(),
       'Compositions of the XRDs above (function pipelines, and one Crossplane v1-style spec.resources composition), live XRs with their resourceRefs, Warning events of forbidden composed resources, and a WatchOperation.',
+    ),
+  );
+
+  written.push(
+    write(
+      opts.out,
+      path.join('audit', 'platform-team.yaml'),
+      platformTeamBinding(),
+      'Read with examples/cluster by `audit`: the group platform-engineers bound to crossplane-edit in every namespace.',
     ),
   );
 

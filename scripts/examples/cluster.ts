@@ -1,6 +1,6 @@
 // The small example cluster's own objects: its namespaces, Config Sync, and the CRDs of the kinds it uses.
 import type { KubeObject } from '../../src/kube/types.js';
-import { CROSSPLANE_INSTALLED, CROSSPLANE_NS, uid } from './ids.js';
+import { CROSSPLANE_INSTALLED, CROSSPLANE_NS, XRDS_CREATED, uid } from './ids.js';
 import { R, accept, clusterRoleBinding, namespace, serviceAccount, type Doc } from './objects.js';
 import { configSyncRole } from './reference-roles.js';
 
@@ -192,5 +192,21 @@ export function compositionCrds(): KubeObject[] {
       shortNames: ['watchops'],
       categories: ['crossplane'],
     }),
+  ];
+}
+
+/**
+ * What many platform teams do on a default install, and what `audit` is for: a group bound to the chart's
+ * crossplane-edit in every namespace (examples/audit, read with examples/cluster).
+ */
+export function platformTeamBinding(): KubeObject[] {
+  return [
+    clusterRoleBinding(
+      'platform-engineers',
+      'crossplane-edit',
+      [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'platform-engineers' }],
+      undefined,
+      XRDS_CREATED,
+    ),
   ];
 }

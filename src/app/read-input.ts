@@ -28,6 +28,8 @@ export interface Input {
   readonly invalidOwners: readonly InvalidOwner[];
   /** What a read-only command could not list (forbidden), and where it read it instead; empty when all was read. */
   readonly unseen: readonly Unseen[];
+  /** With -f: where each object was read (`file`, `file (document 2)`, `file: items[3]`), for answers that locate it. */
+  readonly origins?: ReadonlyMap<KubeObject, string> | undefined;
   /** Live discovery, asked for with the reads when the command said it needs it (ReadExtras.discovery). */
   readonly discovery?: Promise<DiscoveredResource[]> | undefined;
 }
@@ -93,6 +95,7 @@ export async function readInput(
         .filter((i) => isOwnerObject(i.object))
         .map((i) => ({ ...i, origin: origins.get(i.object) ?? 'input' })),
       unseen: [],
+      origins,
     };
   }
   const cluster = await deps.connect(source.connection);

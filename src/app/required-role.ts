@@ -9,13 +9,13 @@ import type { AfterSyncOptions } from './after-sync.js';
 import type { AppDeps } from './deps.js';
 import { readInput, type InputSource } from './read-input.js';
 import { partResources } from './read-snapshot.js';
-import { ACCESS_PARTS } from './resource-catalogue.js';
+import { ACCESS_PARTS, AUDIT_PARTS } from './resource-catalogue.js';
 import { EXPLAIN_ROLE_PARTS, EXPLAIN_SUBJECT_PARTS } from './explain.js';
 import { LOOKUP_PARTS } from './lookup.js';
 
 /** The read-only commands, as --print-required-role names their roles. */
 export type ReadCommand =
-  'who-can' | 'explain' | 'explain-subject' | 'explain-matrix' | 'lookup' | 'composed';
+  'who-can' | 'explain' | 'explain-subject' | 'explain-matrix' | 'lookup' | 'composed' | 'audit';
 
 const PARTS: Readonly<Record<ReadCommand, readonly SnapshotPart[]>> = {
   'who-can': ACCESS_PARTS,
@@ -24,6 +24,7 @@ const PARTS: Readonly<Record<ReadCommand, readonly SnapshotPart[]>> = {
   'explain-matrix': ACCESS_PARTS,
   lookup: LOOKUP_PARTS,
   composed: [],
+  audit: AUDIT_PARTS,
 };
 
 /**

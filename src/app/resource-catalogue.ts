@@ -17,6 +17,9 @@ export const ACCESS_PARTS = [
   'providerRevisions',
 ] as const;
 
+/** What audit reads: the RBAC and XRDs and ProviderRevisions as who-can, and the Deployments (who runs as which account). */
+export const AUDIT_PARTS = [...ACCESS_PARTS, 'deployments'] as const;
+
 export function isKind(kind: string, group: string): (o: KubeObject) => boolean {
   return (o) => o.kind === kind && (o.apiVersion === group || o.apiVersion.startsWith(`${group}/`));
 }

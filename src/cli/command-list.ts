@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { AUDIT_OUTPUTS, auditCommand } from './commands/audit.js';
 import { bindCommand } from './commands/bind.js';
 import { completionCommand } from './commands/completion.js';
 import { COMPOSED_OUTPUTS, composedCommand } from './commands/composed.js';
@@ -22,6 +23,7 @@ export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
     whoCanCommand(deps),
     lookupCommand(deps),
     composedCommand(deps),
+    auditCommand(deps),
     bindCommand(deps),
     versionCommand(deps),
     completionCommand(deps),
@@ -36,6 +38,7 @@ export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[]>> = {
   'who-can': WHO_CAN_OUTPUTS,
   lookup: LOOKUP_OUTPUTS,
   composed: COMPOSED_OUTPUTS,
+  audit: AUDIT_OUTPUTS,
   bind: WRITE_OUTPUTS,
   version: VERSION_OUTPUTS,
 };

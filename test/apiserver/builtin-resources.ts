@@ -188,6 +188,28 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
     shortNames: ['pdb'],
     status: true,
   }),
+  // Admission webhooks: cluster-scoped, category api-extensions (pkg/registry/admissionregistration/
+  // mutatingwebhookconfiguration/storage/storage.go, Categories). audit's `webhook` step asks kubectl auth can-i.
+  builtin(
+    'admissionregistration.k8s.io',
+    'v1',
+    'mutatingwebhookconfigurations',
+    'MutatingWebhookConfiguration',
+    false,
+    {
+      categories: ['api-extensions'],
+    },
+  ),
+  builtin(
+    'admissionregistration.k8s.io',
+    'v1',
+    'validatingwebhookconfigurations',
+    'ValidatingWebhookConfiguration',
+    false,
+    {
+      categories: ['api-extensions'],
+    },
+  ),
   builtin(RBAC, 'v1', 'clusterroles', 'ClusterRole', false),
   builtin(RBAC, 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
   builtin(RBAC, 'v1', 'roles', 'Role', true),

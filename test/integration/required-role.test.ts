@@ -31,6 +31,7 @@ const COMMANDS: readonly { name: string; print: string[]; run: string[] }[] = [
   },
   { name: 'lookup', print: ['lookup'], run: ['lookup', 'crossplane'] },
   { name: 'composed', print: ['composed'], run: ['composed'] },
+  { name: 'audit', print: ['audit'], run: ['audit'] },
 ];
 
 describe('--print-required-role of the read commands', () => {

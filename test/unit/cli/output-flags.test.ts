@@ -18,6 +18,8 @@ const READERS: readonly { readonly command: string; readonly args: readonly stri
   { command: 'who-can', args: ['who-can', 'update', 'buckets.s3.aws.upbound.io', '-o', 'wide'] },
   { command: 'lookup', args: ['lookup', 'crossplane', '-o', 'wide'] },
   { command: 'composed', args: ['composed', '-o', 'wide'] },
+  // With the group bound to crossplane-edit: a table to print (without findings, only stderr says so).
+  { command: 'audit', args: ['audit', '-f', 'examples/audit', '-o', 'wide'] },
 ];
 
 describe('--filename is the long form of -f; --from still works', () => {

@@ -1,0 +1,204 @@
+/**
+ * What the audit's steps need to know of the cluster besides who holds which rule: Crossplane's accounts and
+ * namespace, the service accounts known and what runs as them, the in-cluster providers, the RBAC manager, and the
+ * roles the audit adds to what it read (cluster-admin when absent, the system role of a provider installed now).
+ */
+import type { RbacSnapshot } from '../authz/effective-roles.js';
+import { MASTERS_GROUP } from '../authz/subjects.js';
+import type { ClusterRole, Deployment, KubeObject, PolicyRule, ProviderRevision } from '../kube/types.js';
+import {
+  CHART_ROLE_CROSSPLANE,
+  CHART_ROLE_RBAC_MANAGER,
+  DEFAULT_CROSSPLANE_NAMESPACE,
+  LABEL_AGGREGATE_TO_ADMIN,
+  LABEL_AGGREGATE_TO_EDIT,
+  LABEL_VALUE_TRUE,
+  PROVIDER_ROLE_PREFIX,
+  PROVIDER_ROLE_SUFFIX_SYSTEM,
+} from '../crossplane/names.js';
+import type { Identity, Rights } from './rights.js';
+import type { InClusterProvider, StepContext } from './steps.js';
+
+export interface AuditInput extends RbacSnapshot {
+  readonly deployments: readonly Deployment[];
+  readonly providerRevisions: readonly ProviderRevision[];
+  /** ProviderConfigs of in-cluster providers, where they could be read (-f); none: a provider-identity step "may". */
+  readonly providerConfigs?: readonly KubeObject[] | undefined;
+}
+
+/** The managed-resource CRDs of the providers that act on their own cluster (provider-kubernetes, provider-helm). */
+const IN_CLUSTER_KINDS = [
+  'objects.kubernetes.crossplane.io',
+  'objects.kubernetes.m.crossplane.io',
+  'releases.helm.crossplane.io',
+  'releases.helm.m.crossplane.io',
+];
+
+/** The providers whose managed resources act as their own account, each with its account and kinds. */
+function inClusterProviders(input: AuditInput, crossplaneNamespace: string): InClusterProvider[] {
+  const out: InClusterProvider[] = [];
+  for (const rev of input.providerRevisions) {
+    if ((rev.spec.desiredState ?? 'Active') !== 'Active') continue;
+    const crds = (rev.status?.objectRefs ?? [])
+      .filter((r) => r.kind === 'CustomResourceDefinition')
+      .map((r) => r.name ?? '')
+      .filter((n) => IN_CLUSTER_KINDS.includes(n));
+    const [first] = crds;
+    if (first === undefined) continue;
+    // provider-kubernetes or provider-helm: their ProviderConfigs are in the kinds' group (and its .m. twin).
+    const family = first.split('.')[1] ?? '';
+    const groups = [`${family}.crossplane.io`, `${family}.m.crossplane.io`];
+    const configs = (input.providerConfigs ?? []).filter((c) =>
+      groups.includes(c.apiVersion.split('/')[0] ?? ''),
+    );
+    const injected = configs.some((c) => credentialsSource(c) === 'InjectedIdentity');
+    if (configs.length > 0 && !injected) continue;
+    const deployment = input.deployments.find((d) =>
+      (d.metadata.ownerReferences ?? []).some(
+        (o) => o.kind === 'ProviderRevision' && o.name === rev.metadata.name,
+      ),
+    );
+    const account: Identity =
+      deployment !== undefined
+        ? {
+            kind: 'ServiceAccount',
+            name: deployment.spec?.template?.spec?.serviceAccountName ?? 'default',
+            namespace: deployment.metadata.namespace ?? crossplaneNamespace,
+          }
+        : { kind: 'ServiceAccount', name: rev.metadata.name, namespace: crossplaneNamespace };
+    const kinds = crds.map((n) => {
+      const dot = n.indexOf('.');
+      return { group: n.slice(dot + 1), resource: n.slice(0, dot) };
+    });
+    out.push({ account, kinds, injected: injected ? 'yes' : 'may' });
+  }
+  return out;
+}
+
+function credentialsSource(config: KubeObject): unknown {
+  const spec = (config as { spec?: unknown }).spec;
+  if (typeof spec !== 'object' || spec === null) return undefined;
+  const credentials = (spec as { credentials?: unknown }).credentials;
+  if (typeof credentials !== 'object' || credentials === null) return undefined;
+  return (credentials as { source?: unknown }).source;
+}
+
+export const CLUSTER_ADMIN: Identity = { kind: 'ClusterRole', name: 'cluster-admin' };
+/** The rights every provider revision's account gets (crossplane internal/controller/rbac/provider/roles/roles.go). */
+const NEW_PROVIDER: Identity = {
+  kind: 'ClusterRole',
+  name: `${PROVIDER_ROLE_PREFIX}<new-provider>${PROVIDER_ROLE_SUFFIX_SYSTEM}`,
+};
+const NEW_PROVIDER_RULES: PolicyRule[] = [
+  {
+    apiGroups: ['', 'coordination.k8s.io'],
+    resources: ['secrets', 'configmaps', 'events', 'leases'],
+    verbs: ['*'],
+  },
+];
+
+export function stepContext(input: AuditInput, rights: Rights): StepContext {
+  const serviceAccounts = new Map<string, Identity[]>();
+  const addSa = (ns: string, name: string): void => {
+    let list = serviceAccounts.get(ns);
+    if (list === undefined) serviceAccounts.set(ns, (list = []));
+    if (!list.some((s) => s.name === name)) list.push({ kind: 'ServiceAccount', name, namespace: ns });
+  };
+  const runningAs = new Map<string, Map<string, string>>();
+  for (const s of rights.subjects) if (s.kind === 'ServiceAccount') addSa(s.namespace ?? '', s.name);
+  for (const d of input.deployments) {
+    const ns = d.metadata.namespace ?? '';
+    if (ns === '') continue;
+    const sa = d.spec?.template?.spec?.serviceAccountName ?? 'default';
+    addSa(ns, sa);
+    let m = runningAs.get(ns);
+    if (m === undefined) runningAs.set(ns, (m = new Map<string, string>()));
+    if (!m.has(sa)) m.set(sa, d.metadata.name);
+  }
+  const crossplane = rights.subjects.find(
+    (s) => s.kind === 'ServiceAccount' && rights.clusterRolesBound(s).includes(CHART_ROLE_CROSSPLANE),
+  );
+  const people: Identity[] = [
+    { kind: 'Group', name: MASTERS_GROUP },
+    ...rights.subjects.filter((s) => s.kind === 'User' || (s.kind === 'Group' && s.name !== MASTERS_GROUP)),
+  ];
+  return {
+    rights,
+    serviceAccounts,
+    runningAs,
+    people,
+    crossplane,
+    crossplaneNamespace: crossplane?.namespace ?? DEFAULT_CROSSPLANE_NAMESPACE,
+    packagesRun: input.providerRevisions.length > 0,
+    newProvider: providerRolesRendered(input) ? NEW_PROVIDER : undefined,
+    clusterAdmin: CLUSTER_ADMIN,
+    rbacManager: runningRbacManager(rights, runningAs),
+    inClusterProviders: inClusterProviders(input, crossplane?.namespace ?? DEFAULT_CROSSPLANE_NAMESPACE),
+    xrdRoleAggregators: new Set(
+      input.clusterRoles
+        .filter((r) =>
+          (r.aggregationRule?.clusterRoleSelectors ?? []).some((sel) =>
+            [LABEL_AGGREGATE_TO_EDIT, LABEL_AGGREGATE_TO_ADMIN].some(
+              (l) => sel.matchLabels?.[l] === LABEL_VALUE_TRUE,
+            ),
+          ),
+        )
+        .map((r) => r.metadata.name),
+    ),
+  };
+}
+
+/**
+ * The RBAC manager's account when a Deployment runs as it and it may escalate ClusterRoles (the chart's
+ * crossplane-rbac-manager role): it renders the roles of every XRD as written. This plugin's sync refuses XRDs in
+ * Kubernetes' own groups; Crossplane's RBAC manager does not.
+ */
+function runningRbacManager(
+  rights: Rights,
+  runningAs: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): Identity | undefined {
+  return rights.subjects.find(
+    (s) =>
+      s.kind === 'ServiceAccount' &&
+      rights.clusterRolesBound(s).includes(CHART_ROLE_RBAC_MANAGER) &&
+      runningAs.get(s.namespace ?? '')?.has(s.name) === true &&
+      rights.allows(s, {
+        verb: 'escalate',
+        apiGroup: 'rbac.authorization.k8s.io',
+        resource: 'clusterroles',
+      }) !== undefined,
+  );
+}
+
+/**
+ * The roles the audit adds to what it read: Kubernetes' cluster-admin when the input lacks it (the API server
+ * creates it at every start, plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go), and the system role a
+ * provider installed now would get, when something here grants providers their roles.
+ */
+export function withImpliedRoles(input: AuditInput): AuditInput {
+  const extra: ClusterRole[] = [];
+  const role = (name: string, rules: PolicyRule[]): ClusterRole => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name },
+    rules,
+  });
+  if (!input.clusterRoles.some((r) => r.metadata.name === CLUSTER_ADMIN.name)) {
+    extra.push(
+      role(CLUSTER_ADMIN.name, [
+        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+        { nonResourceURLs: ['*'], verbs: ['*'] },
+      ]),
+    );
+  }
+  if (providerRolesRendered(input)) extra.push(role(NEW_PROVIDER.name, NEW_PROVIDER_RULES));
+  return extra.length === 0 ? input : { ...input, clusterRoles: [...input.clusterRoles, ...extra] };
+}
+
+function providerRolesRendered(input: AuditInput): boolean {
+  return input.clusterRoles.some(
+    (r) =>
+      r.metadata.name.startsWith(PROVIDER_ROLE_PREFIX) &&
+      r.metadata.name.endsWith(PROVIDER_ROLE_SUFFIX_SYSTEM),
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * What one identity may do, as the RBAC authorizer decides it (plugin/pkg/auth/authorizer/rbac/rbac.go: every
+ * ClusterRoleBinding, RoleBindings only in the request's namespace, each roleRef read with the rules the aggregation
+ * controller converges to), and the binding → role → aggregation chain → rule that allows a request. Each role's
+ * effective rules are resolved once for the whole audit (EffectiveRoles), each identity's bindings indexed once.
+ */
+import type { AccessAttributes } from '../authz/authorize.js';
+import { ruleAllows } from '../authz/authorize.js';
+import { EffectiveRoles } from '../authz/effective-roles.js';
+import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
+import {
+  AUTHENTICATED_GROUP,
+  MASTERS_GROUP,
+  normaliseSubject,
+  serviceAccountGroups,
+} from '../authz/subjects.js';
+import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
+
+/** A user, group or service account (as bindings name them), or the rights of one ClusterRole. */
+export interface Identity {
+  readonly kind: 'User' | 'Group' | 'ServiceAccount' | 'ClusterRole';
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+export function identityKey(i: Identity): string {
+  return `${i.kind}/${i.namespace ?? ''}/${i.name}`;
+}
+
+export function identityText(i: Identity): string {
+  return `${i.kind}/${i.namespace !== undefined ? `${i.namespace}/` : ''}${i.name}`;
+}
+
+/** The way one request is allowed: `via` is the binding, the role and the role's aggregation chain below it. */
+export interface Allowed {
+  readonly via: readonly string[];
+  readonly rule: PolicyRule;
+  /** The role whose own rule allows it (the end of the chain), and the binding. */
+  readonly role: string;
+  readonly binding: string;
+}
+
+interface Grant {
+  readonly binding: string;
+  readonly roleText: string;
+  /** '' for a ClusterRoleBinding (or a ClusterRole's own rights): every namespace. */
+  readonly namespace: string;
+  readonly role: ResolvedRole;
+}
+
+function bindingText(b: ClusterRoleBinding | RoleBinding): string {
+  return b.kind === 'RoleBinding'
+    ? `RoleBinding/${b.metadata.namespace ?? ''}/${b.metadata.name}`
+    : `ClusterRoleBinding/${b.metadata.name}`;
+}
+
+/** The groups the API server gives an identity besides those bindings name it by. */
+function impliedGroups(i: Identity): string[] {
+  if (i.kind === 'ServiceAccount') return serviceAccountGroups(i.namespace ?? '');
+  if (i.kind === 'User') return [AUTHENTICATED_GROUP];
+  return [];
+}
+
+export class Rights {
+  readonly roles: EffectiveRoles;
+  private readonly bySubject = new Map<string, { binding: ClusterRoleBinding | RoleBinding; ns: string }[]>();
+  private readonly resolved = new Map<string, ResolvedRole>();
+  private readonly grants = new Map<string, Grant[]>();
+  /** Every subject a binding names (normalised), in binding order, once. */
+  readonly subjects: Identity[] = [];
+
+  constructor(snapshot: RbacSnapshot) {
+    this.roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
+    const add = (b: ClusterRoleBinding | RoleBinding, ns: string): void => {
+      for (const raw of b.subjects ?? []) {
+        const s = normaliseSubject(raw, ns);
+        if (s.kind !== 'User' && s.kind !== 'Group' && s.kind !== 'ServiceAccount') continue;
+        // A ServiceAccount subject of a ClusterRoleBinding without a namespace names nobody.
+        if (s.kind === 'ServiceAccount' && (s.namespace ?? '') === '') continue;
+        const id: Identity =
+          s.kind === 'ServiceAccount'
+            ? { kind: s.kind, name: s.name, namespace: s.namespace ?? '' }
+            : { kind: s.kind, name: s.name };
+        const key = identityKey(id);
+        let list = this.bySubject.get(key);
+        if (list === undefined) {
+          this.bySubject.set(key, (list = []));
+          this.subjects.push(id);
+        }
+        list.push({ binding: b, ns });
+      }
+    };
+    for (const b of snapshot.clusterRoleBindings) add(b, '');
+    for (const b of snapshot.roleBindings) {
+      const ns = b.metadata.namespace ?? '';
+      if (ns !== '') add(b, ns);
+    }
+  }
+
+  clusterRole(name: string): ResolvedRole {
+    const key = `ClusterRole//${name}`;
+    let r = this.resolved.get(key);
+    if (r === undefined) this.resolved.set(key, (r = this.roles.clusterRole(name)));
+    return r;
+  }
+
+  private resolve(b: ClusterRoleBinding | RoleBinding, ns: string): ResolvedRole {
+    const key = `${b.roleRef.kind}/${b.roleRef.kind === 'Role' ? ns : ''}/${b.roleRef.name}`;
+    let r = this.resolved.get(key);
+    if (r === undefined) this.resolved.set(key, (r = this.roles.resolve(b.roleRef, ns)));
+    return r;
+  }
+
+  /** Every binding that applies to the identity (its own and its groups'), each with its role's effective rules. */
+  grantsOf(i: Identity): readonly Grant[] {
+    const key = identityKey(i);
+    const cached = this.grants.get(key);
+    if (cached !== undefined) return cached;
+    const out: Grant[] = [];
+    if (i.kind === 'ClusterRole') {
+      out.push({
+        binding: '',
+        roleText: `ClusterRole/${i.name}`,
+        namespace: '',
+        role: this.clusterRole(i.name),
+      });
+    } else {
+      const keys = [key, ...impliedGroups(i).map((g) => identityKey({ kind: 'Group', name: g }))];
+      for (const k of keys) {
+        for (const { binding, ns } of this.bySubject.get(k) ?? []) {
+          const role = this.resolve(binding, ns);
+          const roleText = role.kind === 'Role' ? `Role/${ns}/${role.name}` : `ClusterRole/${role.name}`;
+          out.push({ binding: bindingText(binding), roleText, namespace: ns, role });
+        }
+      }
+    }
+    this.grants.set(key, out);
+    return out;
+  }
+
+  /**
+   * How the identity is allowed the request, or undefined. A request without a namespace for a namespaced resource
+   * means every namespace: only ClusterRoleBindings count, as the authorizer counts them for a cluster-wide list.
+   */
+  allows(i: Identity, attrs: AccessAttributes): Allowed | undefined {
+    if (i.kind === 'Group' && i.name === MASTERS_GROUP) {
+      return { via: ['built in: system:masters'], rule: ALL_RULE, role: '', binding: '' };
+    }
+    const ns = attrs.namespace ?? '';
+    for (const g of this.grantsOf(i)) {
+      if (g.namespace !== '' && g.namespace !== ns) continue;
+      const rule = g.role.effective.find((r) => ruleAllows(r, attrs));
+      if (rule === undefined) continue;
+      const chain = g.role.aggregated ? this.roles.chain(g.role.name, rule) : [g.role.name];
+      const via = [...(g.binding !== '' ? [g.binding] : []), g.roleText, ...chain.slice(1)];
+      return { via, rule, role: chain[chain.length - 1] ?? g.role.name, binding: g.binding };
+    }
+    return undefined;
+  }
+
+  /** Whether any rule the identity holds names VERB (or `*`): a cheap test before asking name by name. */
+  mayUseVerb(i: Identity, verb: string): boolean {
+    if (i.kind === 'Group' && i.name === MASTERS_GROUP) return true;
+    return this.grantsOf(i).some((g) =>
+      g.role.effective.some((r) => r.verbs.includes(verb) || r.verbs.includes('*')),
+    );
+  }
+
+  /** The ClusterRoles the identity holds in every namespace (through ClusterRoleBindings). */
+  clusterRolesBound(i: Identity): string[] {
+    return this.grantsOf(i)
+      .filter((g) => g.namespace === '' && g.role.kind === 'ClusterRole')
+      .map((g) => g.role.name);
+  }
+}
+
+const ALL_RULE: PolicyRule = { apiGroups: ['*'], resources: ['*'], verbs: ['*'] };

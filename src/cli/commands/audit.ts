@@ -1,0 +1,159 @@
+import type { CommandModule } from 'yargs';
+import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
+import { writeLine } from '../../app/io.js';
+import type { AuditOptions, AuditRun } from '../../app/audit.js';
+import { parseSubject } from '../../audit/accept.js';
+import { appDeps, type Deps, type GlobalArgs } from '../context.js';
+import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
+import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
+import { useColor } from '../output/terminal.js';
+import {
+  afterSyncFlags,
+  afterSyncOptions,
+  noHeadersOption,
+  outputHelp,
+  parseOutput,
+  printReadRole,
+  printReadRoleOption,
+} from '../flags.js';
+
+export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif'] as const;
+const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
+
+interface AuditArgs extends GlobalArgs, FleetArgs {
+  readonly subject: string | undefined;
+  readonly accept: string | undefined;
+  readonly 'fail-on': string | undefined;
+  readonly filename: FromPaths | undefined;
+  readonly 'no-headers': boolean;
+  readonly 'after-sync': boolean;
+  readonly only: string | undefined;
+  readonly 'print-required-role': boolean;
+}
+
+export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
+  return {
+    command: 'audit',
+    describe:
+      'Find who may become more than their roles say, through Kubernetes and through Crossplane, by which steps, and the least change that closes each path',
+    builder: (y) =>
+      withFleetFlags(y)
+        .option('subject', {
+          type: 'string',
+          describe: 'Audit one subject: KIND:NAME (ServiceAccount:NAMESPACE/NAME)',
+        })
+        .option('accept', {
+          type: 'string',
+          describe:
+            'A YAML list of accepted findings ({subject, capability, firstStep, reason}): reported apart, never failed on',
+        })
+        .option('fail-on', {
+          type: 'string',
+          describe: `Exit 1 when a finding at or above this severity remains: ${FAIL_ON.join('|')}`,
+        })
+        .option('filename', filenameOption)
+        .options(afterSyncOptions)
+        .describe('output', outputHelp(AUDIT_OUTPUTS, ' (sarif: SARIF 2.1.0 for code scanning)'))
+        .option('no-headers', noHeadersOption)
+        .option('print-required-role', printReadRoleOption)
+        .example('$0 audit -f examples/cluster', 'Every escalation path, one row per finding')
+        .example('$0 audit --subject Group:platform-engineers -o wide', 'One subject, every step and its fix')
+        .example('$0 audit --accept accepted.yaml --fail-on high', 'In CI: fail on new findings only')
+        .example("$0 audit --contexts 'prod-*' --fail-on critical", 'Every production cluster, one table'),
+    handler: async (args) => {
+      const { output, options, failOn } = auditFlags(args);
+      if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
+      const fleet = fleetOptions(args, false);
+      if (fleet === undefined) return auditOnce(deps, args, output, options, failOn);
+      if (output === 'sarif') {
+        throw new UsageError('-o sarif describes one cluster and cannot be merged across contexts', {
+          hint: 'give one --context (or -f), or use -o json across contexts',
+        });
+      }
+      const present = { output, color: args.color, headers: !args['no-headers'] };
+      await runAcrossContexts(deps, fleet, options.source, present, (d, context) =>
+        auditOnce(
+          d,
+          { ...args, 'no-headers': false },
+          output,
+          { ...options, source: inContext(options.source, context) },
+          failOn,
+        ),
+      );
+    },
+  };
+}
+
+/** audit against one cluster (or -f): the report as OUTPUT; exit 1 under --fail-on when a finding remains. */
+async function auditOnce(
+  deps: Deps,
+  args: AuditArgs,
+  output: (typeof AUDIT_OUTPUTS)[number],
+  options: AuditOptions,
+  failOn: (typeof FAIL_ON)[number] | undefined,
+): Promise<void> {
+  const { runAudit, failsOn } = await import('../../app/audit.js');
+  const run = await runAudit(options, appDeps(deps, args.color));
+  await presentAudit(deps, args, output, run);
+  if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
+}
+
+/** The report as OUTPUT on stdout; with a table, what it does not show on stderr. */
+async function presentAudit(
+  deps: Deps,
+  args: AuditArgs,
+  output: (typeof AUDIT_OUTPUTS)[number],
+  run: AuditRun,
+): Promise<void> {
+  const { report } = run;
+  const [{ formatAuditTable, auditSummary }, data, { formatAuditSarif }] = await Promise.all([
+    import('../output/format-audit.js'),
+    import('../output/format-data.js'),
+    import('../output/format-audit-sarif.js'),
+  ]);
+  const table = output === 'table' || output === 'wide';
+  const summary = table ? auditSummary(report) : [];
+  if (table && report.findings.length === 0) {
+    // As kubectl's "No resources found": on stderr, so that tables merged across contexts stay tables.
+    for (const l of ['No findings.', ...summary]) writeLine(deps.io.stderr, l);
+    return;
+  }
+  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+  const text = {
+    table: () => formatAuditTable(report, false, color, !args['no-headers']),
+    wide: () => formatAuditTable(report, true, color, !args['no-headers']),
+    json: () => data.formatJson(report),
+    yaml: () => data.formatYaml(report),
+    sarif: () => formatAuditSarif(report, run.bindingOrigins, deps.version),
+  }[output]();
+  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (output === 'table' || output === 'wide')
+    for (const l of auditSummary(report)) writeLine(deps.io.stderr, l);
+}
+
+/** The flags checked into the run's options before anything is read. */
+function auditFlags(args: AuditArgs): {
+  output: (typeof AUDIT_OUTPUTS)[number];
+  options: AuditOptions;
+  failOn: (typeof FAIL_ON)[number] | undefined;
+} {
+  const output = parseOutput(args.output, AUDIT_OUTPUTS, 'table', 'audit');
+  const failOn =
+    args['fail-on'] === undefined ? undefined : parseOutput(args['fail-on'], FAIL_ON, 'high', '--fail-on');
+  let subject: AuditOptions['subject'];
+  if (args.subject !== undefined) {
+    subject = parseSubject(args.subject);
+    if (subject === undefined) {
+      throw new UsageError(`--subject "${args.subject}" is not KIND:NAME`, {
+        hint: 'e.g. User:alice, Group:platform-engineers, ServiceAccount:crossplane-system/crossplane',
+      });
+    }
+  }
+  const options: AuditOptions = {
+    source: inputSource(args),
+    subject,
+    acceptFile: args.accept,
+    afterSync: afterSyncFlags(args),
+  };
+  return { output, options, failOn };
+}

@@ -1,0 +1,70 @@
+import type { AuditReport } from '../../app/audit.js';
+import type { Finding, FindingStep, SubjectRef } from '../../audit/audit.js';
+import { formatTable } from './table.js';
+
+function subjectText(s: SubjectRef): string {
+  return `${s.kind}/${s.namespace !== undefined ? `${s.namespace}/` : ''}${s.name}`;
+}
+
+function triggerText(s: FindingStep): string {
+  const t = s.trigger;
+  const name = t.name !== undefined ? ` ${t.name}` : '';
+  const ns = t.namespace !== undefined ? ` -n ${t.namespace}` : '';
+  return `${s.mechanism}: ${t.verb} ${t.resource}${name}${ns}`;
+}
+
+function reached(f: Finding): string {
+  const last = f.steps[f.steps.length - 1];
+  return last !== undefined ? subjectText(last.actsAs) : '';
+}
+
+/**
+ * `table`: one row per finding (severity, subject, capability, first step, the identity reached). `wide`: one row
+ * per step, with the binding and role that allow its trigger, and each finding's fix after the table.
+ */
+export function formatAuditTable(report: AuditReport, wide: boolean, color: boolean, headers = true): string {
+  const rows: string[][] = [];
+  for (const f of report.findings) {
+    const first = f.steps[0];
+    if (!wide) {
+      rows.push([
+        f.severity,
+        subjectText(f.subject),
+        f.capability,
+        first !== undefined ? triggerText(first) : '',
+        reached(f),
+      ]);
+      continue;
+    }
+    f.steps.forEach((s, i) => {
+      const lead = i === 0 ? [f.severity, subjectText(f.subject), f.capability] : ['', '', ''];
+      rows.push([...lead, `${String(i + 1)}. ${triggerText(s)}`, s.via.join(' → '), subjectText(s.actsAs)]);
+    });
+  }
+  const head = wide
+    ? ['SEVERITY', 'SUBJECT', 'CAPABILITY', 'STEP', 'VIA', 'ACTS AS']
+    : ['SEVERITY', 'SUBJECT', 'CAPABILITY', 'FIRST STEP', 'REACHES'];
+  const parts: string[] = [];
+  parts.push(formatTable(headers ? head : [], rows, color));
+  if (wide) {
+    report.findings.forEach((f, i) => {
+      parts.push(`\n${String(i + 1)}. ${subjectText(f.subject)} → ${f.capability}`);
+      for (const s of f.steps) parts.push(`   - ${s.why}`);
+      parts.push(`   fix: ${f.fix.replace(/\n/g, '\n        ')}`);
+    });
+  }
+  return parts.join('\n');
+}
+
+/** What the table does not show, for stderr: accepted findings, accounts by design, parts not read. */
+export function auditSummary(report: AuditReport): string[] {
+  const lines: string[] = [];
+  if (report.accepted.length > 0)
+    lines.push(`${String(report.accepted.length)} finding(s) accepted (--accept)`);
+  if (report.byDesign.length > 0) {
+    lines.push(
+      `by design (not audited): ${report.byDesign.map((b) => `${subjectText(b.subject)} (${b.reason})`).join(', ')}`,
+    );
+  }
+  return lines;
+}

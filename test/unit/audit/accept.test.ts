@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { applyAcceptances, parseAcceptances, parseSubject } from '../../../src/audit/accept.js';
+import type { Finding } from '../../../src/audit/audit.js';
+import { UserError } from '../../../src/errors.js';
+
+function finding(
+  subject: Finding['subject'],
+  capability: Finding['capability'],
+  mechanism: 'bind' | 'webhook',
+): Finding {
+  return {
+    capability,
+    severity: 'critical',
+    subject,
+    steps: [
+      {
+        mechanism,
+        trigger: { verb: 'create', resource: 'clusterrolebindings.rbac.authorization.k8s.io' },
+        via: ['ClusterRoleBinding/x', 'ClusterRole/x'],
+        actsAs: { kind: 'ClusterRole', name: 'cluster-admin' },
+        why: '',
+      },
+    ],
+    fix: '',
+  };
+}
+
+describe('parseSubject', () => {
+  const cases: Record<string, { reason: string; text: string; want: ReturnType<typeof parseSubject> }> = {
+    User: { reason: 'KIND:NAME', text: 'User:alice', want: { kind: 'User', name: 'alice' } },
+    GroupWithColon: {
+      reason: 'a group name may hold colons (crossplane:masters): only the first one splits',
+      text: 'group:crossplane:masters',
+      want: { kind: 'Group', name: 'crossplane:masters' },
+    },
+    ServiceAccount: {
+      reason: 'a ServiceAccount needs NAMESPACE/NAME',
+      text: 'ServiceAccount:crossplane-system/crossplane',
+      want: { kind: 'ServiceAccount', namespace: 'crossplane-system', name: 'crossplane' },
+    },
+    ServiceAccountWithoutNamespace: {
+      reason: 'no namespace',
+      text: 'ServiceAccount:crossplane',
+      want: undefined,
+    },
+    NoKind: { reason: 'no KIND:', text: 'alice', want: undefined },
+    UnknownKind: { reason: 'only User, Group, ServiceAccount', text: 'Role:x', want: undefined },
+  };
+  it.each(Object.entries(cases))('%s', (_n, tc) => {
+    expect(parseSubject(tc.text), tc.reason).toStrictEqual(tc.want);
+  });
+});
+
+describe('accept file', () => {
+  it('moves a finding out only when subject, capability and first step all match', () => {
+    const ann = { kind: 'User', name: 'ann' };
+    const findings = [finding(ann, 'cluster-admin', 'bind'), finding(ann, 'cluster-admin', 'webhook')];
+    const acceptances = parseAcceptances(
+      [{ subject: 'User:ann', capability: 'cluster-admin', firstStep: 'bind', reason: 'break glass' }],
+      'a.yaml',
+    );
+    const { open, accepted } = applyAcceptances(findings, acceptances);
+    expect(open.map((f) => f.steps[0]?.mechanism)).toStrictEqual(['webhook']);
+    expect(accepted.map((f) => [f.steps[0]?.mechanism, f.reason])).toStrictEqual([['bind', 'break glass']]);
+  });
+
+  const bad: Record<string, { reason: string; doc: unknown; message: RegExp }> = {
+    NotAList: {
+      reason: 'the file is a list',
+      doc: { subject: 'User:a' },
+      message: /^a\.yaml: not a YAML list$/,
+    },
+    NoReason: {
+      reason: 'every acceptance says why',
+      doc: [{ subject: 'User:a', capability: 'cluster-admin', firstStep: 'bind' }],
+      message: /^a\.yaml: entry 1: reason must be a non-empty string$/,
+    },
+    UnknownStep: {
+      reason: 'a first step is a mechanism name',
+      doc: [{ subject: 'User:a', capability: 'cluster-admin', firstStep: 'sudo', reason: 'x' }],
+      message: /^a\.yaml: entry 1: unknown firstStep "sudo"$/,
+    },
+    BadSubject: {
+      reason: 'a subject is KIND:NAME',
+      doc: [{ subject: 'a', capability: 'cluster-admin', firstStep: 'bind', reason: 'x' }],
+      message: /^a\.yaml: entry 1: subject "a" is not KIND:NAME$/,
+    },
+  };
+  it.each(Object.entries(bad))('refuses %s', (_n, tc) => {
+    expect(() => parseAcceptances(tc.doc, 'a.yaml'), tc.reason).toThrow(UserError);
+    expect(() => parseAcceptances(tc.doc, 'a.yaml'), tc.reason).toThrow(tc.message);
+  });
+
+  it('an empty file accepts nothing', () => {
+    expect(parseAcceptances(null, 'a.yaml')).toStrictEqual([]);
+  });
+});

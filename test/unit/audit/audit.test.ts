@@ -1,0 +1,463 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../../src/audit/audit.js';
+import type { AuditInput } from '../../../src/audit/cluster-context.js';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  Deployment,
+  PolicyRule,
+  ProviderRevision,
+  RoleBinding,
+  Subject,
+} from '../../../src/kube/types.js';
+
+const RBAC = 'rbac.authorization.k8s.io';
+const NS = 'crossplane-system';
+
+function role(name: string, rules: PolicyRule[]): ClusterRole {
+  return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
+}
+function crb(name: string, roleName: string, subjects: Subject[]): ClusterRoleBinding {
+  return {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName },
+    subjects,
+  };
+}
+function rb(namespace: string, name: string, roleName: string, subjects: Subject[]): RoleBinding {
+  return {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'RoleBinding',
+    metadata: { name, namespace },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName },
+    subjects,
+  };
+}
+const user = (name: string): Subject => ({ kind: 'User', name });
+const sa = (namespace: string, name: string): Subject => ({ kind: 'ServiceAccount', name, namespace });
+function deployment(namespace: string, name: string, account: string): Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: { template: { spec: { serviceAccountName: account } } },
+  };
+}
+
+const ALL: PolicyRule = { apiGroups: ['*'], resources: ['*'], verbs: ['*'] };
+/** The chart's RBAC manager rules that matter here (cluster/charts/crossplane/templates/rbac-manager-clusterrole.yaml). */
+const MANAGER: PolicyRule[] = [
+  { apiGroups: [RBAC], resources: ['clusterroles', 'roles'], verbs: ['get', 'create', 'update', 'escalate'] },
+  { apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['bind'] },
+  { apiGroups: [RBAC], resources: ['clusterrolebindings'], verbs: ['*'] },
+];
+
+function input(parts: {
+  roles?: ClusterRole[];
+  crbs?: ClusterRoleBinding[];
+  rbs?: RoleBinding[];
+  deployments?: Deployment[];
+}): AuditInput {
+  return {
+    clusterRoles: [role('cluster-admin', [ALL]), ...(parts.roles ?? [])],
+    clusterRoleBindings: parts.crbs ?? [],
+    roleBindings: parts.rbs ?? [],
+    roles: [],
+    deployments: parts.deployments ?? [],
+    providerRevisions: [],
+  };
+}
+
+/** Crossplane's account and the RBAC manager's, each bound to a role of the chart's name. */
+function crossplane(
+  crossplaneRules: PolicyRule[],
+): Pick<Required<Parameters<typeof input>[0]>, 'roles' | 'crbs'> {
+  return {
+    roles: [role('crossplane', crossplaneRules), role('crossplane-rbac-manager', MANAGER)],
+    crbs: [
+      crb('crossplane', 'crossplane', [sa(NS, 'crossplane')]),
+      crb('crossplane-rbac-manager', 'crossplane-rbac-manager', [sa(NS, 'rbac-manager')]),
+    ],
+  };
+}
+
+/** A finding as the table states it: subject, capability, and per step mechanism → the identity acted as. */
+function summary(result: ReturnType<typeof audit>): string[] {
+  return result.findings.map(
+    (f) =>
+      `${f.subject.kind}/${f.subject.name} ${f.capability} ${f.severity}: ${f.steps
+        .map((s) => `${s.mechanism}→${s.actsAs.kind}/${s.actsAs.namespace ?? ''}/${s.actsAs.name}`)
+        .join(' ')}`,
+  );
+}
+
+/** A crossplane-edit-like role (aggregating XRDs' edit roles) holding XRD create, bound to a user; and the manager. */
+function xrdAuthor(managerRuns: boolean): AuditInput {
+  const base = crossplane([]);
+  const editor: ClusterRole = {
+    ...role('xp-edit', []),
+    aggregationRule: {
+      clusterRoleSelectors: [{ matchLabels: { 'rbac.crossplane.io/aggregate-to-edit': 'true' } }],
+    },
+  };
+  const source: ClusterRole = {
+    ...role('xp-edit-base', [
+      {
+        apiGroups: ['apiextensions.crossplane.io'],
+        resources: ['compositeresourcedefinitions'],
+        verbs: ['create'],
+      },
+    ]),
+    metadata: { name: 'xp-edit-base', labels: { 'rbac.crossplane.io/aggregate-to-edit': 'true' } },
+  };
+  return input({
+    roles: [...base.roles, editor, source],
+    crbs: [...base.crbs, crb('xp-edit', 'xp-edit', [user('xena')])],
+    deployments: managerRuns ? [deployment(NS, 'crossplane-rbac-manager', 'rbac-manager')] : [],
+  });
+}
+
+/** provider-kubernetes' active revision and its account, bound to cluster-admin (as many installs do); a user who may create Objects. */
+function objectCreator(providerConfigs?: AuditInput['providerConfigs']): AuditInput {
+  const revision: ProviderRevision = {
+    apiVersion: 'pkg.crossplane.io/v1',
+    kind: 'ProviderRevision',
+    metadata: { name: 'provider-kubernetes-abc' },
+    spec: { desiredState: 'Active' },
+    status: {
+      objectRefs: [
+        {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          name: 'objects.kubernetes.crossplane.io',
+        },
+      ],
+    },
+  };
+  return {
+    ...input({
+      roles: [
+        role('objects', [
+          { apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs: ['create'] },
+        ]),
+      ],
+      crbs: [
+        crb('provider-kubernetes-admin', 'cluster-admin', [sa(NS, 'provider-kubernetes-abc')]),
+        crb('objects', 'objects', [user('oli')]),
+      ],
+    }),
+    providerRevisions: [revision],
+    ...(providerConfigs !== undefined ? { providerConfigs } : {}),
+  };
+}
+
+const config = (source: string): AuditInput['providerConfigs'] => [
+  {
+    apiVersion: 'kubernetes.crossplane.io/v1alpha1',
+    kind: 'ProviderConfig',
+    metadata: { name: 'default' },
+    spec: { credentials: { source } },
+  },
+];
+
+const cases: Record<string, { reason: string; input: AuditInput; want: string[] }> = {
+  ProviderIdentityMay: {
+    reason:
+      "with no ProviderConfig read, creating Objects may act as provider-kubernetes' own account (InjectedIdentity)",
+    input: objectCreator(),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityInjected: {
+    reason:
+      'a ProviderConfig with InjectedIdentity: the provider uses rest.InClusterConfig (provider-kubernetes client.go)',
+    input: objectCreator(config('InjectedIdentity')),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityRemoteOnly: {
+    reason: 'every ProviderConfig read names a kubeconfig Secret (another cluster): no step',
+    input: objectCreator(config('Secret')),
+    want: [],
+  },
+  DefineApiWhileTheManagerRuns: {
+    reason:
+      "an XRD in any group makes the running RBAC manager render every verb on it into roles the author's role aggregates (crossplane definition/roles.go)",
+    input: xrdAuthor(true),
+    want: ['User/xena cluster-admin critical: define-api→ClusterRole//cluster-admin'],
+  },
+  DefineApiWithoutAManager: {
+    reason: "no Deployment runs as the RBAC manager: nobody renders the XRD's roles",
+    input: xrdAuthor(false),
+    want: [],
+  },
+  BindToClusterAdmin: {
+    reason:
+      'bind on cluster-admin with ClusterRoleBinding create binds it to oneself (rbac-police bind_roles.rego)',
+    input: input({
+      roles: [
+        role('binder', [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles'],
+            verbs: ['bind'],
+            resourceNames: ['cluster-admin'],
+          },
+          { apiGroups: [RBAC], resources: ['clusterrolebindings'], verbs: ['create'] },
+        ]),
+      ],
+      crbs: [crb('binder', 'binder', [user('ann')])],
+    }),
+    want: ['User/ann cluster-admin critical: bind→ClusterRole//cluster-admin'],
+  },
+  BindWithoutBindingWrite: {
+    reason: 'bind alone writes no binding: no step',
+    input: input({
+      roles: [role('binder', [{ apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['bind'] }])],
+      crbs: [crb('binder', 'binder', [user('ann')])],
+    }),
+    want: [],
+  },
+  BindOnAnotherRoleOnly: {
+    reason: 'bind restricted to a role other than cluster-admin does not reach it',
+    input: input({
+      roles: [
+        role('binder', [
+          { apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['view'] },
+          { apiGroups: [RBAC], resources: ['clusterrolebindings'], verbs: ['create'] },
+        ]),
+      ],
+      crbs: [crb('binder', 'binder', [user('ann')])],
+    }),
+    want: [],
+  },
+  HolderHasNoFinding: {
+    reason: 'a subject RBAC already grants the capability has no finding for it',
+    input: input({ crbs: [crb('admin', 'cluster-admin', [user('root')])] }),
+    want: [],
+  },
+  EscalateOwnRole: {
+    reason:
+      'escalate and update on a ClusterRole one holds everywhere adds any rule to it (escalate_roles.rego)',
+    input: input({
+      roles: [
+        role('self', [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles'],
+            verbs: ['escalate', 'update'],
+            resourceNames: ['self'],
+          },
+        ]),
+      ],
+      crbs: [crb('self', 'self', [user('eve')])],
+    }),
+    want: ['User/eve cluster-admin critical: escalate→ClusterRole//cluster-admin'],
+  },
+  EscalateOnlyInNamespace: {
+    reason: 'the same rule bound by a RoleBinding does not apply to ClusterRoles (cluster-scoped)',
+    input: input({
+      roles: [
+        role('self', [{ apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['escalate', 'update'] }]),
+      ],
+      rbs: [rb('team-a', 'self', 'self', [user('eve')])],
+    }),
+    want: [],
+  },
+  RunAsTheManagerThenBind: {
+    reason:
+      "creating Deployments in Crossplane's namespace runs pods as the RBAC manager's account, which binds cluster-admin",
+    input: input({
+      ...crossplane([]),
+      roles: [
+        ...crossplane([]).roles,
+        role('deploy', [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }]),
+      ],
+      rbs: [rb(NS, 'deployer', 'deploy', [user('dan')])],
+    }),
+    want: [
+      `User/dan cluster-admin critical: run-as→ServiceAccount/${NS}/rbac-manager bind→ClusterRole//cluster-admin`,
+    ],
+  },
+  RunAsElsewhereIsNothing: {
+    reason: 'the same right in another namespace reaches no privileged account',
+    input: input({
+      ...crossplane([]),
+      roles: [
+        ...crossplane([]).roles,
+        role('deploy', [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }]),
+      ],
+      rbs: [rb('team-a', 'deployer', 'deploy', [user('dan')])],
+    }),
+    want: [],
+  },
+  ExecIntoAPodRunningAsAnAdmin: {
+    reason:
+      'pods/exec in a namespace where a Deployment runs as an account reaches that account (pods_exec.rego)',
+    input: input({
+      roles: [role('exec', [{ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }])],
+      crbs: [crb('ops-admin', 'cluster-admin', [sa('ops', 'runner')])],
+      rbs: [rb('ops', 'exec', 'exec', [user('xi')])],
+      deployments: [deployment('ops', 'runner', 'runner')],
+    }),
+    want: ['User/xi cluster-admin critical: run-as→ServiceAccount/ops/runner'],
+  },
+  TheIssuesTransitiveCase: {
+    reason:
+      "writing Compositions makes Crossplane's account act; it may create Deployments, so runs as the RBAC manager, which binds cluster-admin: one finding with its three steps",
+    input: input({
+      ...crossplane([{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }]),
+      roles: [
+        ...crossplane([{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }]).roles,
+        role('author', [
+          { apiGroups: ['apiextensions.crossplane.io'], resources: ['compositions'], verbs: ['create'] },
+        ]),
+      ],
+      crbs: [...crossplane([]).crbs, crb('author', 'author', [user('cam')])],
+    }),
+    want: [
+      `User/cam cluster-admin critical: compose-as-crossplane→ServiceAccount/${NS}/crossplane run-as→ServiceAccount/${NS}/rbac-manager bind→ClusterRole//cluster-admin`,
+    ],
+  },
+  ReadSecretsThroughATokenOnly: {
+    reason: 'a token for an account that lists Secrets everywhere is read-secrets (high), not cluster-admin',
+    input: input({
+      roles: [
+        role('reader', [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }]),
+        role('tokens', [
+          {
+            apiGroups: [''],
+            resources: ['serviceaccounts/token'],
+            verbs: ['create'],
+            resourceNames: ['backup'],
+          },
+        ]),
+      ],
+      crbs: [crb('backup', 'reader', [sa('ops', 'backup')])],
+      rbs: [rb('ops', 'tokens', 'tokens', [user('tia')])],
+    }),
+    want: ['User/tia read-secrets high: token-request→ServiceAccount/ops/backup'],
+  },
+  NodeAccessThroughImpersonation: {
+    reason: 'impersonating an account that may proxy to nodes is node-access',
+    input: input({
+      roles: [
+        role('nodes', [{ apiGroups: [''], resources: ['nodes/proxy'], verbs: ['get'] }]),
+        role('imp', [{ apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] }]),
+      ],
+      crbs: [crb('mon', 'nodes', [sa('mon', 'scraper')])],
+      rbs: [rb('mon', 'imp', 'imp', [user('ivy')])],
+    }),
+    want: ['User/ivy node-access high: impersonate→ServiceAccount/mon/scraper'],
+  },
+  ImpersonateSystemMasters: {
+    reason: 'impersonating any user and the group system:masters is cluster-admin (impersonate.rego)',
+    input: input({
+      roles: [role('imp', [{ apiGroups: [''], resources: ['users', 'groups'], verbs: ['impersonate'] }])],
+      crbs: [crb('imp', 'imp', [user('mal')])],
+    }),
+    want: ['User/mal cluster-admin critical: impersonate→Group//system:masters'],
+  },
+  SecretReadWithoutCreate: {
+    reason: 'get on Secrets without create issues no token (issue_token_secrets.rego needs create and get)',
+    input: input({
+      ...crossplane([]),
+      roles: [
+        ...crossplane([]).roles,
+        role('get', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]),
+      ],
+      rbs: [rb(NS, 'get', 'get', [user('gus')])],
+    }),
+    want: [],
+  },
+  WebhookWriter: {
+    reason: 'writing a mutating webhook configuration sees and changes every request (control_webhooks.rego)',
+    input: input({
+      roles: [
+        role('hooks', [
+          {
+            apiGroups: ['admissionregistration.k8s.io'],
+            resources: ['mutatingwebhookconfigurations'],
+            verbs: ['create'],
+          },
+        ]),
+      ],
+      crbs: [crb('hooks', 'hooks', [user('hal')])],
+    }),
+    want: ['User/hal cluster-admin critical: webhook→ClusterRole//cluster-admin'],
+  },
+};
+
+describe('audit', () => {
+  it.each(Object.entries(cases))('%s', (_name, tc) => {
+    expect(summary(audit(tc.input)), tc.reason).toStrictEqual(tc.want);
+  });
+
+  it("lists Crossplane's accounts and crossplane:masters once, as by design, and audits none of them", () => {
+    const tc = input({
+      ...crossplane([ALL]),
+      crbs: [
+        ...crossplane([ALL]).crbs,
+        crb('crossplane-admin', 'cluster-admin', [{ kind: 'Group', name: 'crossplane:masters' }]),
+      ],
+    });
+    const r = audit(tc);
+    expect(r.byDesign.map((b) => `${b.subject.kind}/${b.subject.name}`)).toStrictEqual([
+      'ServiceAccount/crossplane',
+      'ServiceAccount/rbac-manager',
+      'Group/crossplane:masters',
+    ]);
+    expect(r.findings).toStrictEqual([]);
+  });
+
+  it('names the binding, role and aggregation chain of each trigger, and a fix in the role that holds the rule', () => {
+    const tc = cases.TheIssuesTransitiveCase?.input as AuditInput;
+    const [f] = audit(tc).findings;
+    expect(f?.steps[0]?.trigger).toStrictEqual({
+      verb: 'create',
+      resource: 'compositions.apiextensions.crossplane.io',
+    });
+    expect(f?.steps[0]?.via).toStrictEqual(['ClusterRoleBinding/author', 'ClusterRole/author']);
+    expect(f?.steps[1]?.trigger).toStrictEqual({
+      verb: 'create',
+      resource: 'deployments.apps',
+      namespace: NS,
+    });
+    expect(f?.steps[2]?.trigger).toStrictEqual({
+      verb: 'bind',
+      resource: 'clusterroles.rbac.authorization.k8s.io',
+      name: 'cluster-admin',
+    });
+    expect(f?.fix).toBe(
+      'remove "create apiextensions.crossplane.io/compositions" from ClusterRole/author, or remove User/cam from ClusterRoleBinding/author',
+    );
+  });
+
+  it('--subject audits one subject only', () => {
+    const tc = input({
+      roles: [
+        role('hooks', [
+          {
+            apiGroups: ['admissionregistration.k8s.io'],
+            resources: ['validatingwebhookconfigurations'],
+            verbs: ['patch'],
+          },
+        ]),
+      ],
+      crbs: [crb('hooks', 'hooks', [user('hal'), user('ida')])],
+    });
+    expect(summary(audit(tc, { subject: { kind: 'User', name: 'ida' } }))).toStrictEqual([
+      'User/ida cluster-admin critical: webhook→ClusterRole//cluster-admin',
+    ]);
+  });
+
+  it('gives the same answer for the input in any order', () => {
+    const tc = cases.TheIssuesTransitiveCase?.input as AuditInput;
+    const reversed: AuditInput = {
+      ...tc,
+      clusterRoles: [...tc.clusterRoles].reverse(),
+      clusterRoleBindings: [...tc.clusterRoleBindings].reverse(),
+    };
+    expect(audit(reversed).findings).toStrictEqual(audit(tc).findings);
+  });
+});
