@@ -50,14 +50,6 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
         .option('print-required-role', printReadRoleOption)
         .epilogue(
           "Sources: Compositions (function-patch-and-transform's resources, v1 resources; other functions are listed as not analysed), the resources composite resources and claims reference, forbidden Events and conditions about Crossplane's account, and WatchOperations. Nothing is written: sync --only composed grants what is missing.",
-        )
-        .example(
-          '$0 composed -f examples/cluster',
-          'What the example compositions compose, and what Crossplane lacks',
-        )
-        .example(
-          '$0 composed -o json',
-          'The same as data, with every composition, XR and event that needs each kind',
         ),
     handler: async (args) => {
       const output = parseOutput(args.output, COMPOSED_OUTPUTS, 'table', 'composed');
