@@ -3,7 +3,7 @@
 // points at a port nothing listens on), the command's own flags, and kubectl's closing tip naming `options`, which
 // lists the connection flags under kubectl's own spellings.
 import { execFile } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -227,5 +227,26 @@ describe('help and options', () => {
     expect(r.stderr).not.toMatch(/unknown flag/);
     const complete = await kubectl(['crossplane-rbac', '__complete', 'who-can', '--kubec']);
     expect(complete.stdout.split('\n')).toContain('--kubeconfig');
+  });
+});
+
+describe('npm start', () => {
+  it('ends with a next step to try, which runs', async () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const start = pkg.scripts.start ?? '';
+    // What follows the sync of examples/cluster: the lines printed after it.
+    const tail = start.slice(
+      start.indexOf(' sync -f examples/cluster && ') + ' sync -f examples/cluster && '.length,
+    );
+    const offline = writeKubeconfig(scratch, 'https://127.0.0.1:1');
+    const printed = await shell(tail, offline);
+    expect(printed.code).toBe(0);
+    const next = /try: (.*)$/m.exec(printed.stdout)?.[1];
+    expect(next).toBe('kubectl crossplane-rbac explain crossplane-edit -f examples/cluster');
+    expect(printed.stdout).toContain('export PATH=$PWD/dist/bin:$PATH');
+    const r = await shell(next ?? 'false', offline);
+    expect(r.code, r.stderr).toBe(0);
   });
 });
