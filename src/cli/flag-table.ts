@@ -59,6 +59,10 @@ declare module 'yargs' {
   }
 }
 
+/**
+ * The flags BUILD declares. Hidden ones count as any other: the flags every command takes are hidden from each
+ * command's --help (`options` lists them, global-flags.ts) and are still checked and completed.
+ */
 function flagsOf(build: (y: Argv) => Argv, positionals: ReadonlySet<string> = new Set()): Flags {
   const opts = build(yargs([]).version(false)).getOptions();
   const names: string[] = [];
