@@ -17,6 +17,7 @@ import {
   configSync,
   crossplaneCrds,
   platformTeamBinding,
+  tenantRbac,
 } from './examples/cluster.js';
 import { compositionObjects } from './examples/compositions.js';
 import { readByPackage } from './examples/inventories.js';
@@ -175,6 +176,14 @@ function main(): void {
       c('50-config-sync.yaml'),
       configSyncObjects,
       'Config Sync: RootSync root-sync with spec.override.roleRefs; its reconciler is still bound to cluster-admin.',
+    ),
+  );
+  written.push(
+    write(
+      opts.out,
+      c('55-tenant-rbac.yaml'),
+      tenantRbac(),
+      "A team's RBAC in its namespace sandbox: User ns-reader may read its Roles and RoleBindings (and nothing cluster-wide); Group sandbox-devs is bound to edit there.",
     ),
   );
 

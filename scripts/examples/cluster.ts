@@ -210,3 +210,38 @@ export function platformTeamBinding(): KubeObject[] {
     ),
   ];
 }
+
+// RBAC a team made in its own namespace: ns-reader may read the Roles and RoleBindings of sandbox and nothing
+// cluster-wide (docs/guides/namespace-only-rights.md asks as ns-reader), and the team's group is bound to edit there.
+
+/** A namespaced RBAC object as the API server stores it, created with Crossplane. */
+function namespaced(kind: 'Role' | 'RoleBinding', namespace: string, name: string): KubeObject['metadata'] {
+  return { name, namespace, uid: uid(kind, namespace, name), creationTimestamp: CROSSPLANE_INSTALLED };
+}
+
+export function tenantRbac(): KubeObject[] {
+  const ns = 'sandbox';
+  const rbac = 'rbac.authorization.k8s.io';
+  return [
+    {
+      apiVersion: `${rbac}/v1`,
+      kind: 'Role',
+      metadata: namespaced('Role', ns, 'rbac-reader'),
+      rules: [R([rbac], ['roles', 'rolebindings'], ['get', 'list', 'watch'])],
+    },
+    {
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata: namespaced('RoleBinding', ns, 'rbac-reader'),
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'rbac-reader' },
+      subjects: [{ apiGroup: rbac, kind: 'User', name: 'ns-reader' }],
+    },
+    {
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata: namespaced('RoleBinding', ns, 'edit'),
+      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'edit' },
+      subjects: [{ apiGroup: rbac, kind: 'Group', name: 'sandbox-devs' }],
+    },
+  ] as KubeObject[];
+}

@@ -72,7 +72,7 @@ export async function applyPlan(
   let results: OperationResult[];
   try {
     results = await (interrupt !== undefined ? interrupt.whileWriting(all) : all());
-    progress.stop(`applied ${total} writes`);
+    progress.stop(`applied ${total} ${total === 1 ? 'write' : 'writes'}`);
   } catch (err) {
     progress.stop();
     throw err;

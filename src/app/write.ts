@@ -120,7 +120,7 @@ export async function writePlan(
     if (missing.length > 0) return { ...outcome, status: 'denied', missing: { lines: missing, rules } };
     if (options.dryRun === 'none') {
       const ok = await deps.confirm({
-        message: `${options.what}: ${total} writes on ${cluster.describe}. Continue?`,
+        message: `${options.what}: ${total} ${total === 1 ? 'write' : 'writes'} on ${cluster.describe}. Continue?`,
         what: options.what,
         yes: options.yes && options.preview !== true && options.insist === undefined,
         preview: outcome.shown,

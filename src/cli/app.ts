@@ -6,8 +6,8 @@ import { checkConnectionFlags } from '../app/read-input.js';
 import { withGlobalFlags } from './global-flags.js';
 import { checkArgs } from './check-args.js';
 import { flagTable } from './flag-table.js';
-
-export const PROGRAM = 'kubectl crossplane-rbac';
+import { PROGRAM } from './command-help.js';
+import { finishHelp, helpArgv } from './help-layout.js';
 
 /**
  * Builds the parser: kubectl's global flags and ours, and the explicit list of commands. ARGV is checked
@@ -80,7 +80,7 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
       return cluster;
     },
   };
-  const checked = checkArgs(argv, flagTable(deps), PROGRAM);
+  const checked = checkArgs(helpArgv(argv), flagTable(deps), PROGRAM);
   const cli = buildCli(checked.argv, tracked, checked.command);
   let helpText = '';
   try {
@@ -93,7 +93,8 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
   }
   // No command (a bare `kubectl crossplane-rbac`): the help, on stdout, exit 0, as a bare `kubectl` does.
   if (helpText === '' && checked.command === undefined) helpText = await cli.getHelp();
-  if (helpText !== '') deps.io.stdout.write(`${helpText}\n`);
+  if (helpText !== '')
+    deps.io.stdout.write(`${finishHelp(helpText, checked.command, PROGRAM, deps.io.columns)}\n`);
 }
 
 /**

@@ -13,6 +13,9 @@ import { VERSION_OUTPUTS } from './version-text.js';
 import { WHO_CAN_OUTPUTS, whoCanCommand } from './commands/who-can.js';
 import type { Deps, GlobalArgs } from './context.js';
 import { WRITE_OUTPUTS } from './flags.js';
+import { formatOptions } from './global-flags.js';
+import { PROGRAM } from './command-help.js';
+import { withHelp } from './help-layout.js';
 
 /** Every command, in the order --help lists them. */
 export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
@@ -27,7 +30,20 @@ export function commands(deps: Deps): CommandModule<GlobalArgs, never>[] {
     bindCommand(deps),
     versionCommand(deps),
     completionCommand(deps),
-  ] as CommandModule<GlobalArgs, never>[];
+    optionsCommand(deps),
+  ].map((c) => withHelp(c as CommandModule<GlobalArgs, never>, PROGRAM));
+}
+
+/** `options`: the flags every command takes, which no command's --help lists (as `kubectl options`). */
+function optionsCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'options',
+    describe: 'Print the flags every command takes (how to reach the cluster, as kubectl)',
+    builder: (y) => y,
+    handler: () => {
+      deps.io.stdout.write(formatOptions());
+    },
+  };
 }
 
 /** Each command's -o formats, every mode's (what its --help lists), for completion. */

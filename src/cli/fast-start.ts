@@ -16,7 +16,8 @@ export interface EarlyAnswers {
 
 /** The text to print for ARGV, or undefined when the parser must decide. */
 export function answerEarly(argv: readonly string[], answers: EarlyAnswers): string | undefined {
-  if (argv.length === 0 || (argv.length === 1 && argv[0] === '--help')) return answers.help?.();
+  if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === 'help')))
+    return answers.help?.();
   if (argv[0] !== 'version') return undefined;
   const output = versionOutput(argv.slice(1));
   return output === undefined ? undefined : versionText(output, answers.version);

@@ -46,27 +46,31 @@ interface OptionTable {
   readonly alias: Readonly<Record<string, readonly string[]>>;
   readonly boolean: readonly string[];
   readonly default: Readonly<Record<string, unknown>>;
-  readonly hiddenOptions: readonly string[];
 }
 
-// yargs has a public getOptions() (its own completion reads flags with it), which its type definitions omit.
+// yargs has a public getOptions() (its own completion reads flags with it) and getGroups() (what .group() made, which
+// help-layout.ts reads), which its type definitions omit.
 declare module 'yargs' {
   // The type parameter and its default must repeat the original declaration's.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars
   interface Argv<T = {}> {
     getOptions(): OptionTable;
+    getGroups(): Readonly<Record<string, readonly string[]>>;
   }
 }
 
+/**
+ * The flags BUILD declares. Hidden ones count as any other: the flags every command takes are hidden from each
+ * command's --help (`options` lists them, global-flags.ts) and are still checked and completed.
+ */
 function flagsOf(build: (y: Argv) => Argv, positionals: ReadonlySet<string> = new Set()): Flags {
   const opts = build(yargs([]).version(false)).getOptions();
   const names: string[] = [];
   const takesValue = new Set<string>();
   const literalNo = new Set<string>();
-  const hidden = new Set(opts.hiddenOptions);
   const aliases = new Set(Object.values(opts.alias).flat());
   for (const key of Object.keys(opts.key)) {
-    if (key === '$0' || key === '_' || hidden.has(key) || aliases.has(key) || positionals.has(key)) continue;
+    if (key === '$0' || key === '_' || aliases.has(key) || positionals.has(key)) continue;
     const spellings = [key, ...(opts.alias[key] ?? [])].map((k) => (k.length === 1 ? `-${k}` : `--${k}`));
     // A one-letter flag of its own (kubectl's -v) is also --v, as pflag registers it.
     if (key.length === 1) spellings.push(`--${key}`);

@@ -14,10 +14,15 @@ export interface FleetArgs {
 
 const DEFAULT_PARALLEL = 8;
 
+/** The flags of runs across contexts, shown as a group of their own after a command's other flags (help-layout.ts). */
+export const FLEET_FLAGS = {
+  group: 'Fleet flags (runs across contexts):',
+  keys: ['contexts', 'all-contexts', 'parallel', 'fail-fast'],
+} as const;
+
 /** --contexts, --all-contexts and --parallel, for the commands that only read. */
 export function withFleetFlags<T>(y: Argv<T>): Argv<T & FleetArgs> {
   return y
-    .group(['contexts', 'all-contexts', 'parallel'], 'Fleet flags (read-only runs across contexts):')
     .option('contexts', {
       type: 'string',
       array: true,

@@ -1,4 +1,5 @@
 import { ExitCode, ExitSignal, UserError } from '../errors.js';
+import { helmInstalled } from '../plan/ownership.js';
 import type { WriteOutcome } from '../app/write.js';
 import type { Io } from '../app/io.js';
 import { writeLine } from '../app/io.js';
@@ -113,6 +114,19 @@ function failIfLeftAlone(outcome: WriteOutcome, written: boolean): void {
   if (refused.length === 0) return;
   throw new UserError(
     `${String(refused.length)} object${refused.length === 1 ? ' is' : 's are'} not the plugin's to change and ${refused.length === 1 ? 'was' : 'were'} left unchanged (listed above)`,
-    { hint: 'remove or rename them, or pass --adopt to take over those nobody owns' },
+    { hint: refusedHint(refused) },
   );
+}
+
+/**
+ * What to do about refused objects. --adopt takes over only objects nobody owns: it is offered only when some refused
+ * object is not Helm's (a refusal says so: Helm's objects are never taken over).
+ */
+function refusedHint(refused: WriteOutcome['refused']): string {
+  const helm = refused.filter((e) => e.live !== undefined && helmInstalled(e.live) !== undefined).length;
+  if (helm === refused.length)
+    return `leave ${helm === 1 ? 'it' : 'them'} to the Helm release that installed ${helm === 1 ? 'it' : 'them'} (change ${helm === 1 ? 'it' : 'them'} with helm upgrade): neither the plugin nor --adopt takes over what Helm installed`;
+  return helm > 0
+    ? 'remove or rename them, or pass --adopt to take over those nobody owns (not those Helm installed)'
+    : 'remove or rename them, or pass --adopt to take over those nobody owns';
 }

@@ -39,17 +39,22 @@ export async function readManifests(
 ): Promise<Manifests> {
   const objects: KubeObject[] = [];
   const origins = new Map<KubeObject, string>();
+  // Which -f argument (its index in PATHS) each object was read through: one file can be reached by two of them.
+  const argument = new Map<KubeObject, number>();
   let remaining = opts.maxBytes;
+  let at = 0;
   const add = (text: string, source: string): void => {
     for (const found of parseManifestsWithOrigins(text, source)) {
       objects.push(found.object);
       origins.set(found.object, found.origin);
+      argument.set(found.object, at);
     }
   };
   if (paths.filter((p) => p === '-').length > 1) {
     throw new UsageError('-f - (standard input) can be given only once');
   }
-  for (const path of paths) {
+  for (const [i, path] of paths.entries()) {
+    at = i;
     if (path === '-') {
       const text = await opts.readStdin(remaining);
       const bytes = Buffer.byteLength(text, 'utf8');
@@ -64,7 +69,10 @@ export async function readManifests(
       add(text, file);
     }
   }
-  rejectDuplicates(objects, origins);
+  rejectDuplicates(objects, origins, (o) => {
+    const i = argument.get(o) ?? 0;
+    return `-f ${paths[i] === '-' ? '-' : JSON.stringify(paths[i] ?? '')} (argument ${String(i + 1)} of ${String(paths.length)})`;
+  });
   return { objects, origins };
 }
 
@@ -292,8 +300,16 @@ const CLUSTER_SCOPED = new Set([
   'ManagedResourceDefinition',
 ]);
 
-/** An object given twice is ambiguous (which one is the cluster's?): refuse it, naming both places. */
-function rejectDuplicates(objects: readonly KubeObject[], origins: ReadonlyMap<KubeObject, string>): void {
+/**
+ * An object given twice is ambiguous (which one is the cluster's?): refuse it, naming both places. Read twice from
+ * the same place (the same file reached by two -f arguments), the places are the same: then the -f arguments
+ * (ARGUMENT) are named instead.
+ */
+function rejectDuplicates(
+  objects: readonly KubeObject[],
+  origins: ReadonlyMap<KubeObject, string>,
+  argument: (o: KubeObject) => string,
+): void {
   const seen = new Map<string, KubeObject>();
   for (const o of objects) {
     const group = o.apiVersion.includes('/') ? o.apiVersion.slice(0, o.apiVersion.indexOf('/')) : '';
@@ -305,9 +321,15 @@ function rejectDuplicates(objects: readonly KubeObject[], origins: ReadonlyMap<K
       continue;
     }
     const id = ns !== '' ? `${ns}/${o.metadata.name}` : o.metadata.name;
-    throw new UserError(
-      `${o.kind} "${id}" is given twice: ${origins.get(first) ?? '?'} and ${origins.get(o) ?? '?'}`,
-      { hint: 'each object may appear once in the -f input; remove one of them' },
-    );
+    const [a, b] = [origins.get(first) ?? '?', origins.get(o) ?? '?'];
+    if (a === b) {
+      throw new UserError(
+        `${o.kind} "${id}" is given twice: ${a} is read by ${argument(first)} and again by ${argument(o)}`,
+        { hint: 'give each file once: a directory given with -f includes every file under it' },
+      );
+    }
+    throw new UserError(`${o.kind} "${id}" is given twice: ${a} and ${b}`, {
+      hint: 'each object may appear once in the -f input; remove one of them',
+    });
   }
 }

@@ -36,9 +36,25 @@ const STATUS_HINTS: Readonly<Record<number, string>> = {
   503: 'the API server is unavailable: try again later',
 };
 
+/**
+ * What to do about a network error of CODE, for SERVER (a Cluster's describe: the address, and `(context NAME)`
+ * when a kubeconfig context was used): the server address to check is the one of that context, which
+ * `kubectl config view --minify` shows only when it is the current one.
+ */
+function networkHint(code: string, server: string): string | undefined {
+  const context = /\(context (.+)\)$/.exec(server)?.[1];
+  const view = `kubectl config view --minify${context !== undefined ? ` --context ${shellWord(context)}` : ''}`;
+  if (code === 'ECONNREFUSED') return `is the cluster running? check the server address with: ${view}`;
+  if (code === 'ENOTFOUND') return `the server name does not resolve: check the server address with: ${view}`;
+  return NETWORK_HINTS[code];
+}
+
+/** WORD as a shell reads it back: as it is when it holds nothing the shell treats specially, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 const NETWORK_HINTS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'is the cluster running? check the server address with: kubectl config view --minify',
-  ENOTFOUND: 'the server name does not resolve: check the server address with: kubectl config view --minify',
   EAI_AGAIN: 'the server name does not resolve: check DNS and the server address',
   ETIMEDOUT: 'the server did not answer: check the network or raise --request-timeout',
   ETLSTIMEDOUT:
@@ -81,11 +97,12 @@ export function translateError(err: unknown, doing: string, server: string): Use
       cause: err,
     });
   }
-  if (code !== undefined && NETWORK_HINTS[code] !== undefined) {
+  const hint = code === undefined ? undefined : networkHint(code, server);
+  if (code !== undefined && hint !== undefined) {
     // The dialer's own errors say what timed out and after how long; Node's say little beyond their code.
     const detail = err instanceof Error && err.name === 'DialError' ? `: ${err.message}` : ` (${code})`;
     return new UserError(`cannot reach the API server at ${server} while ${doing}${detail}`, {
-      hint: NETWORK_HINTS[code],
+      hint,
       cause: err,
     });
   }

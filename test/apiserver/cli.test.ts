@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -90,4 +91,52 @@ describe('npm run apiserver', () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it('started in the background through npm, stops when npm is killed (kill PID)', async () => {
+    // The reader's `npm run apiserver -- ... &` then `kill %1`: npm's PID, not the server's, which runs below it
+    // (npm → sh → tsx → node). Its own process group, so that whatever is left is cleaned up here.
+    const npm = spawn('npm', ['run', 'apiserver', '--', '--seed', 'examples/cluster'], {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        npm.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const found = /^https:\/\/127\.0\.0\.1:\d+$/m.exec(out);
+          if (found !== null) done(found[0]);
+        });
+        npm.on('exit', () => {
+          fail(new Error(`exited before printing its URL: ${out}`));
+        });
+      });
+      const port = Number(new URL(url).port);
+      expect(await listening(port)).toBe(true);
+      npm.kill('SIGTERM');
+      // The server notices that what started it is gone, and stops listening.
+      while (await listening(port)) await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      try {
+        if (npm.pid !== undefined) process.kill(-npm.pid, 'SIGKILL');
+      } catch {
+        // Already gone: what the test wants.
+      }
+    }
+  }, 60_000);
 });
+
+/** Whether something accepts connections on 127.0.0.1:PORT. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.on('error', () => {
+      done(false);
+    });
+  });
+}

@@ -2,6 +2,7 @@
  * `npm run apiserver -- [flags]`: the test API server for people. Prints the https URL its kubeconfigs use on
  * stdout and serves until SIGINT/SIGTERM. `--help` says how.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadSeedFiles } from './seed.js';
 import { startApiServer } from './server.js';
@@ -24,7 +25,8 @@ Flags:
                            version), as servers before Kubernetes 1.26 do
   -h, --help               Print this help
 
-It prints its https URL on stdout once it listens. It serves Kubernetes 1.32's core resources (pods, services,
+It prints its https URL on stdout once it listens, and stops on Ctrl-C or SIGTERM, or when what started it (npm,
+under npm run) exits. It serves Kubernetes 1.32's core resources (pods, services,
 namespaces, configmaps, secrets, ...), the apps and batch workloads, ingresses, network policies, pod disruption
 budgets, RBAC with its aggregation controller, CustomResourceDefinitions and every resource a stored one defines,
 and the authorization reviews. See test/apiserver/README.md.
@@ -44,6 +46,7 @@ function count(flag: string, value: string | undefined, fallback: number): numbe
 }
 
 async function main(): Promise<void> {
+  const launchers = launchChain();
   let values;
   try {
     ({ values } = parseArgs({
@@ -91,6 +94,70 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  whenLauncherExits(launchers, () => {
+    process.stderr.write('stopping: the process that started the test API server has exited\n');
+    shutdown();
+  });
+}
+
+/** The parent of process PID as /proc tells it (Linux), or undefined when it cannot be read (gone, or no /proc). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process PID was started by `npm run` (its environment has npm's lifecycle variable), read from /proc. */
+function underNpm(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${String(pid)}/environ`, 'utf8')
+      .split('\0')
+      .some((v) => v.startsWith('npm_lifecycle_event='));
+  } catch {
+    return false;
+  }
+}
+
+/** A process of the chain that started this server, and the parent it had then. */
+interface Launch {
+  readonly pid: number;
+  readonly parent: number;
+}
+
+/** This process and those that started it, up to npm under `npm run` (read first: before anyone could exit). */
+function launchChain(): Launch[] {
+  const chain: Launch[] = [{ pid: process.pid, parent: process.ppid }];
+  for (let pid = process.ppid; chain.length < 8 && underNpm(pid);) {
+    const parent = parentOf(pid);
+    if (parent === undefined || parent <= 1) break;
+    chain.push({ pid, parent });
+    pid = parent;
+  }
+  return chain;
+}
+
+/**
+ * Calls STOP once the process that started this server has exited: its parent, and under `npm run` every process
+ * up to npm itself (npm → sh → tsx → this server). Started in the background (`npm run apiserver ... &`), killing
+ * npm's PID otherwise leaves the server serving with nothing left to stop it. A process that exits has its children
+ * handed to another parent, so the chain is watched by each member's parent staying the same. Without /proc
+ * (macOS), only this process's own parent is watched.
+ */
+function whenLauncherExits(chain: readonly Launch[], stop: () => void): void {
+  const timer = setInterval(() => {
+    const gone = chain.some(
+      ({ pid, parent }) => (pid === process.pid ? process.ppid : parentOf(pid)) !== parent,
+    );
+    if (!gone) return;
+    clearInterval(timer);
+    stop();
+  }, 250);
+  timer.unref();
 }
 
 main().catch((err: unknown) => {

@@ -171,7 +171,8 @@ export function runPages(pages: readonly string[]): void {
     for (const entry of readdirSync(repoRoot))
       if (entry !== '.git') symlinkSync(join(repoRoot, entry), join(scratch, entry));
     mkdirSync(join(scratch, 'tmp'));
-    mkdirSync(join(home, 'bin'), { recursive: true });
+    // HOME starts empty, as on a fresh machine: a page that writes to ~/bin makes it first.
+    mkdirSync(home, { recursive: true });
   });
 
   afterAll(async () => {

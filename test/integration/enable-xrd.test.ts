@@ -244,6 +244,28 @@ describe('enable-xrd against the test API server', () => {
     expect(await canI('create', 'apps.platform.acme.io', 'production', 'dev')).toBe(false);
   });
 
+  it('asks about one write in the singular ("1 write", not "1 writes")', async () => {
+    const asked: string[] = [];
+    const prompter: Prompter = {
+      confirm: (message) => {
+        asked.push(message);
+        return Promise.resolve(false);
+      },
+      checkbox: () => Promise.reject(new Error('XRD and namespace were given: nothing to choose')),
+    };
+    // --no-sync: the namespace's annotation only, one write.
+    const r = await runPlugin(
+      ['enable-xrd', SQL, '-n', 'staging', '--no-sync', '-i', '--kubeconfig', admin],
+      {
+        tty: true,
+        prompter,
+      },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^enable XRDs in namespaces: 1 write on .*\. Continue\?$/);
+  });
+
   it('-i shows the plan after the permission check and asks even with --yes; declining writes nothing', async () => {
     const asked: string[] = [];
     const answering = (answer: boolean): Prompter => ({

@@ -90,5 +90,9 @@ describe('sync --prune and what Helm installed', () => {
     }
     const after = chart.map(([resource, o]) => JSON.stringify(server.get(resource, o.metadata.name)));
     expect(after).toStrictEqual(before);
+    // Every refusal is Helm's, which --adopt does not take over: the hint does not offer it.
+    const hint = r.stderr.split('\n').find((l) => l.startsWith('hint: ')) ?? '';
+    expect(hint).toMatch(/^hint: leave them to the Helm release/);
+    expect(hint).not.toMatch(/pass --adopt/);
   });
 });

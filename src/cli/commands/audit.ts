@@ -55,11 +55,7 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         .options(afterSyncOptions)
         .describe('output', outputHelp(AUDIT_OUTPUTS, ' (sarif: SARIF 2.1.0 for code scanning)'))
         .option('no-headers', noHeadersOption)
-        .option('print-required-role', printReadRoleOption)
-        .example('$0 audit -f examples/cluster', 'Every escalation path, one row per finding')
-        .example('$0 audit --subject Group:platform-engineers -o wide', 'One subject, every step and its fix')
-        .example('$0 audit --accept accepted.yaml --fail-on high', 'In CI: fail on new findings only')
-        .example("$0 audit --contexts 'prod-*' --fail-on critical", 'Every production cluster, one table'),
+        .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
       const { output, options, failOn } = auditFlags(args);
       if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);

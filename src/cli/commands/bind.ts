@@ -135,22 +135,6 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
         .option('filename', filenameOption)
         .option('yes', yesOption)
         .option('concurrency', concurrencyOption)
-        .example(
-          '$0 bind --root-sync root-sync -f examples/cluster --allow-privileged',
-          "The bindings for the example RootSync's roleRefs (edit grants impersonate), without a cluster",
-        )
-        .example(
-          '$0 bind --root-sync root-sync --base-role --yes',
-          'Bind the RootSync roleRefs and the Config Sync base role',
-        )
-        .example(
-          '$0 bind --service-account flux-system/kustomize-controller --role-ref ClusterRole/crossplane-edit --role-ref Role/deployer@team-a',
-          'Bind two roles to a Flux controller',
-        )
-        .example(
-          '$0 bind --root-sync root-sync --role-refs-file roles.yaml -o diff --dry-run=server',
-          'Diff, validated by the API server',
-        )
         .epilogue('The plugin never binds cluster-admin by default: an empty roleRef list is an error.'),
     handler: async (args) => {
       const options = await bindOptions(args);

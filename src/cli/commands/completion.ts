@@ -57,12 +57,7 @@ export function completionCommand(deps: Deps): CommandModule<GlobalArgs, Complet
     builder: (y) =>
       y
         .positional('shell', { type: 'string', default: 'bash', describe: 'bash, zsh, fish or kubectl' })
-        .describe('output', 'Not used: completion prints a shell script')
-        .example('source <($0 completion bash)', 'Enable completion in the current bash session')
-        .example(
-          '$0 completion kubectl > ~/bin/kubectl_complete-crossplane_rbac && chmod +x ~/bin/kubectl_complete-crossplane_rbac',
-          'Complete "kubectl crossplane-rbac ..." through kubectl',
-        ),
+        .describe('output', 'Not used: completion prints a shell script'),
     handler: (args) => {
       deps.io.stdout.write(script(args.shell));
     },

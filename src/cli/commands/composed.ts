@@ -50,14 +50,6 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
         .option('print-required-role', printReadRoleOption)
         .epilogue(
           "Sources that grant: Compositions and CompositionRevisions (function-patch-and-transform's resources, v1 resources, steps' required resources; other functions are listed as not analysed), Operations, CronOperations and WatchOperations (watched kinds, steps' required resources). Evidence, reported only and never granted: the resources composite resources and claims reference, their conditions, and Crossplane's Events about them with a forbidden message for Crossplane's account. Nothing is written: sync --only composed grants what is missing.",
-        )
-        .example(
-          '$0 composed -f examples/cluster',
-          'What the example compositions compose, and what Crossplane lacks',
-        )
-        .example(
-          '$0 composed -o json',
-          'The same as data, with every source and piece of evidence that names each kind',
         ),
     handler: async (args) => {
       const output = parseOutput(args.output, COMPOSED_OUTPUTS, 'table', 'composed');

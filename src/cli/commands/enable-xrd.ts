@@ -82,28 +82,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
         .option('yes', yesOption)
         .option('adopt', adoptOption('existing namespace roles that nobody owns'))
         .option('concurrency', concurrencyOption)
-        .option('allow-privileged', allowPrivilegedRolesOption)
-        .example(
-          '$0 enable-xrd xpostgresqlinstances.database.platform.acme.io -n team-b --yes',
-          'Let team-b claim PostgreSQL instances; sync crossplane-ns-team-b-edit and -view',
-        )
-        .example(
-          '$0 enable-xrd apps.platform.acme.io -n staging,production --dry-run=client -o yaml',
-          'Print the annotated Namespaces and the roles it would write',
-        )
-        .example(
-          "$0 enable-xrd buckets.storage.acme.io -l 'acme.io/team in (a,b)' --yes",
-          'Enable a namespaced XR in every namespace of teams a and b',
-        )
-        .example(
-          '$0 enable-xrd apps.platform.acme.io -n team-a --disable --yes',
-          'Take it away again (the roles drop it; a namespace left with none loses its roles)',
-        )
-        .example('$0 enable-xrd -i', 'Pick XRDs and namespaces from lists, preview, confirm')
-        .example(
-          '$0 enable-xrd apps.platform.acme.io -n team-a -f examples/cluster',
-          'What it would do to a cluster stored in files, without a cluster',
-        ),
+        .option('allow-privileged', allowPrivilegedRolesOption),
     handler: async (args) => {
       const options = enableXrdOptions(args, deps);
       const { runEnableXrd } = await import('../../app/enable-xrd.js');

@@ -41,11 +41,7 @@ export function matrixOptions<T>(y: Argv<T>) {
     .option('diff-with', {
       type: 'string',
       describe: 'With --matrix: a second subject (KIND:NAME) side by side, each cell SUBJECT/OTHER',
-    })
-    .example(
-      '$0 explain --subject ServiceAccount:crossplane-system/crossplane --matrix -n team-a',
-      "What Crossplane's account may do to every resource, with team-a's RoleBindings",
-    );
+    });
 }
 
 /** Refuses the matrix's flags without --matrix, so a forgotten --matrix is never silently ignored. */

@@ -93,31 +93,7 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           })
           .option('verb', { type: 'string', describe: 'The verb for --for (get, list, delete, ...)' })
           .options(afterSyncOptions)
-          .option('print-required-role', printReadRoleOption)
-          .example(
-            '$0 explain crossplane-edit',
-            'The aggregation tree of crossplane-edit, live from the cluster',
-          )
-          .example(
-            '$0 explain admin -o wide -f examples/cluster',
-            'Every rule of admin with its source, from files',
-          )
-          .example(
-            '$0 explain crossplane-edit --for buckets.s3.aws.upbound.io --verb delete',
-            'Which rules let crossplane-edit delete buckets, and where they came from',
-          )
-          .example(
-            '$0 explain crossplane -o json | jq .effectiveRules',
-            'The exact rules the controller stores',
-          )
-          .example(
-            '$0 explain crossplane-edit -f examples/cluster --after-sync',
-            'crossplane-edit once sync made the provider and XRD roles it aggregates',
-          )
-          .example(
-            '$0 explain --subject Group:crossplane:masters -o html -f examples/cluster > masters.html',
-            "A subject's bindings, roles and rules as a graph to open in a browser",
-          ),
+          .option('print-required-role', printReadRoleOption),
       ),
     handler: async (args) => {
       if (args['print-required-role']) {

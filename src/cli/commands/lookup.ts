@@ -49,9 +49,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
         .option('print-required-role', printReadRoleOption)
         .epilogue(
           'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
-        )
-        .example('$0 lookup crossplane -f examples/cluster', 'Every subject whose name holds "crossplane"')
-        .example('$0 lookup "^team-" --kind group -n team-a -o wide', 'Team groups in team-a, with chains'),
+        ),
     handler: async (args) => {
       const { output, query } = lookupFlags(args);
       if (args['print-required-role']) return printReadRole(deps.io, 'lookup', output, undefined);

@@ -122,26 +122,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           type: 'boolean',
           default: false,
           describe: 'Print a ClusterRole with what sync needs, and exit',
-        })
-        .example(
-          '$0 sync -f examples/cluster',
-          'What sync would make for the example cluster, without a cluster',
-        )
-        .example('$0 sync --dry-run=server -o diff', 'Diff against the cluster, validated by the API server')
-        .example('$0 sync --check', 'Exit 1 when the cluster drifted (for CI)')
-        .example(
-          '$0 sync -f examples/cluster --output-dir gitops/',
-          'Render for Argo CD, Flux or Config Sync',
-        )
-        .example('$0 sync --only composed', 'Grant Crossplane the kinds its compositions compose')
-        .example(
-          '$0 sync --manage serviceaccounts --yes',
-          'Only the roles providers and Crossplane need, without asking',
-        )
-        .example(
-          '$0 sync --print-required-role | kubectl apply -f -',
-          'Create a role for the account that runs sync',
-        ),
+        }),
     handler: async (args) => {
       // Every flag is checked before anything is read or printed.
       const options = syncOptions(args);

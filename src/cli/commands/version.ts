@@ -7,10 +7,7 @@ export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs
   return {
     command: 'version',
     describe: 'Print the plugin version',
-    builder: (y) =>
-      y
-        .describe('output', outputHelp(VERSION_OUTPUTS))
-        .example('$0 version -o json', 'Print the version as JSON'),
+    builder: (y) => y.describe('output', outputHelp(VERSION_OUTPUTS)),
     handler: (args) => {
       const output = parseOutput(
         args.output,

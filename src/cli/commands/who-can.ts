@@ -42,7 +42,6 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
       "List every subject the cluster's RBAC allows to do something, and through which binding and rule",
     builder: (y) =>
       withFleetFlags(y)
-        .usage('$0 who-can <verb> <resource> [name]')
         .positional('verb', {
           type: 'string',
           describe: 'get, list, create, delete, ...',
@@ -63,24 +62,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         .options(afterSyncOptions)
         .describe('output', outputHelp(WHO_CAN_OUTPUTS, ` (${GRAPH_OUTPUTS_HELP})`))
         .option('no-headers', noHeadersOption)
-        .option('print-required-role', printReadRoleOption)
-        .example('$0 who-can create postgresqlinstances -n team-a', 'Who may claim databases in team-a')
-        .example(
-          '$0 who-can delete buckets.s3.aws.upbound.io -o wide -f examples/cluster',
-          'Every path, from files',
-        )
-        .example(
-          '$0 who-can delete buckets.s3.aws.upbound.io -A --after-sync',
-          'Who will be able to once sync has run',
-        )
-        .example(
-          '$0 who-can update compositions -o html -f examples/cluster > who-can.html',
-          'The paths as a graph to open in a browser',
-        )
-        .example(
-          '$0 who-can --print-required-role | kubectl apply -f -',
-          'A ClusterRole with what who-can reads, to bind to whoever runs it',
-        ),
+        .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
       const { output, afterSync } = whoCanFlags(args);
       if (args['print-required-role']) return printReadRole(deps.io, 'who-can', output, afterSync);

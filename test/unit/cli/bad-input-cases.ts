@@ -78,6 +78,11 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
     return p;
   };
   const good = file('good.yaml', xrdYaml('xbuckets.example.org', GOOD_SPEC));
+  // A directory holding one file, given with -f beside that file.
+  const alone = file(
+    `${sub('alone')}/xrd.yaml`.slice(dir.length + 1),
+    xrdYaml('xbuckets.example.org', GOOD_SPEC),
+  );
 
   // Special files.
   const fifo = join(dir, 'pipe.yaml');
@@ -427,7 +432,13 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
     SameFileTwice: {
       reason: '-f A -f A',
       argv: ['sync', '-f', good, '-f', good],
-      error: `CompositeResourceDefinition "xbuckets.example.org" is given twice: ${good} and ${good}`,
+      error: `CompositeResourceDefinition "xbuckets.example.org" is given twice: ${good} is read by -f ${JSON.stringify(good)} (argument 1 of 2) and again by -f ${JSON.stringify(good)} (argument 2 of 2)`,
+      hint: 'give each file once: a directory given with -f includes every file under it',
+    },
+    SameFileThroughItsDirectory: {
+      reason: 'a file given alone and in its directory: both places read the same, the -f arguments differ',
+      argv: ['sync', '-f', join(dir, 'alone'), '-f', alone],
+      error: `CompositeResourceDefinition "xbuckets.example.org" is given twice: ${alone} is read by -f ${JSON.stringify(join(dir, 'alone'))} (argument 1 of 2) and again by -f ${JSON.stringify(alone)} (argument 2 of 2)`,
     },
 
     // ---- names that would end up in rules ----

@@ -291,7 +291,9 @@ describe('enable-xrd output', () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Examples:');
-    expect(r.stdout).toContain('kubectl crossplane-rbac enable-xrd -i');
+    expect(r.stdout).toContain(
+      "kubectl crossplane-rbac enable-xrd buckets.storage.acme.io -l 'acme.io/team in (a,b)'",
+    );
     expect(r.stdout).toContain('xpostgresqlinstances.database.platform.acme.io');
   });
 });

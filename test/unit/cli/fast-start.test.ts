@@ -18,6 +18,7 @@ describe('answerEarly', () => {
     [['version', '-o=yaml']],
     [['version', '--output=json']],
     [['--help']],
+    [['help']],
     [[]],
   ])('%j: what runCli prints, exit 0', async (argv) => {
     const help = await runCaptured(['--help']);
@@ -37,6 +38,7 @@ describe('answerEarly', () => {
     [['version', '--help'], "version's own help"],
     [['sync', '--help'], "a command's help"],
     [['--help', 'sync'], 'help with more words'],
+    [['help', 'sync'], "a command's help, asked with help"],
     [['-h'], 'the shorthand, wrapped like any parser help'],
     [['sync'], 'a command'],
   ])('%j is left to the parser (%s)', (argv) => {
