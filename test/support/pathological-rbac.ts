@@ -38,7 +38,8 @@ export function bombObjects(o: BombOptions): Obj[] {
   const rules: Obj[] = [];
   for (let i = 0; i < o.sources; i++) {
     const own = [sourceRule(i)];
-    if (i === 0 && o.grantSecrets === true) own.push({ apiGroups: [''], resources: ['secrets'], verbs: ['get'] });
+    if (i === 0 && o.grantSecrets === true)
+      own.push({ apiGroups: [''], resources: ['secrets'], verbs: ['get'] });
     rules.push(...own);
     out.push({
       apiVersion: 'rbac.authorization.k8s.io/v1',
