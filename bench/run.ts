@@ -4,8 +4,8 @@
  * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`,
  * who-can against `kubectl auth can-i` per subject, audit against who-can, and explain over 5,000 ClusterRoles. Run with `npm run bench`
  * (builds first; also builds the standalone linux-amd64 executable when bun is installed); `npm run bench -- help
- * render` runs only some cases (help, render, sync, input, who-can, audit, explain; and apply and fleet, which are not run
- * by default).
+ * render` runs only some cases (help, render, sync, input, who-can, audit, explain, rbac; and apply and fleet, which
+ * are not run by default). rbac: pathological RBAC graphs (bench/pathological.ts).
  * Nothing here is a pass/fail test: it prints figures and their targets.
  *
  * BENCH_BIN_DIR and BENCH_STANDALONE_DIR measure other builds (a directory holding kubectl-crossplane_rbac: the
@@ -19,6 +19,7 @@ import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { fixed, MB, median } from './figures.js';
 import { benchAudit } from './audit.js';
 import { benchFleet, benchSync, benchSyncFloor, benchWhoCan } from './live.js';
+import { benchPathological } from './pathological.js';
 import { BIN, binDir, env, mem, ratio, root, run, work, type Measured } from './process.js';
 
 const only = process.argv.slice(2);
@@ -223,6 +224,7 @@ try {
     benchLargeInput(binDir, 'Node.js bundle');
   }
   if (want('explain')) benchExplain();
+  if (want('rbac')) await benchPathological();
   if (want('fleet', false)) await benchFleet();
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import type { UserInfo } from '../authz/subjects.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { ClusterRoleBinding, RoleBinding } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
-import { reasons, type Reason } from './why-not.js';
+import { reasons, type Denial, type Reason } from './why-not.js';
 import type { BoundRole, EffectiveRule, Ref, SubjectSnapshot } from './subject-types.js';
 
 export interface SubjectRef {
@@ -105,23 +105,40 @@ export function explainSubject(
 ): SubjectExplanation {
   const user = identityOf(subject, extraGroups);
   const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
+  const via = new Map<ClusterRoleBinding | RoleBinding, ReturnType<typeof matchingSubjects>>();
+  const viaOf = (b: ClusterRoleBinding | RoleBinding): ReturnType<typeof matchingSubjects> => {
+    let v = via.get(b);
+    if (v === undefined) via.set(b, (v = matchingSubjects(b, user)));
+    return v;
+  };
+  const names = (b: ClusterRoleBinding | RoleBinding): boolean => viaOf(b).length > 0;
   const reaching = (ns: string | undefined): (ClusterRoleBinding | RoleBinding)[] => [
-    ...snapshot.clusterRoleBindings.filter((b) => matchingSubjects(b, user).length > 0),
+    ...snapshot.clusterRoleBindings.filter(names),
     ...snapshot.roleBindings.filter(
-      (b) => ns !== undefined && (b.metadata.namespace ?? '') === ns && matchingSubjects(b, user).length > 0,
+      (b) => ns !== undefined && (b.metadata.namespace ?? '') === ns && names(b),
     ),
   ];
+  // One role's rules with their provenance, made once however many bindings name the role (the bindings share them).
+  const provenance = new Map<ResolvedRole, readonly EffectiveRule[]>();
+  const rulesOf = (role: ResolvedRole): readonly EffectiveRule[] => {
+    let rules = provenance.get(role);
+    if (rules === undefined) {
+      rules = role.effective.map((rule) => ({
+        rule,
+        chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
+        stored: roles.isStored(role, rule),
+      }));
+      provenance.set(role, rules);
+    }
+    return rules;
+  };
   const bound = (b: ClusterRoleBinding | RoleBinding): BoundRole => {
     const role = roles.resolve(b.roleRef, b.kind === 'RoleBinding' ? (b.metadata.namespace ?? '') : '');
     return {
       binding: bindingRef(b),
-      via: matchingSubjects(b, user),
+      via: viaOf(b),
       role: { ...refOf(role), found: role.found, aggregated: role.aggregated, drift: role.drift },
-      rules: role.effective.map((rule) => ({
-        rule,
-        chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
-        stored: roles.isStored(role, rule),
-      })),
+      rules: rulesOf(role),
     };
   };
   const bindings = reaching(namespace).map(bound);
@@ -133,7 +150,14 @@ export function explainSubject(
     access:
       request === undefined
         ? null
-        : decide(request, namespace, user, bindings, roles, snapshot, reaching, bound, subjectFlag(subject)),
+        : decide(request, namespace, user, bindings, {
+            roles,
+            snapshot,
+            reaching,
+            names,
+            bound,
+            flag: subjectFlag(subject),
+          }),
   };
 }
 
@@ -142,18 +166,21 @@ function decide(
   namespace: string | undefined,
   user: UserInfo,
   bindings: readonly BoundRole[],
-  roles: EffectiveRoles,
-  snapshot: SubjectSnapshot,
-  reaching: (ns: string | undefined) => (ClusterRoleBinding | RoleBinding)[],
-  bound: (b: ClusterRoleBinding | RoleBinding) => BoundRole,
-  flag: string,
+  lookIn: Omit<Denial, 'req' | 'attrs' | 'ns'>,
 ): SubjectAccess {
   const res = req.resource;
   const ns = res.path === undefined && res.namespaced ? (namespace ?? '') : '';
   const attrs = requestAttributes(res, req.verb, req.name, ns);
   const inScope = bindings.filter((b) => b.binding.kind === 'ClusterRoleBinding' || ns !== '');
+  // Bindings of one role share its rules: each role's rules are matched against the request once.
+  const allowing = new Map<readonly EffectiveRule[], EffectiveRule[]>();
+  const allowingOf = (rules: readonly EffectiveRule[]): EffectiveRule[] => {
+    let hits = allowing.get(rules);
+    if (hits === undefined) allowing.set(rules, (hits = rules.filter((r) => ruleAllows(r.rule, attrs))));
+    return hits;
+  };
   const grants = inScope.flatMap((b) =>
-    b.rules.filter((r) => ruleAllows(r.rule, attrs)).map((r) => ({ ...r, binding: b.binding, role: b.role })),
+    allowingOf(b.rules).map((r) => ({ ...r, binding: b.binding, role: b.role })),
   );
   const privileged = user.groups.includes(MASTERS_GROUP);
   const allowedNow = privileged || grants.some((g) => g.stored);
@@ -167,6 +194,6 @@ function decide(
       fix: 'wait for kube-controller-manager, or check that it runs (kubectl get clusterrole -o yaml shows the stored rules)',
     });
   }
-  if (!allowed) whyNot.push(...reasons({ req, attrs, ns, roles, snapshot, reaching, bound, flag }));
+  if (!allowed) whyNot.push(...reasons({ req, attrs, ns, ...lookIn }));
   return { request: attrs, allowed, privileged, grants, whyNot };
 }

@@ -18,7 +18,7 @@ import { isKubernetesGroup } from '../kube/api-names.js';
 import { compareNames } from '../kube/order.js';
 import type { PolicyRule, ProviderRevision } from '../kube/types.js';
 import { identityOf, type SubjectRef } from './explain-subject.js';
-import type { RbacSnapshot } from '../authz/effective-roles.js';
+import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
 
 /** The columns, in rakkess' order of reading before writing. */
 export const MATRIX_VERBS = [
@@ -139,20 +139,26 @@ function decider(
   if (user.groups.includes(MASTERS_GROUP)) return { decide: () => ({ allowed: true, stored: true }) };
   const clusterWide = new RuleIndex();
   const inNamespace = new RuleIndex();
-  for (const b of rbac.clusterRoleBindings) {
-    if (matchingSubjects(b, user).length === 0) continue;
-    const role = roles.resolve(b.roleRef, '');
+  // A cell is allowed when any rule of any bound role allows it: a role bound many times adds its rules once (the
+  // roles resolve to one object each), so the indexes grow with the roles bound, not with the bindings.
+  const added = new Set<ResolvedRole>();
+  const addRole = (role: ResolvedRole, clusterScoped: boolean): void => {
+    if (added.has(role)) return;
+    added.add(role);
     for (const rule of role.effective) {
       const r = { rule, stored: roles.isStored(role, rule) };
-      clusterWide.add(r);
+      if (clusterScoped) clusterWide.add(r);
       inNamespace.add(r);
     }
+  };
+  for (const b of rbac.clusterRoleBindings) {
+    if (matchingSubjects(b, user).length === 0) continue;
+    addRole(roles.resolve(b.roleRef, ''), true);
   }
   if (namespace !== undefined) {
     for (const b of rbac.roleBindings) {
       if ((b.metadata.namespace ?? '') !== namespace || matchingSubjects(b, user).length === 0) continue;
-      const role = roles.resolve(b.roleRef, namespace);
-      for (const rule of role.effective) inNamespace.add({ rule, stored: roles.isStored(role, rule) });
+      addRole(roles.resolve(b.roleRef, namespace), false);
     }
   }
   return {

@@ -118,6 +118,8 @@ export interface Denial {
   readonly snapshot: SubjectSnapshot;
   /** The bindings that name the subject, cluster-wide and in a namespace. */
   readonly reaching: (ns: string | undefined) => (ClusterRoleBinding | RoleBinding)[];
+  /** Whether a binding names the subject. */
+  readonly names: (b: ClusterRoleBinding | RoleBinding) => boolean;
   /** A binding of the subject, with its role's rules. */
   readonly bound: (b: ClusterRoleBinding | RoleBinding) => BoundRole;
   /** The subject as `kubectl create rolebinding` takes it (--user NAME, --serviceaccount NS:NAME, ...). */
@@ -126,7 +128,7 @@ export interface Denial {
 
 /** Why a denied request is denied, in Crossplane's terms, with the fix. */
 export function reasons(denial: Denial): Reason[] {
-  const { req, attrs, ns, roles, snapshot, reaching, bound, flag } = denial;
+  const { req, attrs, ns, roles, snapshot, reaching, names, bound, flag } = denial;
   const out: Reason[] = [];
   const res = req.resource;
   const what = res.path ?? (res.group === '' ? res.resource : `${res.resource}.${res.group}`);
@@ -196,10 +198,17 @@ export function reasons(denial: Denial): Reason[] {
   const used = new Set(
     [...snapshot.clusterRoleBindings, ...snapshot.roleBindings].map((b) => b.roleRef.name),
   );
-  const broad = (n: string): boolean =>
-    roles
-      .clusterRole(n)
-      .effective.some((r) => (r.apiGroups ?? []).includes('*') && (r.resources ?? []).includes('*'));
+  const broadRoles = new Map<string, boolean>();
+  const broad = (n: string): boolean => {
+    let b = broadRoles.get(n);
+    if (b === undefined) {
+      b = roles
+        .clusterRole(n)
+        .effective.some((r) => (r.apiGroups ?? []).includes('*') && (r.resources ?? []).includes('*'));
+      broadRoles.set(n, b);
+    }
+    return b;
+  };
   const ranked = rankFixRoles(granting, ns, broad, used);
   if (ranked.length > 0 || namespacedRoles.length > 0) {
     const shown = [
@@ -245,7 +254,7 @@ export function reasons(denial: Denial): Reason[] {
     for (const b of snapshot.roleBindings) {
       const other = b.metadata.namespace ?? '';
       if (other === ns || elsewhere.has(other)) continue;
-      if (!reaching(other).includes(b)) continue;
+      if (!names(b)) continue;
       const br = bound(b);
       if (br.rules.some((r) => ruleAllows(r.rule, { ...attrs, namespace: other }))) elsewhere.add(other);
     }
@@ -258,10 +267,15 @@ export function reasons(denial: Denial): Reason[] {
     }
   }
   if (res.path === undefined) {
-    const others = reaching(ns === '' ? undefined : ns)
-      .map(bound)
-      .filter((b) => b.binding.kind === 'ClusterRoleBinding' || ns !== '')
-      .flatMap((b) => b.rules.map((r) => r.rule))
+    // Bindings of one role share its rules (bound's): each role's rules are looked at once.
+    const ruleLists = new Set(
+      reaching(ns === '' ? undefined : ns)
+        .map(bound)
+        .filter((b) => b.binding.kind === 'ClusterRoleBinding' || ns !== '')
+        .map((b) => b.rules),
+    );
+    const others = [...ruleLists]
+      .flatMap((rules) => rules.map((r) => r.rule))
       .filter((r) => ruleAllows({ ...r, verbs: ['*'] }, attrs));
     if (others.length > 0) {
       out.push({

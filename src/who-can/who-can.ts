@@ -75,7 +75,9 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
   const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
   const grantees = new Map<string, { subject: Subject; paths: GrantPath[] }>();
   const drift = new Set<string>();
-  const matchCache = new Map<string, { role: ResolvedRole; hits: number[] }>();
+  // Per role: the rules that allow the request, each with its chain, found once however many bindings name the role.
+  type Hit = Omit<GrantPath, 'binding' | 'role'>;
+  const matchCache = new Map<string, { role: ResolvedRole; hits: Hit[] }>();
 
   const consider = (binding: ClusterRoleBinding | RoleBinding, bindingNamespace: string): void => {
     const attrs = bindingNamespace === '' ? base : { ...base, namespace: bindingNamespace };
@@ -84,9 +86,17 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
     let cached = matchCache.get(cacheKey);
     if (cached === undefined) {
       const role = roles.resolve(ref, bindingNamespace);
-      const hits: number[] = [];
+      const hits: Hit[] = [];
       role.effective.forEach((rule, i) => {
-        if (ruleAllows(rule, attrs)) hits.push(i);
+        if (!ruleAllows(rule, attrs)) return;
+        const stored = roles.isStored(role, rule);
+        if (!stored) drift.add(role.name);
+        hits.push({
+          chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
+          rule,
+          ruleIndex: i,
+          stored,
+        });
       });
       matchCache.set(cacheKey, (cached = { role, hits }));
     }
@@ -100,19 +110,14 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
       binding.kind === 'RoleBinding'
         ? { kind: 'RoleBinding', name: binding.metadata.name, namespace: bindingNamespace }
         : { kind: 'ClusterRoleBinding', name: binding.metadata.name };
-    const paths: GrantPath[] = hits.map((i) => {
-      const rule = role.effective[i] as PolicyRule;
-      const stored = roles.isStored(role, rule);
-      if (!stored) drift.add(role.name);
-      return {
-        binding: bindingRef,
-        role: roleRef,
-        chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
-        rule,
-        ruleIndex: i,
-        stored,
-      };
-    });
+    const paths: GrantPath[] = hits.map((h) => ({
+      binding: bindingRef,
+      role: roleRef,
+      chain: h.chain,
+      rule: h.rule,
+      ruleIndex: h.ruleIndex,
+      stored: h.stored,
+    }));
     for (const s of binding.subjects ?? []) {
       const subject = normaliseSubject(s, bindingNamespace);
       // A ServiceAccount subject of a ClusterRoleBinding without a namespace names nobody.

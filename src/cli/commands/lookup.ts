@@ -74,21 +74,26 @@ async function lookupOnce(
 ): Promise<void> {
   const { runLookup } = await import('../../app/lookup.js');
   const result = await runLookup({ source, query }, appDeps(deps, args.color));
-  const [{ formatLookupTable, noSubjectsMessage }, data] = await Promise.all([
+  const [{ lookupTableChunks, noSubjectsMessage }, data] = await Promise.all([
     import('../output/format-lookup.js'),
     import('../output/format-data.js'),
   ]);
-  if ((output === 'table' || output === 'wide') && result.subjects.length === 0) {
-    writeLine(deps.io.stderr, noSubjectsMessage(result));
+  if (output === 'table' || output === 'wide') {
+    if (result.subjects.length === 0) {
+      writeLine(deps.io.stderr, noSubjectsMessage(result));
+      return;
+    }
+    const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
+    // Piece by piece: a table of any length is printed without being held as one string.
+    let last: string | undefined;
+    for (const piece of lookupTableChunks(result, output === 'wide', color, !args['no-headers'])) {
+      deps.io.stdout.write(last === undefined ? piece : `\n${piece}`);
+      last = piece;
+    }
+    if (last === undefined || !last.endsWith('\n')) deps.io.stdout.write('\n');
     return;
   }
-  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-  const text = {
-    table: () => formatLookupTable(result, false, color, !args['no-headers']),
-    wide: () => formatLookupTable(result, true, color, !args['no-headers']),
-    json: () => data.formatJson(result),
-    yaml: () => data.formatYaml(result),
-  }[output]();
+  const text = output === 'json' ? data.formatJson(result) : data.formatYaml(result);
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 

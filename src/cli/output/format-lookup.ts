@@ -1,5 +1,5 @@
 import type { LookupGrant, LookupResult, LookupSubject } from '../../lookup/lookup.js';
-import { formatTable } from './table.js';
+import { tableChunks } from './table.js';
 
 /** The AGGREGATES column names this many roles at most; beyond, the first and a count of the rest. */
 const SHOWN_SOURCES = 2;
@@ -23,14 +23,15 @@ function sources(g: LookupGrant): string {
 /**
  * rbac-lookup's columns (SUBJECT, SCOPE, ROLE; its wide SOURCE is our BINDING) and, for an aggregated ClusterRole,
  * the roles it draws from. `wide`: one line per aggregation chain, with the role's rule count. HEADERS: false for
- * --no-headers.
+ * --no-headers. The table comes in pieces of whole lines, to be joined by line breaks (see tableChunks): a lookup
+ * may list any number of rows.
  */
-export function formatLookupTable(
+export function lookupTableChunks(
   result: LookupResult,
   wide: boolean,
   color: boolean,
   headers = true,
-): string {
+): Generator<string> {
   const rows: string[][] = [];
   for (const s of result.subjects) {
     for (const g of s.grants) {
@@ -46,7 +47,7 @@ export function formatLookupTable(
   }
   const head = ['SUBJECT', 'SCOPE', 'ROLE', 'BINDING'];
   const all = wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'];
-  return formatTable(headers ? all : [], rows, color);
+  return tableChunks(headers ? all : [], rows, color);
 }
 
 /** What a table with no rows says instead (on stderr, as kubectl's "No resources found"). */
