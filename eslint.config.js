@@ -21,6 +21,19 @@ const CORE = [...LAYERS.slice(0, 4).flat(), 'port'];
 // The CLI reaches a cluster only through the application layer: it imports neither the adapter nor the port.
 const CLI_ONLY_THROUGH_APP = ['cluster', 'port'];
 
+// The files directly in src/ below every layer (see their rule below); the others (main.ts, composition-root.ts) are
+// the entry points above every layer.
+const BELOW_LAYERS = ['src/errors.ts', 'src/escape.ts'];
+const TOP_FILES = ['main.ts', 'composition-root.ts'];
+
+// A folder of src/ that is in no layer would escape these rules: place every new folder in LAYERS. So would a file
+// directly in src/ that is neither below nor above every layer.
+const unplacedFiles = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true })
+  .filter((e) => e.isFile() && !BELOW_LAYERS.includes(`src/${e.name}`) && !TOP_FILES.includes(e.name))
+  .map((e) => `src/${e.name}`);
+if (unplacedFiles.length > 0)
+  throw new Error(`eslint.config.js: place ${unplacedFiles.join(', ')} in BELOW_LAYERS or TOP_FILES`);
+
 // A folder of src/ that is in no layer would escape these rules: place every new folder in LAYERS.
 const unplaced = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true })
   .filter((e) => e.isDirectory() && !LAYERS.flat().includes(e.name))
@@ -127,6 +140,35 @@ export default defineConfig(
   {
     files: ['src/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] },
+  },
+  {
+    // errors.ts and escape.ts sit below every layer (the core throws UserError, every presenter escapes): they import
+    // nothing of src/ but each other, and are pure. main.ts and composition-root.ts sit above every layer.
+    files: [...BELOW_LAYERS],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...LAYERS.flat().map((f) => ({
+              group: [`**/${f}/*`, `**/${f}/**`],
+              message: `src/errors.ts and src/escape.ts sit below every layer: they must not import src/${f}`,
+            })),
+            {
+              group: ['./main.js', './composition-root.js'],
+              message: 'the entry points import these, not the reverse',
+            },
+            NO_IO,
+            CLIENT,
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression', message: 'no import() below every layer' },
+      ],
+      'no-restricted-globals': ['error', 'process', 'console'],
+    },
   },
   {
     // client-node's request bodies are model classes; we hand it plain objects built from our own types.

@@ -1,4 +1,4 @@
-import { escapeLines, escapeTerminal } from './app/escape.js';
+import { escapeLines, escapeTerminal } from './escape.js';
 
 /**
  * Exit codes of every command, as kubectl's nearest command has them (docs/reference/exit-codes.md): 0 success, 1 drift

@@ -7,7 +7,7 @@
 import { UsageError, describeError } from '../errors.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
-import { escapeTerminal } from './escape.js';
+import { escapeTerminal } from '../escape.js';
 import type { Io, TextSink } from './io.js';
 
 export interface FleetOptions {

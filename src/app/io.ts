@@ -1,4 +1,4 @@
-import { escapeTerminal } from './escape.js';
+import { escapeTerminal } from '../escape.js';
 
 /** The streams and terminal facts a command may use; composition-root.ts passes the real ones, tests pass fakes. */
 export interface Io {

@@ -6,7 +6,7 @@
  * escaped for the terminal; json and yaml carry it as it is.
  */
 import { parse } from 'yaml';
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import type { ContextRun } from '../../app/fleet.js';
 import { formatJson, formatYaml } from './format-data.js';
 

@@ -3,7 +3,7 @@
  * yaml) and -o wide never fold. Widths are counted in UTF-16 code units of the text as it will be printed (escaped):
  * the folded texts are names and lists of names.
  */
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 
 /** Each item once, in the order first seen (Crossplane's provider roles list a family's resources twice). */
 export function uniqueItems(items: readonly string[]): string[] {

@@ -1,6 +1,6 @@
 import type { SubjectExplanation } from '../../explain/explain-subject.js';
 import type { Ref } from '../../explain/subject-types.js';
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import { formatRule } from './format-who-can.js';
 
 function ref(r: Ref): string {

@@ -4,7 +4,7 @@
  */
 import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
 import type { PolicyRule } from '../../kube/types.js';
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import { fitRows, foldList, foldMiddle, uniqueItems, width as textWidth } from './fold.js';
 import { formatTable } from './table.js';
 import type { Palette } from './terminal.js';

@@ -9,7 +9,7 @@
  * shown as the terminal output shows them (app/escape.ts), so a bidi control cannot reorder a line in the browser
  * either. Only the page's <title> is text in the markup, and it is HTML-escaped.
  */
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import { COLUMN_COLOURS, COLUMN_TITLES, nodeLines, type Graph, type GraphColumn } from './graph-model.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './graph-page.js';
 

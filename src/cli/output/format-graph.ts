@@ -16,7 +16,7 @@
  *   `;`: encodeEntities drops the last `;` of a line that holds `style` or `classDef`, `:` and `#`, and that is then
  *   this separator, never an entity's.
  */
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import { COLUMN_COLOURS, nodeLines, type Graph } from './graph-model.js';
 import { formatGraphHtml } from './format-graph-html.js';
 

@@ -1,7 +1,7 @@
 import type { UserInfo } from '../../authz/subjects.js';
 import type { SubjectRef } from '../../explain/explain-subject.js';
 import type { AccessMatrix, MatrixGroup, MatrixRow, MatrixVerb } from '../../explain/matrix.js';
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import { palette } from './terminal.js';
 
 const HEADINGS: Readonly<Record<MatrixGroup['kind'], string>> = {

@@ -1,5 +1,5 @@
 import { UsageError, UserError } from '../../errors.js';
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import type { Choice } from '../../app/deps.js';
 import type { Io } from '../../app/io.js';
 

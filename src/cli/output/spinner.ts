@@ -1,4 +1,4 @@
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 import type { Progress } from '../../app/deps.js';
 import type { Io } from '../../app/io.js';
 

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { escapeTerminal } from '../../app/escape.js';
+import { escapeTerminal } from '../../escape.js';
 
 /**
  * Renders a table. cli-table3 colours headers and borders even when piped and ignores NO_COLOR, so the style is

@@ -18,6 +18,24 @@ async function layerMessages(rel: string, text: string): Promise<string[]> {
 
 describe('the layer rule sees every import', () => {
   const cases: Record<string, { file: string; text: string; want: RegExp | undefined; reason: string }> = {
+    ErrorsImportNoLayer: {
+      file: 'src/errors.ts',
+      text: "import { writeLine } from './app/io.js';\nexport const x = writeLine;\n",
+      want: /src\/errors.ts and src\/escape.ts sit below every layer: they must not import src\/app/,
+      reason: 'errors.ts is below every layer (the core throws its errors): an import of app/ would climb back up',
+    },
+    EscapeDoesNoIo: {
+      file: 'src/escape.ts',
+      text: "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+      want: /the core is pure: no I\/O/,
+      reason: 'the escaping below every layer is pure, as the core that uses it',
+    },
+    ErrorsMayImportEscape: {
+      file: 'src/errors.ts',
+      text: "import { escapeTerminal } from './escape.js';\nexport const x = escapeTerminal;\n",
+      want: undefined,
+      reason: 'the two files below every layer may import each other',
+    },
     StaticUpward: {
       file: 'src/kube/order.ts',
       text: "import { runCli } from '../cli/app.js';\nexport const x = runCli;\n",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLines, escapeTerminal } from '../../../src/app/escape.js';
+import { escapeLines, escapeTerminal } from '../../src/escape.js';
 
 interface QuoteCase {
   reason: string;
