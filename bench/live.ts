@@ -1,12 +1,11 @@
-/** The benchmark cases run against the test API server (in this process): sync, its floor, who-can and fleets. */
+/** The benchmark cases run against the test API server (in this process): sync, its floor and who-can. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer } from '../test/apiserver/server.js';
 import { fixed, median } from './figures.js';
-import { ratio, root, runAsync, work, type Measured } from './process.js';
+import { ratio, root, runAsync, work } from './process.js';
 
 // ---- goal 3 (and the sync figures): against the test API server with 2 ms of latency
 
@@ -338,57 +337,5 @@ export async function benchWhoCan(): Promise<void> {
     );
   } finally {
     await server.stop();
-  }
-}
-
-/**
- * Fleets: 20 test API servers seeded with the large example, 20 ms latency each, one kubeconfig. `sync --check
- * --all-contexts` against the slowest single-context run (target <= 1.5x) and a sequential loop over the contexts
- * (the shell loop it replaces); peak RSS with --parallel 8 against one context's (target <= 3x).
- */
-export async function benchFleet(): Promise<void> {
-  const seed = loadSeedFiles([join(root, 'examples', 'large')]);
-  const count = 20;
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => startApiServer({ seed, latencyMs: 20 })),
-  );
-  const names = servers.map((_s, i) => `fleet-${String(i).padStart(2, '0')}`);
-  const config = { clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[] };
-  servers.forEach((server, i) => {
-    const file = join(work, `fleet-${String(i)}.kubeconfig`);
-    server.writeKubeconfig(file);
-    const one = JSON.parse(JSON.stringify(parseYaml(readFileSync(file, 'utf8')))) as {
-      clusters: { cluster: unknown }[];
-      users: { user: unknown }[];
-    };
-    const name = names[i] ?? '';
-    config.clusters.push({ name, cluster: one.clusters[0]?.cluster });
-    config.users.push({ name, user: one.users[0]?.user });
-    config.contexts.push({ name, context: { cluster: name, user: name } });
-  });
-  const kc = join(work, 'fleet.kubeconfig');
-  writeFileSync(
-    kc,
-    JSON.stringify({ apiVersion: 'v1', kind: 'Config', ...config, 'current-context': names[0] }),
-  );
-  const check = ['crossplane-rbac', 'sync', '--check', '--kubeconfig', kc];
-  const drift = { okCodes: [1], peak: true };
-  try {
-    const single: Measured[] = [];
-    for (const name of names)
-      single.push(await runAsync('kubectl', [...check, '--context', name], {}, drift));
-    const slowest = Math.max(...single.map((m) => m.ms));
-    const loop = single.reduce((t, m) => t + m.ms, 0);
-    const fleet: Measured[] = [];
-    for (let i = 0; i < 3; i++)
-      fleet.push(await runAsync('kubectl', [...check, '--all-contexts'], {}, drift));
-    const wall = median(fleet.map((m) => m.ms));
-    const onePeak = median(single.map((m) => m.peakMB ?? Number.NaN));
-    const fleetPeak = median(fleet.map((m) => m.peakMB ?? Number.NaN));
-    console.log(
-      `fleet: sync --check --all-contexts over ${String(count)} large clusters (20 ms latency, --parallel 8): ${fixed(wall)} ms (median of 3) vs the slowest single context ${fixed(slowest)} ms: ratio ${ratio(wall, slowest)} (target <= 1.50x); vs a sequential loop over the contexts ${fixed(loop)} ms: ratio ${ratio(wall, loop)}; peak RSS ${fixed(fleetPeak)} MB vs one context's ${fixed(onePeak)} MB: ratio ${ratio(fleetPeak, onePeak)} (target <= 3.00x)`,
-    );
-  } finally {
-    await Promise.all(servers.map((s) => s.stop()));
   }
 }

@@ -19,6 +19,8 @@ export interface Measured {
   readonly ms: number;
   /** Peak resident memory of the command, when GNU time is there to say. */
   readonly peakMB: number | undefined;
+  /** CPU seconds (user + system) of the command and its children, when measured by GNU time (runAsync's PEAK). */
+  readonly cpuS?: number | undefined;
   readonly out: string;
 }
 
@@ -62,7 +64,7 @@ export function runAsync(
   const start = process.hrtime.bigint();
   const timeFile = join(work, `time-${String(start)}.txt`);
   const measure = opts.peak === true && existsSync(GNU_TIME);
-  const [bin, argv] = measure ? [GNU_TIME, ['-f', '%M', '-o', timeFile, cmd, ...args]] : [cmd, args];
+  const [bin, argv] = measure ? [GNU_TIME, ['-f', '%M %U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
   return new Promise((done, failed) => {
     const child = spawn(bin, argv, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -77,11 +79,18 @@ export function runAsync(
           new Error(`${cmd} ${args.join(' ')} failed (${String(code)}): ${Buffer.concat(err).toString()}`),
         );
       } else {
-        const peakKB = measure
-          ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1))
-          : Number.NaN;
-        const peakMB = Number.isFinite(peakKB) ? (peakKB * 1024) / MB : undefined;
-        done({ ms, peakMB, out: Buffer.concat(out).toString('utf8') });
+        // GNU time's last line: peak RSS in KB, user and system CPU seconds.
+        const [peakKB, user, system] = measure
+          ? (readFileSync(timeFile, 'utf8').trim().split('\n').at(-1) ?? '').split(' ').map(Number)
+          : [];
+        const peakMB = Number.isFinite(peakKB) ? ((peakKB ?? 0) * 1024) / MB : undefined;
+        const cpu = (user ?? Number.NaN) + (system ?? Number.NaN);
+        done({
+          ms,
+          peakMB,
+          cpuS: Number.isFinite(cpu) ? cpu : undefined,
+          out: Buffer.concat(out).toString('utf8'),
+        });
       }
     });
   });

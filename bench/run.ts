@@ -18,7 +18,8 @@ import { join, resolve } from 'node:path';
 import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { fixed, MB, median } from './figures.js';
 import { benchAudit } from './audit.js';
-import { benchFleet, benchSync, benchSyncFloor, benchWhoCan } from './live.js';
+import { benchFleet } from './fleet.js';
+import { benchSync, benchSyncFloor, benchWhoCan } from './live.js';
 import { benchPathological } from './pathological.js';
 import { BIN, binDir, env, mem, ratio, root, run, work, type Measured } from './process.js';
 

@@ -1,0 +1,139 @@
+/**
+ * Fleets: `sync --check --all-contexts` over 20 test API servers seeded with the large example, 20 ms latency each,
+ * one kubeconfig. Each server is a process of its own (the test API server's CLI, test/apiserver/cli.ts), so the
+ * plugin is not measured against its servers' CPU in this process's one thread. Targets, printed beside the figures
+ * of one run: the fleet run <= 0.2x of a sequential shell loop over the same contexts (the loop it replaces) and
+ * <= 2.5x the slowest single context; peak RSS with --parallel 8 <= 3x one context's; client CPU seconds per context
+ * beside (GNU time's user + system of kubectl and the plugin).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { fixed, median } from './figures.js';
+import { ratio, root, runAsync, work, type Measured } from './process.js';
+
+const COUNT = 20;
+const LATENCY_MS = 20;
+const PARALLEL = 8;
+
+/** A test API server in a child process: its process and the kubeconfig it wrote. */
+interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly kubeconfig: string;
+}
+
+/** Starts the test API server's CLI with the large example; resolves once it prints its URL (it listens). */
+function startServerProcess(i: number): Promise<ServerProcess> {
+  const kubeconfig = join(work, `fleet-${String(i)}.kubeconfig`);
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'test', 'apiserver', 'cli.ts'),
+      '--seed',
+      join(root, 'examples', 'large'),
+      '--latency-ms',
+      String(LATENCY_MS),
+      '--write-kubeconfig',
+      kubeconfig,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new Promise((done, failed) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) done({ child, kubeconfig });
+    });
+    child.on('error', failed);
+    child.on('exit', (code) => {
+      failed(new Error(`test API server ${String(i)} exited (${String(code)}) before listening: ${err}`));
+    });
+  });
+}
+
+/** Stops a server process (SIGTERM: it closes and exits) and waits for it. */
+function stopServerProcess(s: ServerProcess): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    s.child.once('exit', () => {
+      done();
+    });
+    s.child.kill('SIGTERM');
+  });
+}
+
+/** One kubeconfig with a context per server (fleet-00 ...), each with its own cluster and user. */
+function fleetKubeconfig(servers: readonly ServerProcess[], names: readonly string[]): string {
+  const config = { clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[] };
+  servers.forEach((server, i) => {
+    const one = parseYaml(readFileSync(server.kubeconfig, 'utf8')) as {
+      clusters: { cluster: unknown }[];
+      users: { user: unknown }[];
+    };
+    const name = names[i] ?? '';
+    config.clusters.push({ name, cluster: one.clusters[0]?.cluster });
+    config.users.push({ name, user: one.users[0]?.user });
+    config.contexts.push({ name, context: { cluster: name, user: name } });
+  });
+  const kc = join(work, 'fleet.kubeconfig');
+  writeFileSync(
+    kc,
+    JSON.stringify({ apiVersion: 'v1', kind: 'Config', ...config, 'current-context': names[0] }),
+  );
+  return kc;
+}
+
+const cpu = (ms: readonly Measured[]): number => median(ms.map((m) => m.cpuS ?? Number.NaN));
+
+export async function benchFleet(): Promise<void> {
+  const servers: ServerProcess[] = [];
+  try {
+    // Two at a time: each reads and seeds the large example, which is CPU work of its own.
+    for (let i = 0; i < COUNT; i += 2) {
+      servers.push(...(await Promise.all([i, i + 1].filter((j) => j < COUNT).map(startServerProcess))));
+    }
+    const names = servers.map((_s, i) => `fleet-${String(i).padStart(2, '0')}`);
+    const kc = fleetKubeconfig(servers, names);
+    const check = ['crossplane-rbac', 'sync', '--check', '--kubeconfig', kc];
+    // sync --check exits 1 on drift (the servers are not synced): not a failure here.
+    const drift = { okCodes: [1], peak: true };
+
+    const single: Measured[] = [];
+    for (const name of names)
+      single.push(await runAsync('kubectl', [...check, '--context', name], {}, drift));
+    // The shell loop the fleet run replaces, timed as one process; an exit above 1 (an error) fails it.
+    const loopScript = `for c in ${names.join(' ')}; do kubectl ${check.join(' ')} --context "$c" >/dev/null; [ $? -le 1 ] || exit 2; done`;
+    const loop = await runAsync('bash', ['-c', loopScript], {}, { peak: true });
+    const fleet: Measured[] = [];
+    for (let i = 0; i < 3; i++) {
+      fleet.push(
+        await runAsync('kubectl', [...check, '--all-contexts', '--parallel', String(PARALLEL)], {}, drift),
+      );
+    }
+
+    const wall = median(fleet.map((m) => m.ms));
+    const slowest = Math.max(...single.map((m) => m.ms));
+    const onePeak = median(single.map((m) => m.peakMB ?? Number.NaN));
+    const fleetPeak = median(fleet.map((m) => m.peakMB ?? Number.NaN));
+    const head = `fleet: sync --check --all-contexts --parallel ${String(PARALLEL)} over ${String(COUNT)} large clusters (each server a process of its own, ${String(LATENCY_MS)} ms latency)`;
+    console.log(
+      `${head}: ${fixed(wall)} ms (median of 3) vs a sequential shell loop over the contexts ${fixed(loop.ms)} ms: ratio ${ratio(wall, loop.ms)} (target <= 0.20x)`,
+    );
+    console.log(
+      `${head}: ${fixed(wall)} ms vs the slowest single context ${fixed(slowest)} ms (of ${String(COUNT)}; median ${fixed(median(single.map((m) => m.ms)))} ms): ratio ${ratio(wall, slowest)} (target <= 2.50x)`,
+    );
+    console.log(
+      `${head}: peak RSS ${fixed(fleetPeak)} MB vs one context's ${fixed(onePeak)} MB (median of ${String(COUNT)}): ratio ${ratio(fleetPeak, onePeak)} (target <= 3.00x)`,
+    );
+    console.log(
+      `  client CPU (kubectl and the plugin, user + system): ${(cpu(fleet) / COUNT).toFixed(2)} s per context in the fleet run (${cpu(fleet).toFixed(2)} s in all) vs ${cpu(single).toFixed(2)} s for one context alone (median), ${((loop.cpuS ?? Number.NaN) / COUNT).toFixed(2)} s per context in the shell loop (informational)`,
+    );
+  } finally {
+    await Promise.all(servers.map(stopServerProcess));
+  }
+}
