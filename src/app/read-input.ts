@@ -131,6 +131,21 @@ export async function readInput(
   } finally {
     progress?.stop();
   }
+  return { ...(await clusterInput(cluster, objects, parts)), unseen, discovery };
+}
+
+/**
+ * The Input of OBJECTS (of PARTS) read from CLUSTER, checked as every read is: an invalid XRD or ProviderRevision
+ * is held, any other invalid object fails (an InvalidInputError). Shared by readInput and `sync --watch`, which
+ * plans each reconcile against the objects its watches hold.
+ */
+export async function clusterInput(
+  cluster: Cluster,
+  objects: readonly KubeObject[],
+  parts: readonly SnapshotPart[],
+): Promise<Input> {
+  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
+    await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
   const invalid = findInvalidObjects(objects, parts);
   const fatal = invalid.filter((i) => !isOwnerObject(i.object));
   if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);
@@ -141,8 +156,7 @@ export async function readInput(
     invalidOwners: invalid
       .filter((i) => isOwnerObject(i.object))
       .map((i) => ({ ...i, origin: cluster.describe })),
-    unseen,
-    discovery,
+    unseen: [],
   };
 }
 
