@@ -295,3 +295,33 @@ describe('sync --watch', () => {
     expect(check.code, check.stderr).toBe(0);
   });
 });
+
+describe('sync --watch refuses what a long-lived watch of one cluster cannot do', () => {
+  // Each refused before anything is read: no kubeconfig is needed to be told.
+  const cases: Record<string, { args: string[]; why: RegExp }> = {
+    Contexts: {
+      args: ['--contexts', 'a,b'],
+      why: /--contexts: a watch is a long-lived process; run one per cluster$/,
+    },
+    AllContexts: {
+      args: ['--all-contexts'],
+      why: /--all-contexts: a watch is a long-lived process; run one per cluster$/,
+    },
+    Files: { args: ['-f', exampleCluster], why: /-f: it watches a live cluster/ },
+    DryRun: { args: ['--dry-run=server'], why: /--dry-run: a watch writes/ },
+    Check: { args: ['--check'], why: /--check: a watch repairs drift/ },
+    OutputDir: { args: ['--output-dir', 'out'], why: /--output-dir: a watch writes the cluster, not files/ },
+    Yaml: { args: ['-o', 'yaml'], why: /-o yaml: a watch prints one line per reconcile/ },
+    Diff: { args: ['-o', 'diff'], why: /-o diff: a watch prints one line per reconcile/ },
+    Composed: { args: ['--only', 'providers,composed'], why: /--only composed: the composed part/ },
+  };
+  it.each(Object.entries(cases))('%s', async (_name, tc) => {
+    const r = await runPlugin(['sync', '--watch', '--yes', ...tc.args]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: --watch cannot be used with /);
+    expect(lines[0]).toMatch(tc.why);
+  });
+});
