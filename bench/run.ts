@@ -4,8 +4,8 @@
  * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`,
  * who-can against `kubectl auth can-i` per subject, and explain over 5,000 ClusterRoles. Run with `npm run bench`
  * (builds first; also builds the standalone linux-amd64 executable when bun is installed); `npm run bench -- help
- * render` runs only some cases (help, render, sync, input, who-can, explain; and apply and fleet, which are not run
- * by default).
+ * render` runs only some cases (help, render, sync, input, who-can, explain; and apply, fleet and watch, which are
+ * not run by default: watch is 24 hours of simulated churn under sync --watch, bench/watch.ts).
  * Nothing here is a pass/fail test: it prints figures and their targets.
  *
  * BENCH_BIN_DIR and BENCH_STANDALONE_DIR measure other builds (a directory holding kubectl-crossplane_rbac: the
@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { fullFamilyYaml } from '../scripts/generate-examples.js';
 import { fixed, MB, median } from './figures.js';
 import { benchFleet, benchSync, benchSyncFloor, benchWhoCan } from './live.js';
+import { benchWatch } from './watch.js';
 import { BIN, binDir, env, mem, ratio, root, run, work, type Measured } from './process.js';
 
 const only = process.argv.slice(2);
@@ -222,6 +223,7 @@ try {
   }
   if (want('explain')) benchExplain();
   if (want('fleet', false)) await benchFleet();
+  if (want('watch', false)) await benchWatch();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

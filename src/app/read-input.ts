@@ -136,17 +136,19 @@ export async function readInput(
 
 /**
  * The Input of OBJECTS (of PARTS) read from CLUSTER, checked as every read is: an invalid XRD or ProviderRevision
- * is held, any other invalid object fails (an InvalidInputError). Shared by readInput and `sync --watch`, which
+ * is held, any other invalid object fails (an InvalidInputError). FIND_INVALID: findInvalidObjects, or a cache of it
+ * (sync --watch checks each object once). Shared by readInput and `sync --watch`, which
  * plans each reconcile against the objects its watches hold.
  */
 export async function clusterInput(
   cluster: Cluster,
   objects: readonly KubeObject[],
   parts: readonly SnapshotPart[],
+  findInvalid?: (objects: readonly KubeObject[], parts: readonly SnapshotPart[]) => InvalidObject[],
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
     await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
-  const invalid = findInvalidObjects(objects, parts);
+  const invalid = (findInvalid ?? findInvalidObjects)(objects, parts);
   const fatal = invalid.filter((i) => !isOwnerObject(i.object));
   if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);
   return {

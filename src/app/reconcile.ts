@@ -16,8 +16,9 @@ export interface WatchChange {
 export interface Reconcile {
   /** 1 for the reconcile after the first list, then counting. */
   readonly number: number;
-  /** When it ended (ms since the epoch). */
+  /** When it ended (ms since the epoch), and how long it took (planning and writing). */
   readonly at: number;
+  readonly tookMs: number;
   /** The first change of the batch it reconciled, and how many changes the batch held in all. */
   readonly trigger: WatchChange;
   readonly changes: number;

@@ -8,7 +8,12 @@ import { setMaxListeners } from 'node:events';
 import { ReflectorBackoff } from '../kube/backoff.js';
 import { objectKey } from '../kube/meta.js';
 import type { KubeObject } from '../kube/types.js';
-import { InvalidInputError, type SnapshotPart } from '../crossplane/validate-input.js';
+import {
+  InvalidInputError,
+  findInvalidObjects,
+  type InvalidObject,
+  type SnapshotPart,
+} from '../crossplane/validate-input.js';
 import type { Cluster, ListOptions, WatchEvent, WatchOptions } from '../port/cluster.js';
 import { ApiError, ServerGoneError, errorCode, translateError } from '../port/translate-error.js';
 import type { OperationResult } from './apply-operations.js';
@@ -19,8 +24,13 @@ import type { Reconcile, WatchChange } from './reconcile.js';
 import { syncInput, syncParts, type SyncOutcome, type SyncRunOptions } from './sync.js';
 
 export interface SyncWatchOptions extends SyncRunOptions {
-  /** How long a batch of changes gathers, from its first change, before it is reconciled (ms). */
+  /**
+   * Batching: a batch is reconciled SETTLE_MS after its first change (the rest of one `kubectl apply` comes in that
+   * long), and reconciles start at least DEBOUNCE_MS apart, so under steady churn each takes in all the changes of
+   * the last DEBOUNCE_MS.
+   */
   readonly debounceMs: number;
+  readonly settleMs: number;
   /** Ends the watch after the reconcile under way (the CLI ends it with Ctrl-C, through AppDeps.interrupt). */
   readonly signal?: AbortSignal | undefined;
 }
@@ -87,6 +97,7 @@ async function watchSession(
   options.signal?.addEventListener('abort', stopOuter);
   if (options.signal?.aborted === true) abort.abort();
   const stores = new Map(parts.map((p) => [p, new Map<string, KubeObject>()] as const));
+  const checked = checkedOnce();
   const synced = new Set<SnapshotPart>();
   let batch: { first: WatchChange; count: number; since: number } | undefined;
   let failure: { error: unknown } | undefined;
@@ -152,19 +163,20 @@ async function watchSession(
       count: objects,
       since: Date.now(),
     };
-    let debounce = false;
+    let lastStart: number | undefined;
     for (;;) {
       await waitFor(() => batch !== undefined);
       if (abort.signal.aborted || batch === undefined) return 'stopped';
-      if (debounce) {
-        await sleep(batch.since + options.debounceMs - Date.now(), abort.signal);
+      if (lastStart !== undefined) {
+        const at = Math.max(batch.since + options.settleMs, lastStart + options.debounceMs);
+        await sleep(at - Date.now(), abort.signal);
         if (failure !== undefined) throw failure.error;
         if (abort.signal.aborted) return 'stopped';
       }
-      debounce = true;
+      lastStart = Date.now();
       const taken = batch;
       batch = undefined;
-      const reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken);
+      const reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken, checked);
       deps.onProgress?.({ type: 'reconciled', reconcile });
       if (reconcile.status === 'declined') return 'declined';
       if (reconcile.interrupted || deps.interrupt?.requested === true) return 'interrupted';
@@ -197,7 +209,9 @@ async function reconcileOnce(
   deps: AppDeps,
   state: WatchState,
   batch: { first: WatchChange; count: number },
+  checked: CheckedObjects,
 ): Promise<Reconcile> {
+  const started = Date.now();
   const objects = [...stores.values()].flatMap((s) => [...s.values()]);
   // What each written object was when planned: a write's own event may come back after the next plan starts.
   const planned = new Map<string, string | undefined>();
@@ -227,13 +241,13 @@ async function reconcileOnce(
   };
   let outcome: SyncOutcome;
   try {
-    const input = await clusterInput(cluster, objects, parts);
+    const input = await clusterInput(cluster, objects, parts, checked);
     const write = { ...options.write, yes: state.confirmed };
     outcome = await syncInput(input, { ...options, write }, quiet, false);
   } catch (err) {
     // An object sync cannot read (validate-input): nothing is written until it is fixed; the loop goes on.
     if (!(err instanceof InvalidInputError)) throw err;
-    return { ...base, at: Date.now(), status: 'failed', problems: [err.message], warnings: lines };
+    return { ...base, ...ended(started), status: 'failed', problems: [err.message], warnings: lines };
   }
   const warnings = lines.filter((l) => !l.startsWith('held ') && !l.startsWith('refused '));
   const shared = {
@@ -242,12 +256,12 @@ async function reconcileOnce(
     refused: outcome.refused.map((e) => `${e.key}: ${e.reason ?? ''}`),
     warnings,
   };
-  if (outcome.status === 'declined') return { ...shared, at: Date.now(), status: 'declined' };
+  if (outcome.status === 'declined') return { ...shared, ...ended(started), status: 'declined' };
   if (outcome.status === 'denied') {
-    return { ...shared, at: Date.now(), status: 'denied', problems: outcome.missing?.lines ?? [] };
+    return { ...shared, ...ended(started), status: 'denied', problems: outcome.missing?.lines ?? [] };
   }
   if (!state.confirmed) state.confirmed = await confirmWatch(cluster, options, deps, outcome);
-  if (!state.confirmed) return { ...shared, at: Date.now(), status: 'declined' };
+  if (!state.confirmed) return { ...shared, ...ended(started), status: 'declined' };
   const results = outcome.report?.results ?? [];
   rememberWrites(stores, planned, results);
   const done = results.filter((r) => r.error === undefined && r.notAttempted !== true);
@@ -255,7 +269,7 @@ async function reconcileOnce(
     done.filter((r) => actions.includes(r.operation.action)).length;
   return {
     ...shared,
-    at: Date.now(),
+    ...ended(started),
     status: 'applied',
     created: count('create'),
     updated: count('update', 'recreate', 'patch'),
@@ -310,6 +324,22 @@ function rememberWrites(
   }
 }
 
+/** findInvalidObjects with each object checked once, when it first comes: a reconcile checks only what changed. */
+type CheckedObjects = (objects: readonly KubeObject[], parts: readonly SnapshotPart[]) => InvalidObject[];
+
+function checkedOnce(): CheckedObjects {
+  const seen = new WeakMap<KubeObject, InvalidObject | null>();
+  return (objects, parts) =>
+    objects.flatMap((o) => {
+      let found = seen.get(o);
+      if (found === undefined) {
+        found = findInvalidObjects([o], parts)[0] ?? null;
+        seen.set(o, found);
+      }
+      return found === null ? [] : [found];
+    });
+}
+
 /** A watch event applied to one kind's objects (CRDs: only their metadata, as sync reads them). */
 function applyEvent(store: Map<string, KubeObject>, event: WatchEvent, metadataOnly: boolean): void {
   const keep = (o: KubeObject): KubeObject =>
@@ -319,6 +349,11 @@ function applyEvent(store: Map<string, KubeObject>, event: WatchEvent, metadataO
     for (const o of event.objects) store.set(objectKey(o), keep(o));
   } else if (event.type === 'DELETED') store.delete(objectKey(event.object));
   else store.set(objectKey(event.object), keep(event.object));
+}
+
+function ended(started: number): { at: number; tookMs: number } {
+  const at = Date.now();
+  return { at, tookMs: at - started };
 }
 
 function changeOf(type: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): WatchChange {

@@ -4,8 +4,9 @@ import type { SyncRunOptions } from '../app/sync.js';
 import type { Reconcile, WatchProgress } from '../app/reconcile.js';
 import { appDeps, type Deps } from './context.js';
 
-/** How long a batch of changes gathers before it is reconciled (Crossplane's controllers requeue in about as long). */
+/** Reconciles at most once a second, each 100 ms after the first change it takes in (see SyncWatchOptions). */
 const DEBOUNCE_MS = 1_000;
+const SETTLE_MS = 100;
 
 /** The flags `sync --watch` is refused with, and why. */
 interface WatchArgs {
@@ -73,7 +74,7 @@ export async function watchSync(
   const { runSyncWatch } = await import('../app/sync-watch.js');
   const printer = new WatchPrinter(deps.io, format);
   const end = await runSyncWatch(
-    { ...run, debounceMs: DEBOUNCE_MS },
+    { ...run, debounceMs: DEBOUNCE_MS, settleMs: SETTLE_MS },
     {
       ...appDeps(deps, color),
       onProgress: (e) => {

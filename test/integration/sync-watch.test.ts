@@ -78,6 +78,7 @@ function startWatch(kubeconfig: string): Watching {
       adopt: false,
       write: { dryRun: 'none', check: false, yes: true, concurrency: 8, what: 'apply the Crossplane RBAC' },
       debounceMs: 100,
+      settleMs: 20,
       signal: stop.signal,
     },
     deps,
