@@ -21,6 +21,8 @@ export const SKIP: Record<string, string> = {
     'builds every platform (half a minute); npm test runs the release of linux-amd64 for the e2e-standalone and packaging tests',
   'kubectl krew install --manifest=dist/release/plugin.yaml --archive=dist/release/kubectl-crossplane-rbac_v0.1.0_linux_amd64.tar.gz':
     'needs krew and a release built (npm run release)',
+  'kubectl crossplane-rbac sync --watch --yes':
+    'runs until Ctrl-C; sync-watch.test.ts (e2e) runs it through the executable, adds a revision and stops it',
   'kubectl crossplane-rbac enable-xrd -i':
     'chooses from checkbox lists on a terminal; enable-xrd.test.ts drives them through tmux',
   'git add clusters/ && git commit -m "Crossplane RBAC"': "commits to the reader's GitOps repository",
