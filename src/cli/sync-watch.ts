@@ -144,7 +144,7 @@ class WatchPrinter {
 }
 
 /** `12:03:01 ProviderRevision upbound-provider-aws-s3-abc added: 3 created, 1 updated` */
-export function reconcileLine(r: Reconcile): string {
+function reconcileLine(r: Reconcile): string {
   const t = new Date(r.at);
   const time = [t.getHours(), t.getMinutes(), t.getSeconds()]
     .map((n) => String(n).padStart(2, '0'))

@@ -7,7 +7,7 @@
  * staging/src/k8s.io/apimachinery/pkg/util/wait/backoff.go@898b9f800267a757615ecfb71fc377d04d996c6b (delay, Jitter,
  * exponentialBackoffManagerImpl.getNextBackoff). Pure: the clock and the random source are given.
  */
-export const REFLECTOR_BACKOFF = {
+const REFLECTOR_BACKOFF = {
   initialMs: 800,
   capMs: 30_000,
   resetAfterMs: 120_000,

@@ -9,6 +9,7 @@ import { connect } from '../../src/cluster/connect.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import type { Reconcile, WatchProgress } from '../../src/app/reconcile.js';
 import { runSyncWatch, type SyncWatchEnd } from '../../src/app/sync-watch.js';
+import { Interrupt } from '../../src/app/interrupt.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { ADMIN_TOKEN } from '../apiserver/types.js';
@@ -43,7 +44,7 @@ interface Watching {
   readonly done: Promise<SyncWatchEnd>;
 }
 
-function startWatch(kubeconfig: string): Watching {
+function startWatch(kubeconfig: string, interrupt?: Interrupt): Watching {
   const reconciles: Reconcile[] = [];
   const events: WatchProgress[] = [];
   const stop = new AbortController();
@@ -59,6 +60,7 @@ function startWatch(kubeconfig: string): Watching {
       env: {},
     },
     connect: (flags) => Promise.resolve(connect(flags, {})),
+    interrupt,
     confirm: (request) => {
       if (!request.yes) throw new Error(`asked: ${request.message}`);
       return Promise.resolve(true);
@@ -283,6 +285,28 @@ describe('sync --watch', () => {
     expect(server.counters.total('list')).toBe(0);
     // The test's delete and one create.
     expect(server.counters.writes()).toBe(2);
+  });
+
+  it('stops after the writes in flight on Ctrl-C, says so, and a sync finishes the job', async () => {
+    const interrupt = new Interrupt();
+    // Each request waits 20 ms: the first reconcile's 237 creates are still being written when Ctrl-C comes.
+    server.faults.latencyMs = 20;
+    watch = startWatch(kubeconfig, interrupt);
+    const w = watch;
+    await until(() => server.counters.writes() >= 20, 'writes to begin');
+    expect(interrupt.signal()).toBe('stop');
+    const end = await w.done;
+    expect(end.reason).toBe('interrupted');
+    const [first] = w.reconciles;
+    expect(first?.interrupted).toBe(true);
+    expect(first?.notStarted).toBeGreaterThan(0);
+    // Every write the server received was one the reconcile counts as done: none was cut off.
+    expect(server.counters.writes()).toBe((first?.created ?? 0) + (first?.updated ?? 0));
+    server.faults.latencyMs = 0;
+    const again = await runPlugin(['sync', '--yes', '--kubeconfig', kubeconfig]);
+    expect(again.code, again.stderr).toBe(0);
+    const check = await runPlugin(['sync', '--check', '--kubeconfig', kubeconfig]);
+    expect(check.code, check.stderr).toBe(0);
   });
 
   it('leaves the cluster as a one-shot sync would: sync --check finds nothing to write', async () => {
