@@ -4,8 +4,9 @@
  * an unchanged sync against `kubectl get` of the same objects, a large -f input, sync against `kubectl apply`,
  * who-can against `kubectl auth can-i` per subject, audit against who-can, and explain over 5,000 ClusterRoles. Run with `npm run bench`
  * (builds first; also builds the standalone linux-amd64 executable when bun is installed); `npm run bench -- help
- * render` runs only some cases (help, render, sync, input, who-can, audit, explain, rbac; and apply and fleet, which
- * are not run by default). rbac: pathological RBAC graphs (bench/pathological.ts).
+ * render` runs only some cases (help, render, sync, input, who-can, audit, explain, rbac; and apply, fleet and watch,
+ * which are not run by default: watch is 24 hours of simulated churn under sync --watch, bench/watch.ts). rbac:
+ * pathological RBAC graphs (bench/pathological.ts).
  * Nothing here is a pass/fail test: it prints figures and their targets.
  *
  * BENCH_BIN_DIR and BENCH_STANDALONE_DIR measure other builds (a directory holding kubectl-crossplane_rbac: the
@@ -21,6 +22,7 @@ import { benchAudit } from './audit.js';
 import { benchFleet } from './fleet.js';
 import { benchSync, benchSyncFloor, benchWhoCan } from './live.js';
 import { benchPathological } from './pathological.js';
+import { benchWatch } from './watch.js';
 import { BIN, binDir, env, mem, ratio, root, run, work, type Measured } from './process.js';
 
 const only = process.argv.slice(2);
@@ -227,6 +229,7 @@ try {
   if (want('explain')) benchExplain();
   if (want('rbac')) await benchPathological();
   if (want('fleet', false)) await benchFleet();
+  if (want('watch', false)) await benchWatch();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -4,6 +4,7 @@ import type { PlanEntry } from '../plan/plan.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Interrupt } from './interrupt.js';
 import type { Io } from './io.js';
+import type { WatchProgress } from './reconcile.js';
 
 /**
  * What a use case runs with: its own Io (several runs can write side by side, each to its own streams), a way to
@@ -21,6 +22,11 @@ export interface AppDeps {
   readonly choose: (message: string, choices: readonly Choice[]) => Promise<string[]>;
   /** Starts a progress indicator (a spinner on a terminal, nothing elsewhere). */
   readonly startProgress: (text: string) => Promise<Progress>;
+  /**
+   * Hears what a long-running use case does as it goes, as data (sync --watch: each reconcile); the front end
+   * decides how to show it. Absent: nobody listens.
+   */
+  readonly onProgress?: ((event: WatchProgress) => void) | undefined;
 }
 
 /** One question before writing. */

@@ -134,7 +134,24 @@ export async function readInput(
   } finally {
     progress?.stop();
   }
-  const invalid = findInvalidObjects(objects, parts);
+  return { ...(await clusterInput(cluster, objects, parts)), unseen, discovery };
+}
+
+/**
+ * The Input of OBJECTS (of PARTS) read from CLUSTER, checked as every read is: an invalid XRD or ProviderRevision
+ * is held, any other invalid object fails (an InvalidInputError). FIND_INVALID: findInvalidObjects, or a cache of it
+ * (sync --watch checks each object once). Shared by readInput and `sync --watch`, which
+ * plans each reconcile against the objects its watches hold.
+ */
+export async function clusterInput(
+  cluster: Cluster,
+  objects: readonly KubeObject[],
+  parts: readonly SnapshotPart[],
+  findInvalid?: (objects: readonly KubeObject[], parts: readonly SnapshotPart[]) => InvalidObject[],
+): Promise<Input> {
+  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
+    await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
+  const invalid = (findInvalid ?? findInvalidObjects)(objects, parts);
   const fatal = invalid.filter((i) => !isOwnerObject(i.object));
   if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);
   return {
@@ -144,8 +161,7 @@ export async function readInput(
     invalidOwners: invalid
       .filter((i) => isOwnerObject(i.object))
       .map((i) => ({ ...i, origin: cluster.describe })),
-    unseen,
-    discovery,
+    unseen: [],
   };
 }
 

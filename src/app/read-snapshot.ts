@@ -42,6 +42,15 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
   },
 };
 
+/** What a part lists: its kind, a phrase for messages, and its list options (sync --watch watches the same). */
+export function partList(part: SnapshotPart): {
+  readonly kind: ResourceKind;
+  readonly what: string;
+  readonly opts?: ListOptions;
+} {
+  return PARTS[part];
+}
+
 /** The objects read so far of each kind being listed, for a progress line: `listing ClusterRoles: 2,874`. */
 export type ReadProgress = (text: string) => void;
 

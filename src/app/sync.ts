@@ -114,10 +114,24 @@ export async function runSync(options: SyncRunOptions, deps: AppDeps): Promise<S
     import('./preflight.js'),
   ]).catch(() => undefined);
   const input = await readInput(options.source, deps, syncParts(options.render.only));
+  return syncInput(input, options, deps, true);
+}
+
+/**
+ * Plans and writes what sync makes from INPUT (read with syncParts): one sync after its reads, and each reconcile of
+ * `sync --watch` against its in-memory state, so both apply the same ownership, held-owner, privileged-rule and
+ * pre-flight rules. REPORT: write the composed report.
+ */
+export async function syncInput(
+  input: Input,
+  options: Omit<SyncRunOptions, 'source'>,
+  deps: AppDeps,
+  report: boolean,
+): Promise<SyncOutcome> {
   const { plan, held, pruneScope, composed, desired } = await planSync(
     input,
     options.render,
-    { prune: options.prune, adopt: options.adopt, report: true },
+    { prune: options.prune, adopt: options.adopt, report },
     deps,
   );
   const [{ wouldPrune }, { replanOne }] = await Promise.all([

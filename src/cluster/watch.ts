@@ -21,11 +21,11 @@ import { UserError } from '../errors.js';
 import { isKubeObject, type KubeObject } from '../kube/types.js';
 import type { ResourceKind, WatchEvent, WatchOptions } from '../port/cluster.js';
 import { ApiError, type StatusBody } from '../port/translate-error.js';
+import { ReflectorBackoff } from '../kube/backoff.js';
 import { resourceUrl } from './resource-url.js';
 import {
   NotJsonError,
   answerError,
-  backoff,
   jsonAnswer,
   sleepUnlessAborted,
   type Answer,
@@ -78,7 +78,8 @@ export async function* watchKind(
 ): AsyncGenerator<WatchEvent, void, undefined> {
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let from: string | undefined;
-  let failures = 0;
+  // A watch that did not work waits as the reflector's backoffManager says (kube/backoff.ts): 800ms doubling to 30s.
+  const waits = new ReflectorBackoff(Date.now, Math.random);
   try {
     while (!signal.aborted) {
       if (from === undefined) {
@@ -92,13 +93,11 @@ export async function* watchKind(
       if (end.relist) {
         // As the reflector after an expired watch: list again at once (reflector.go, watch: isExpiredError).
         from = undefined;
-        failures = 0;
         continue;
       }
       from = end.resourceVersion;
       const worked = end.received > 0 || (!end.failed && Date.now() - started >= SHORT_WATCH_MS);
-      failures = worked ? 0 : failures + 1;
-      if (failures > 0) await sleepUnlessAborted(sleep, backoff(failures), signal);
+      if (!worked) await sleepUnlessAborted(sleep, waits.next(), signal);
     }
   } catch (err) {
     if (signal.aborted) return;

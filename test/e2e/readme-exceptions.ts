@@ -14,6 +14,8 @@ export const SKIP: Record<string, string> = {
     'installs into the global prefix; packaging.test.ts installs the tarball into a prefix of its own',
   'npm ci': 'reinstalls node_modules, which the tests run from',
   'npm run build': 'rewrites dist/ under the e2e tests running it; npm test builds before them',
+  'kubectl crossplane-rbac sync --watch --yes':
+    'runs until Ctrl-C; sync-watch.test.ts (e2e) runs it through the executable, adds a revision and stops it',
   'kubectl crossplane-rbac enable-xrd -i':
     'chooses from checkbox lists on a terminal; enable-xrd.test.ts drives them through tmux',
   'git add clusters/ && git commit -m "Crossplane RBAC"': "commits to the reader's GitOps repository",

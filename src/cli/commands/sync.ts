@@ -51,6 +51,7 @@ interface SyncArgs extends GlobalArgs, FleetArgs {
   readonly 'allow-privileged': boolean;
   readonly 'print-required-role': boolean;
   readonly 'output-dir': string | undefined;
+  readonly watch: boolean;
 }
 
 export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
@@ -118,12 +119,19 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         })
         .option('yes', yesOption)
         .option('allow-privileged', allowPrivilegedRolesOption)
+        .option('watch', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Keep the RBAC in sync: list, watch what sync reads, and write each change as it comes (and repair drift) until Ctrl-C',
+        })
         .option('print-required-role', {
           type: 'boolean',
           default: false,
           describe: 'Print a ClusterRole with what sync needs, and exit',
         }),
     handler: async (args) => {
+      if (args.watch) return syncWatch(deps, args);
       // Every flag is checked before anything is read or printed.
       const options = syncOptions(args);
       if (args['print-required-role']) {
@@ -173,6 +181,14 @@ async function syncOnce(
   if (options.outputDir === undefined) return presentWrite(deps.io, outcome, options.present);
   const { writeOutputDir } = await import('../output-dir.js');
   await writeOutputDir(deps.io, outcome, options.outputDir);
+}
+
+/** `sync --watch`: its own flags checked first, then sync's; one cluster, until Ctrl-C. */
+async function syncWatch(deps: Deps, args: SyncArgs): Promise<void> {
+  const { checkWatchFlags, watchSync } = await import('../sync-watch.js');
+  const format = checkWatchFlags(args);
+  const { run } = syncOptions({ ...args, output: undefined });
+  await watchSync(deps, run, format, args.color);
 }
 
 /** The flags as sync's options, every one checked; -o is checked only when sync writes a plan. */

@@ -1,0 +1,389 @@
+/**
+ * `sync --watch`: Crossplane's RBAC manager run out of the cluster. It lists and watches (Cluster.watch, as client-go's
+ * reflector) everything a sync reads, holds it in memory, and after each batch of changes plans against that state
+ * and writes what changed, through the same planning and write flow as a one-shot sync (syncInput). Each reconcile is
+ * reported as data through AppDeps.onProgress; nothing here writes to a stream.
+ */
+import { setMaxListeners } from 'node:events';
+import { ReflectorBackoff } from '../kube/backoff.js';
+import { objectKey } from '../kube/meta.js';
+import type { KubeObject } from '../kube/types.js';
+import {
+  InvalidInputError,
+  findInvalidObjects,
+  type InvalidObject,
+  type SnapshotPart,
+} from '../crossplane/validate-input.js';
+import type { Cluster, ListOptions, WatchEvent, WatchOptions } from '../port/cluster.js';
+import { ApiError, ServerGoneError, errorCode, translateError } from '../port/translate-error.js';
+import type { OperationResult } from './apply-operations.js';
+import type { AppDeps } from './deps.js';
+import { clusterInput } from './read-input.js';
+import { partList } from './read-snapshot.js';
+import type { Reconcile, WatchChange } from './reconcile.js';
+import { syncInput, syncParts, type SyncOutcome, type SyncRunOptions } from './sync.js';
+
+export interface SyncWatchOptions extends SyncRunOptions {
+  /**
+   * Batching: a batch is reconciled SETTLE_MS after its first change (the rest of one `kubectl apply` comes in that
+   * long), and reconciles start at least DEBOUNCE_MS apart, so under steady churn each takes in all the changes of
+   * the last DEBOUNCE_MS.
+   */
+  readonly debounceMs: number;
+  readonly settleMs: number;
+  /** Ends the watch after the reconcile under way (the CLI ends it with Ctrl-C, through AppDeps.interrupt). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** How a watch ended: SIGNAL aborted it, a Ctrl-C stopped its writes, or the user declined the first writes. */
+export interface SyncWatchEnd {
+  readonly reason: 'stopped' | 'interrupted' | 'declined';
+  readonly reconciles: number;
+}
+
+/** What lasts across connections: reconciles counted, and whether the user has said yes once. */
+interface WatchState {
+  reconciles: number;
+  confirmed: boolean;
+}
+
+/** The RBAC kinds sync writes, by the part that watches them (what a write changes in memory). */
+const WRITTEN_PARTS: Readonly<Record<string, SnapshotPart>> = {
+  ClusterRole: 'clusterRoles',
+  ClusterRoleBinding: 'clusterRoleBindings',
+  RoleBinding: 'roleBindings',
+};
+
+/**
+ * Watches and reconciles until SIGNAL aborts or a Ctrl-C stops it. When the transport gives the server up (no answer
+ * for a while: ServerGoneError), it connects again after the reflector's backoff (kube/backoff.ts: 800ms doubling to
+ * 30s, jittered), lists everything again and reconciles: a watch outlives an API server restart. Anything else no
+ * retry mends (403, 404 of a required kind) is thrown.
+ */
+export async function runSyncWatch(options: SyncWatchOptions, deps: AppDeps): Promise<SyncWatchEnd> {
+  if (options.source.from !== undefined) throw new Error('sync --watch reads a cluster, never -f');
+  const state: WatchState = { reconciles: 0, confirmed: options.write.yes };
+  const waits = new ReflectorBackoff(Date.now, Math.random);
+  for (;;) {
+    const cluster = await deps.connect(options.source.connection);
+    try {
+      const reason = await watchSession(cluster, options, deps, state);
+      return { reason, reconciles: state.reconciles };
+    } catch (err) {
+      if (!(err instanceof ServerGoneError)) throw err;
+      const inMs = waits.next();
+      deps.onProgress?.({ type: 'reconnecting', reason: err.message, inMs });
+      if (!(await sleep(inMs, options.signal))) return { reason: 'stopped', reconciles: state.reconciles };
+    } finally {
+      cluster.close?.();
+    }
+  }
+}
+
+/** One connection's watches and reconciles: lists, reconciles once, then once per batch of changes. */
+async function watchSession(
+  cluster: Cluster,
+  options: SyncWatchOptions,
+  deps: AppDeps,
+  state: WatchState,
+): Promise<SyncWatchEnd['reason']> {
+  const parts = syncParts(options.render.only);
+  const abort = new AbortController();
+  // One listener per watch and per request in flight on it: more than the default 10 is no leak.
+  setMaxListeners(parts.length * 4, abort.signal);
+  const stopOuter = (): void => {
+    abort.abort();
+  };
+  options.signal?.addEventListener('abort', stopOuter);
+  if (options.signal?.aborted === true) abort.abort();
+  const stores = new Map(parts.map((p) => [p, new Map<string, KubeObject>()] as const));
+  const checked = checkedOnce();
+  const synced = new Set<SnapshotPart>();
+  let batch: { first: WatchChange; count: number; since: number } | undefined;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  abort.signal.addEventListener('abort', poke);
+  const note = (change: WatchChange): void => {
+    if (batch === undefined) batch = { first: change, count: 1, since: Date.now() };
+    else {
+      batch.count++;
+      // The batch is named by its first change of what sync reads, not by its own writes coming back.
+      if (WRITTEN_PARTS[batch.first.kind] !== undefined && WRITTEN_PARTS[change.kind] === undefined) {
+        batch.first = change;
+      }
+    }
+    poke();
+  };
+  const watchers = parts.map(async (part) => {
+    const { kind, what, opts } = partList(part);
+    const store = stores.get(part);
+    if (store === undefined) return;
+    try {
+      for await (const event of cluster.watch(kind, watchOptions(opts), abort.signal)) {
+        const relisted = event.type === 'SYNCED' && synced.has(part);
+        applyEvent(store, event, part === 'crdOwners');
+        if (event.type === 'SYNCED') synced.add(part);
+        if (relisted) note({ kind: kind.kind, name: '', change: 'relisted' });
+        else if (event.type !== 'SYNCED') note(changeOf(event.type, event.object));
+        else poke();
+      }
+    } catch (err) {
+      if (opts?.optional === true && err instanceof ApiError && err.code === 404) {
+        // Not served here (no Crossplane of that version): as sync reads it, empty; nothing to watch.
+        synced.add(part);
+        deps.onProgress?.({ type: 'unwatched', kind: kind.kind, reason: 'not served by this cluster' });
+        poke();
+        return;
+      }
+      failure ??= { error: sessionError(err, what, cluster.describe, state.reconciles > 0) };
+      poke();
+    }
+  });
+  const waitFor = async (ready: () => boolean): Promise<void> => {
+    while (!ready() && failure === undefined && !abort.signal.aborted) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    if (failure !== undefined) throw failure.error;
+  };
+  try {
+    await waitFor(() => synced.size === parts.length);
+    if (abort.signal.aborted) return 'stopped';
+    const objects = [...stores.values()].reduce((n, s) => n + s.size, 0);
+    deps.onProgress?.({ type: 'watching', kinds: kindsOf(parts), objects });
+    // The first reconcile of a connection is a sync of all that was listed, changes or not.
+    batch = {
+      first: { kind: '', name: '', change: state.reconciles === 0 ? 'listed' : 'relisted' },
+      count: objects,
+      since: Date.now(),
+    };
+    let lastStart: number | undefined;
+    for (;;) {
+      await waitFor(() => batch !== undefined);
+      if (abort.signal.aborted || batch === undefined) return 'stopped';
+      if (lastStart !== undefined) {
+        const at = Math.max(batch.since + options.settleMs, lastStart + options.debounceMs);
+        await sleep(at - Date.now(), abort.signal);
+        if (failure !== undefined) throw failure.error;
+        if (abort.signal.aborted) return 'stopped';
+      }
+      lastStart = Date.now();
+      const taken = batch;
+      batch = undefined;
+      const reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken, checked);
+      deps.onProgress?.({ type: 'reconciled', reconcile });
+      if (reconcile.status === 'declined') return 'declined';
+      if (reconcile.interrupted || deps.interrupt?.requested === true) return 'interrupted';
+    }
+  } finally {
+    abort.abort();
+    options.signal?.removeEventListener('abort', stopOuter);
+    await Promise.allSettled(watchers);
+  }
+}
+
+/**
+ * What ends a session, as the error to throw: the server gone (connect again), or what no retry mends. Once the watch
+ * has run, a connection that fails (the API server restarting, a network blink longer than the transport retries)
+ * means the server is gone for now: connect again. Before, it means a wrong address: fail at once, as kubectl does.
+ */
+function sessionError(err: unknown, what: string, describe: string, hasRun: boolean): unknown {
+  if (err instanceof ServerGoneError) return err;
+  const translated = translateError(err, what, describe);
+  if (!hasRun || errorCode(err) === undefined || err instanceof ApiError) return translated;
+  return new ServerGoneError(translated.message, { cause: err });
+}
+
+/** Plans the state held in STORES and writes what changed, as one sync does; the outcome as a Reconcile. */
+async function reconcileOnce(
+  cluster: Cluster,
+  stores: ReadonlyMap<SnapshotPart, Map<string, KubeObject>>,
+  parts: readonly SnapshotPart[],
+  options: SyncWatchOptions,
+  deps: AppDeps,
+  state: WatchState,
+  batch: { first: WatchChange; count: number },
+  checked: CheckedObjects,
+): Promise<Reconcile> {
+  const started = Date.now();
+  const objects = [...stores.values()].flatMap((s) => [...s.values()]);
+  // What each written object was when planned: a write's own event may come back after the next plan starts.
+  const planned = new Map<string, string | undefined>();
+  for (const part of Object.values(WRITTEN_PARTS)) {
+    for (const [key, o] of stores.get(part) ?? []) planned.set(key, o.metadata.resourceVersion);
+  }
+  // The lines sync writes to stderr (warnings, held and refused owners) become data of the reconcile.
+  const lines: string[] = [];
+  const quiet: AppDeps = {
+    ...deps,
+    io: { ...deps.io, stderr: { write: (text: string) => lines.push(...text.split('\n').filter(Boolean)) } },
+    startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+  };
+  const base = {
+    number: ++state.reconciles,
+    trigger: batch.first,
+    changes: batch.count,
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    failed: [],
+    notStarted: 0,
+    held: [],
+    refused: [],
+    problems: [],
+    interrupted: false,
+  };
+  let outcome: SyncOutcome;
+  try {
+    const input = await clusterInput(cluster, objects, parts, checked);
+    const write = { ...options.write, yes: state.confirmed };
+    outcome = await syncInput(input, { ...options, write }, quiet, false);
+  } catch (err) {
+    // An object sync cannot read (validate-input): nothing is written until it is fixed; the loop goes on.
+    if (!(err instanceof InvalidInputError)) throw err;
+    return { ...base, ...ended(started), status: 'failed', problems: [err.message], warnings: lines };
+  }
+  const warnings = lines.filter((l) => !l.startsWith('held ') && !l.startsWith('refused '));
+  const shared = {
+    ...base,
+    held: outcome.held,
+    refused: outcome.refused.map((e) => `${e.key}: ${e.reason ?? ''}`),
+    warnings,
+  };
+  if (outcome.status === 'declined') return { ...shared, ...ended(started), status: 'declined' };
+  if (outcome.status === 'denied') {
+    return { ...shared, ...ended(started), status: 'denied', problems: outcome.missing?.lines ?? [] };
+  }
+  if (!state.confirmed) state.confirmed = await confirmWatch(cluster, options, deps, outcome);
+  if (!state.confirmed) return { ...shared, ...ended(started), status: 'declined' };
+  const results = outcome.report?.results ?? [];
+  rememberWrites(stores, planned, results);
+  const done = results.filter((r) => r.error === undefined && r.notAttempted !== true);
+  const count = (...actions: string[]): number =>
+    done.filter((r) => actions.includes(r.operation.action)).length;
+  return {
+    ...shared,
+    ...ended(started),
+    status: 'applied',
+    created: count('create'),
+    updated: count('update', 'recreate', 'patch'),
+    deleted: count('delete'),
+    failed: results.flatMap((r) =>
+      r.error !== undefined
+        ? [`${r.operation.object.kind} "${r.operation.object.metadata.name}": ${r.error}`]
+        : [],
+    ),
+    notStarted: outcome.report?.notStarted ?? 0,
+    interrupted: outcome.report?.interrupted === true,
+  };
+}
+
+/**
+ * The one question of a watch without --yes: asked by the write flow with the first writes; when the first
+ * reconcile had nothing to write, asked here, before any change is written.
+ */
+async function confirmWatch(
+  cluster: Cluster,
+  options: SyncWatchOptions,
+  deps: AppDeps,
+  outcome: SyncOutcome,
+): Promise<boolean> {
+  if (outcome.status === 'applied' && outcome.hasChanges) return true;
+  return deps.confirm({
+    message: `${options.write.what}: nothing to write now; write each change on ${cluster.describe} as it comes. Continue?`,
+    what: options.write.what,
+    yes: false,
+  });
+}
+
+/**
+ * Puts what was just written into the stores, unless a newer version already came back from the watch: the next
+ * plan then never writes an object again because its own event is still on its way.
+ */
+function rememberWrites(
+  stores: ReadonlyMap<SnapshotPart, Map<string, KubeObject>>,
+  planned: ReadonlyMap<string, string | undefined>,
+  results: readonly OperationResult[],
+): void {
+  for (const r of results) {
+    if (r.error !== undefined || r.notAttempted === true) continue;
+    const { object } = r.operation;
+    const part = WRITTEN_PARTS[object.kind];
+    const store = part !== undefined ? stores.get(part) : undefined;
+    if (store === undefined) continue;
+    const key = objectKey(object);
+    if (store.get(key)?.metadata.resourceVersion !== planned.get(key)) continue;
+    if (r.operation.action === 'delete') store.delete(key);
+    else store.set(key, object);
+  }
+}
+
+/** findInvalidObjects with each object checked once, when it first comes: a reconcile checks only what changed. */
+type CheckedObjects = (objects: readonly KubeObject[], parts: readonly SnapshotPart[]) => InvalidObject[];
+
+function checkedOnce(): CheckedObjects {
+  const seen = new WeakMap<KubeObject, InvalidObject | null>();
+  return (objects, parts) =>
+    objects.flatMap((o) => {
+      let found = seen.get(o);
+      if (found === undefined) {
+        found = findInvalidObjects([o], parts)[0] ?? null;
+        seen.set(o, found);
+      }
+      return found === null ? [] : [found];
+    });
+}
+
+/** A watch event applied to one kind's objects (CRDs: only their metadata, as sync reads them). */
+function applyEvent(store: Map<string, KubeObject>, event: WatchEvent, metadataOnly: boolean): void {
+  const keep = (o: KubeObject): KubeObject =>
+    metadataOnly ? { apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata } : o;
+  if (event.type === 'SYNCED') {
+    store.clear();
+    for (const o of event.objects) store.set(objectKey(o), keep(o));
+  } else if (event.type === 'DELETED') store.delete(objectKey(event.object));
+  else store.set(objectKey(event.object), keep(event.object));
+}
+
+function ended(started: number): { at: number; tookMs: number } {
+  const at = Date.now();
+  return { at, tookMs: at - started };
+}
+
+function changeOf(type: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): WatchChange {
+  const change = ({ ADDED: 'added', MODIFIED: 'modified', DELETED: 'deleted' } as const)[type];
+  return { kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace, change };
+}
+
+/** A part's list options as a watch's (the filters; `optional` and `metadataOnly` are handled here). */
+function watchOptions(opts: ListOptions | undefined): WatchOptions {
+  return {
+    ...(opts?.namespace !== undefined ? { namespace: opts.namespace } : {}),
+    ...(opts?.labelSelector !== undefined ? { labelSelector: opts.labelSelector } : {}),
+    ...(opts?.fieldSelector !== undefined ? { fieldSelector: opts.fieldSelector } : {}),
+  };
+}
+
+function kindsOf(parts: readonly SnapshotPart[]): string[] {
+  return [...new Set(parts.map((p) => partList(p).kind.kind))];
+}
+
+/** Waits MS unless SIGNAL aborts first; false when it did. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted === true) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve(signal?.aborted !== true);
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', done);
+  });
+}

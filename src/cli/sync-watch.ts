@@ -1,0 +1,187 @@
+import { ExitCode, UsageError, UserError } from '../errors.js';
+import { writeLine, type Io } from '../app/io.js';
+import type { SyncRunOptions } from '../app/sync.js';
+import type { Reconcile, WatchProgress } from '../app/reconcile.js';
+import { appDeps, type Deps } from './context.js';
+
+/** Reconciles at most once a second, each 100 ms after the first change it takes in (see SyncWatchOptions). */
+const DEBOUNCE_MS = 1_000;
+const SETTLE_MS = 100;
+
+/** The flags `sync --watch` is refused with, and why. */
+interface WatchArgs {
+  readonly contexts: string[] | undefined;
+  readonly 'all-contexts': boolean;
+  readonly filename: unknown;
+  readonly 'dry-run': string | undefined;
+  readonly check: boolean;
+  readonly 'output-dir': string | undefined;
+  readonly 'print-required-role': boolean;
+  readonly output: string | undefined;
+  readonly only: string | undefined;
+}
+
+/**
+ * Refuses what a watch cannot do, before anything is read: one cluster per process (a watch is a long-lived process),
+ * live state only (not -f), real writes (not a preview), and output as one line or one JSON object per reconcile.
+ */
+export function checkWatchFlags(args: WatchArgs): 'line' | 'json' {
+  const perCluster = 'a watch is a long-lived process; run one per cluster';
+  const refusals: [boolean, string][] = [
+    [args.contexts !== undefined, `--watch cannot be used with --contexts: ${perCluster}`],
+    [args['all-contexts'], `--watch cannot be used with --all-contexts: ${perCluster}`],
+    [
+      args.filename !== undefined,
+      '--watch cannot be used with -f: it watches a live cluster; files do not change under it',
+    ],
+    [
+      args['dry-run'] !== undefined,
+      '--watch cannot be used with --dry-run: a watch writes; preview once with sync --dry-run',
+    ],
+    [args.check, '--watch cannot be used with --check: a watch repairs drift; check once with sync --check'],
+    [
+      args['output-dir'] !== undefined,
+      '--watch cannot be used with --output-dir: a watch writes the cluster, not files',
+    ],
+    [
+      args['print-required-role'],
+      '--watch cannot be used with --print-required-role: print the role with sync --print-required-role',
+    ],
+    [
+      args.only?.split(',').some((f) => f.trim() === 'composed') === true,
+      '--watch cannot be used with --only composed: the composed part reads every XRD kind and its events, which a watch does not follow; run sync --only composed once',
+    ],
+  ];
+  const refused = refusals.find(([given]) => given);
+  if (refused !== undefined) throw new UsageError(refused[1]);
+  if (args.output === undefined) return 'line';
+  if (args.output === 'json') return 'json';
+  throw new UsageError(
+    `--watch cannot be used with -o ${args.output}: a watch prints one line per reconcile, or one JSON object per reconcile with -o json`,
+  );
+}
+
+/**
+ * `sync --watch`: runs the watch, prints each reconcile as it comes (a line, or a JSON object with -o json) on stdout,
+ * and what else it reports on stderr; a Ctrl-C that stopped writes in flight exits 130.
+ */
+export async function watchSync(
+  deps: Deps,
+  run: SyncRunOptions,
+  format: 'line' | 'json',
+  color: boolean,
+): Promise<void> {
+  const { runSyncWatch } = await import('../app/sync-watch.js');
+  const printer = new WatchPrinter(deps.io, format);
+  const end = await runSyncWatch(
+    { ...run, debounceMs: DEBOUNCE_MS, settleMs: SETTLE_MS },
+    {
+      ...appDeps(deps, color),
+      onProgress: (e) => {
+        printer.print(e);
+      },
+    },
+  );
+  if (end.reason === 'declined') throw new UserError('aborted: nothing was written');
+  if (end.reason === 'interrupted') {
+    throw new UserError(`interrupted after ${String(end.reconciles)} reconciles`, {
+      hint: 're-run the command to go on watching: it converges',
+      exitCode: ExitCode.interrupted,
+    });
+  }
+}
+
+/** Prints what a watch reports: reconciles on stdout; held, refused and warnings on stderr when they change. */
+class WatchPrinter {
+  /** What stderr last said of held and refused objects: said again only when it changes. */
+  private lastNotes = '';
+
+  constructor(
+    private readonly io: Io,
+    private readonly format: 'line' | 'json',
+  ) {}
+
+  print(event: WatchProgress): void {
+    switch (event.type) {
+      case 'watching':
+        writeLine(
+          this.io.stderr,
+          `watching ${event.kinds.join(', ')} (${String(event.objects)} objects): Ctrl-C stops`,
+        );
+        return;
+      case 'unwatched':
+        writeLine(this.io.stderr, `warning: not watching ${event.kind}: ${event.reason}`);
+        return;
+      case 'reconnecting':
+        writeLine(
+          this.io.stderr,
+          `warning: ${event.reason}; connecting again in ${(event.inMs / 1000).toFixed(1)}s`,
+        );
+        return;
+      case 'reconciled':
+        this.reconciled(event.reconcile);
+    }
+  }
+
+  private reconciled(r: Reconcile): void {
+    const notes = [...r.held.map((h) => `held ${h}`), ...r.refused.map((x) => `refused ${x}`), ...r.warnings];
+    // Already escaped for the terminal where sync wrote them (writeLine): written as they are.
+    const joined = notes.join('\n');
+    if (joined !== this.lastNotes && notes.length > 0) this.io.stderr.write(`${joined}\n`);
+    this.lastNotes = joined;
+    for (const f of r.failed) writeLine(this.io.stderr, `error: ${f}`);
+    for (const p of r.problems) writeLine(this.io.stderr, `error: ${p}`);
+    // A reconcile with nothing to do prints nothing (its own writes' events would double every line), except the
+    // first, which says the watch is in step.
+    const wrote = r.created + r.updated + r.deleted + r.failed.length + r.notStarted > 0;
+    if (!wrote && r.status === 'applied' && r.number > 1) return;
+    if (this.format === 'json') {
+      this.io.stdout.write(`${JSON.stringify(reconcileJson(r))}\n`);
+      return;
+    }
+    writeLine(this.io.stdout, reconcileLine(r));
+  }
+}
+
+/** `12:03:01 ProviderRevision upbound-provider-aws-s3-abc added: 3 created, 1 updated` */
+function reconcileLine(r: Reconcile): string {
+  const t = new Date(r.at);
+  const time = [t.getHours(), t.getMinutes(), t.getSeconds()]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':');
+  const { trigger } = r;
+  const what =
+    trigger.change === 'listed' || trigger.change === 'relisted'
+      ? `${trigger.change} ${trigger.kind === '' ? `${String(r.changes)} objects` : `${trigger.kind}s`}`
+      : `${trigger.kind} ${trigger.namespace !== undefined ? `${trigger.namespace}/` : ''}${trigger.name} ${trigger.change}`;
+  const more = r.changes > 1 && trigger.kind !== '' ? ` (and ${String(r.changes - 1)} more changes)` : '';
+  return `${time} ${what}${more}: ${resultText(r)}`;
+}
+
+function resultText(r: Reconcile): string {
+  switch (r.status) {
+    case 'failed':
+      return 'not planned, nothing written';
+    case 'denied':
+      return 'not allowed, nothing written';
+    case 'declined':
+      return 'declined, nothing written';
+    case 'applied': {
+      const parts = [
+        [r.created, 'created'],
+        [r.updated, 'updated'],
+        [r.deleted, 'deleted'],
+        [r.failed.length, 'failed'],
+        [r.notStarted, 'not started'],
+      ] as const;
+      const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${String(n)} ${w}`);
+      return shown.length > 0 ? shown.join(', ') : 'up to date';
+    }
+  }
+}
+
+/** One reconcile as one JSON object (for log shippers): the data, with the time as RFC 3339. */
+function reconcileJson(r: Reconcile): Record<string, unknown> {
+  const { at, ...rest } = r;
+  return { time: new Date(at).toISOString(), ...rest };
+}
