@@ -22,7 +22,8 @@ describe('the layer rule sees every import', () => {
       file: 'src/errors.ts',
       text: "import { writeLine } from './app/io.js';\nexport const x = writeLine;\n",
       want: /src\/errors.ts and src\/escape.ts sit below every layer: they must not import src\/app/,
-      reason: 'errors.ts is below every layer (the core throws its errors): an import of app/ would climb back up',
+      reason:
+        'errors.ts is below every layer (the core throws its errors): an import of app/ would climb back up',
     },
     EscapeDoesNoIo: {
       file: 'src/escape.ts',
