@@ -1,8 +1,7 @@
 /**
  * The ClusterRoles a set of bindings reaches, read as the RBAC authorizer reads them: the bound roles only, never the
  * roles an aggregated ClusterRole aggregates (the authorizer uses the rules the aggregated role stores). A GET per
- * role, a bounded number in flight, or one LIST of every ClusterRole when the bindings reach more roles than a few
- * rounds of GETs would fetch faster than the LIST.
+ * role, a bounded number in flight, or one LIST of every ClusterRole when the bindings reach most of them.
  */
 import type { ClusterRoleBinding, KubeObject, RoleBinding } from '../kube/types.js';
 import { Kinds, type Cluster } from '../port/cluster.js';
@@ -23,10 +22,7 @@ import {
 /** GETs in flight at once (the transport's default --concurrency; its pool holds more connections). */
 export const READ_CONCURRENCY = 16;
 
-/**
- * Above this many roles one LIST of every ClusterRole is sent instead of GETs: eight rounds of GETs at
- * READ_CONCURRENCY cost eight round trips, about what one LIST of a large cluster's ClusterRoles costs to transfer.
- */
+/** Up to this many roles (eight rounds of GETs) they are fetched one by one without counting the ClusterRoles first. */
 export const GET_AT_MOST = 8 * READ_CONCURRENCY;
 
 /** How the roles were read, for -v and the tests: one GET each, or one LIST. */
@@ -40,31 +36,50 @@ export function boundClusterRoleNames(bindings: readonly (ClusterRoleBinding | R
 }
 
 /**
- * Reads the ClusterRoles NAMES name (a missing one is left out: its bindings grant nothing). A 403 (namespace-only
+ * GETs for up to GET_AT_MOST roles; above, one LIST when they are most of the ClusterRoles (counted with a one-item
+ * page), else still GETs: a few more rounds of small answers cost less than every role's rules.
+ */
+async function howToRead(cluster: Cluster, wanted: number): Promise<BoundRead> {
+  if (wanted <= GET_AT_MOST) return 'get';
+  const total = await cluster.count?.(Kinds.clusterRole);
+  return total === undefined || wanted * 2 > total ? 'list' : 'get';
+}
+
+/**
+ * Reads the ClusterRoles NAMES name (a missing one is left out: its bindings grant nothing), as howToRead decides. A 403 (namespace-only
  * rights) is no failure: the roles are then unseen, as a forbidden LIST is for the other read-only reads.
  */
 export async function readBoundClusterRoles(
   cluster: Cluster,
   names: readonly string[],
 ): Promise<{ roles: KubeObject[]; unseen: Unseen[]; read: BoundRead }> {
-  const read: BoundRead = names.length > GET_AT_MOST ? 'list' : 'get';
+  // A refused count (a LIST with limit 1) is a refused LIST.
+  let read: BoundRead = 'list';
   try {
+    read = await howToRead(cluster, names.length);
     if (read === 'list') return { roles: await cluster.list(Kinds.clusterRole), unseen: [], read };
     const roles: (KubeObject | undefined)[] = [];
+    const refused: ApiError[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < names.length) {
+      // The first refusal stops the GETs not sent yet: the caller may get no ClusterRole (namespace-only rights).
+      while (next < names.length && refused.length === 0) {
         const i = next++;
         const name = names[i] as string;
         try {
           roles[i] = await cluster.get(Kinds.clusterRole, name);
         } catch (err) {
-          if (err instanceof ApiError && err.code === 403) throw err;
-          throw translateError(err, `reading ClusterRole ${name}`, cluster.describe);
+          if (!(err instanceof ApiError && err.code === 403)) {
+            throw translateError(err, `reading ClusterRole ${name}`, cluster.describe);
+          }
+          refused[i] = err;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
+    // The refusal of the first role in the bindings' order, whichever came back first.
+    const first = refused.find((e) => e !== undefined);
+    if (first !== undefined) throw first;
     // In the bindings' order, whichever answer came first.
     return { roles: roles.filter((r): r is KubeObject => r !== undefined), unseen: [], read };
   } catch (err) {
@@ -72,7 +87,13 @@ export async function readBoundClusterRoles(
       throw err instanceof ApiError ? translateError(err, 'listing ClusterRoles', cluster.describe) : err;
     }
     const reason = err.status?.message ?? 'forbidden';
-    return { roles: [], unseen: [{ part: 'clusterRoles', what: 'ClusterRoles', reason }], read };
+    const unseen: Unseen = {
+      part: 'clusterRoles',
+      what: 'ClusterRoles',
+      reason,
+      ...(read === 'get' ? { verb: read } : {}),
+    };
+    return { roles: [], unseen: [unseen], read };
   }
 }
 
