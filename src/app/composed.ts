@@ -158,7 +158,7 @@ async function grantAuthors(rbac: RbacSnapshot): Promise<Grantee[]> {
     })),
   );
   for (const { verb, resource } of asks) {
-    for (const s of whoCan({ verb, resource, namespace: undefined }, rbac).subjects) {
+    for (const s of whoCan({ verb, resource, namespace: undefined, converged: true }, rbac).subjects) {
       const key = `${s.kind}/${s.namespace ?? ''}/${s.name}`;
       const had = byKey.get(key);
       byKey.set(key, had === undefined ? s : { ...had, paths: [...had.paths, ...s.paths] });

@@ -172,7 +172,7 @@ export async function clusterInput(
 export function warnUnseen(deps: Pick<AppDeps, 'io'>, input: Input): void {
   for (const u of input.unseen) {
     const where = u.readIn !== undefined ? ` outside namespace ${u.readIn} (read there only)` : '';
-    writeLine(deps.io.stderr, `warning: could not list ${u.what}${where}: ${u.reason}`);
+    writeLine(deps.io.stderr, `warning: could not ${u.verb ?? 'list'} ${u.what}${where}: ${u.reason}`);
   }
   if (input.unseen.some((u) => u.part === 'clusterRoles')) {
     const { clusterRoleBindings, roleBindings } = input.snapshot;

@@ -71,6 +71,8 @@ export interface Unseen {
   readonly readIn?: string | undefined;
   /** The server's message. */
   readonly reason: string;
+  /** How it was read: `get` when one object at a time (who-can's bound ClusterRoles); absent: listed. */
+  readonly verb?: 'get' | undefined;
 }
 
 /** How a read-only command may answer when some of what it reads is forbidden: NAMESPACE is where it asks. */

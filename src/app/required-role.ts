@@ -51,5 +51,9 @@ export async function readRequiredRole(
     for (const k of input.snapshot.xrds.flatMap(compositeKinds))
       resources.push({ group: k.group, resource: k.plural });
   }
-  return renderReadRole(`crossplane-rbac-${command}`, resources);
+  const role = renderReadRole(`crossplane-rbac-${command}`, resources);
+  // who-can GETs the ClusterRoles the bindings reach, unless it reads every one (--converged, --after-sync).
+  if (command !== 'who-can') return role;
+  const get = { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] };
+  return { ...role, rules: [...(role.rules ?? []), get] };
 }

@@ -7,6 +7,7 @@ import type { Unseen } from './read-snapshot.js';
 import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
+import { readBoundInput } from './read-bound-roles.js';
 
 export interface WhoCanOptions {
   readonly source: InputSource;
@@ -18,7 +19,12 @@ export interface WhoCanOptions {
   readonly namespace?: string | undefined;
   /** -A: RoleBindings of every namespace count. */
   readonly allNamespaces: boolean;
-  /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it. */
+  /**
+   * --converged: every ClusterRole is read and aggregated ClusterRoles grant the rules the aggregation controller
+   * converges to (paths through rules not stored yet marked); else the stored rules of the roles the bindings reach.
+   */
+  readonly converged?: boolean | undefined;
+  /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it (implies --converged). */
   readonly afterSync?: AfterSyncOptions | undefined;
 }
 
@@ -38,15 +44,20 @@ export interface Incomplete {
 export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult & Incomplete> {
   // With namespace-only rights it answers from what it may read (RoleBindings and Roles in the namespace).
   const asked = options.allNamespaces ? undefined : options.namespace;
-  const input = await readQuestionInput(
-    options.source,
-    deps,
-    ACCESS_PARTS,
-    options.afterSync,
-    { namespace: asked },
-    // Without -A only the namespace's RoleBindings and Roles count (a cluster-scoped resource counts none).
-    { discovery: true, ...(options.allNamespaces ? {} : { bindingsIn: { namespace: asked } }) },
-  );
+  // Without -A only the namespace's RoleBindings and Roles count (a cluster-scoped resource counts none).
+  const extras = { discovery: true, ...(options.allNamespaces ? {} : { bindingsIn: { namespace: asked } }) };
+  // The convergence view needs every ClusterRole (after sync, so does sync's plan); the authorizer's, the bound ones.
+  const converged = options.converged === true || options.afterSync !== undefined;
+  const input = converged
+    ? await readQuestionInput(
+        options.source,
+        deps,
+        ACCESS_PARTS,
+        options.afterSync,
+        { namespace: asked },
+        extras,
+      )
+    : await readBoundInput(options.source, deps, ACCESS_PARTS, { namespace: asked }, extras);
   const { whoCan } = await import('../who-can/who-can.js');
   const resource = await resolveInput(
     options.resource,
@@ -66,6 +77,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
       resource,
       ...(options.name !== undefined ? { name: options.name } : {}),
       namespace,
+      converged,
     },
     { ...input.snapshot, roles: rolesOf(input) },
   );

@@ -129,6 +129,18 @@ class ClientCluster implements Cluster {
     return items;
   }
 
+  async count(kind: ResourceKind): Promise<number | undefined> {
+    const url = resourceUrl(this.config.server, kind);
+    url.searchParams.set('limit', '1');
+    const page = (await this.call('GET', url, undefined, { Accept: METADATA_LIST_ACCEPT })) as
+      { items?: unknown[]; metadata?: { remainingItemCount?: number; continue?: string } } | undefined;
+    const items = page?.items?.length ?? 0;
+    const remaining = page?.metadata?.remainingItemCount;
+    if (typeof remaining === 'number') return items + remaining;
+    // No continue: that one page was all of them; else the server does not count (it may not, with a selector).
+    return (page?.metadata?.continue ?? '') === '' ? items : undefined;
+  }
+
   watch(kind: ResourceKind, opts: WatchOptions, signal: AbortSignal): AsyncIterable<WatchEvent> {
     return watchKind(this.transport, this.config.server, kind, opts, signal);
   }

@@ -189,6 +189,11 @@ export interface Cluster {
   readonly namespaceSource?: 'flag' | 'context' | 'default' | undefined;
   list(kind: ResourceKind, opts?: ListOptions): Promise<KubeObject[]>;
   get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined>;
+  /**
+   * How many objects of KIND exist (cluster-wide), from a one-item page's remainingItemCount; undefined when the
+   * server does not say. Optional: a Cluster without it makes callers assume the worst case.
+   */
+  count?(kind: ResourceKind): Promise<number | undefined>;
   /** Creates OBJ; what the server stored is not read back (nothing needs it). */
   create(kind: ResourceKind, obj: KubeObject, opts?: WriteOptions): Promise<void>;
   /** Replaces OBJ (a PUT with its resourceVersion, if it carries one); what the server stored is not read back. */

@@ -2,7 +2,9 @@
  * `who-can`: every subject the cluster's RBAC lets make one request, each with the way it gets there (binding →
  * role → aggregation chain → rule). The rules are matched as the RBAC authorizer matches them
  * (plugin/pkg/auth/authorizer/rbac/rbac.go): every ClusterRoleBinding, and RoleBindings only in the request's
- * namespace; roles read with the rules the aggregation controller converges to.
+ * namespace. By default a ClusterRole grants the rules it stores, as the authorizer reads them (it never reads the
+ * roles aggregated into it); with `converged`, the rules the aggregation controller converges to, each path through a
+ * rule the controller has not stored yet marked.
  */
 import type { AccessAttributes } from '../authz/authorize.js';
 import { requestAttributes, ruleAllows } from '../authz/authorize.js';
@@ -19,6 +21,11 @@ export interface WhoCanQuery {
   readonly name?: string;
   /** The namespace asked about; undefined for every namespace (-A). Ignored for cluster-scoped resources. */
   readonly namespace: string | undefined;
+  /**
+   * True: the rules the aggregation controller converges to (every ClusterRole must be in the snapshot); false or
+   * absent: the rules each role stores, as the authorizer answers (only the roles the bindings reach are needed).
+   */
+  readonly converged?: boolean;
 }
 
 export interface ObjectRef {
@@ -72,7 +79,12 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
   // A cluster-scoped resource (and a URL) is asked about with no namespace, whatever -n says.
   const namespace = namespaced ? query.namespace : '';
   const base = requestAttributes(res, query.verb, query.name);
-  const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
+  // The authorizer reads a ClusterRole's stored rules: without its aggregationRule the role is taken as it stands.
+  const clusterRoles =
+    query.converged === true
+      ? snapshot.clusterRoles
+      : snapshot.clusterRoles.map(({ aggregationRule: _ignored, ...role }) => role);
+  const roles = new EffectiveRoles(clusterRoles, snapshot.roles);
   const grantees = new Map<string, { subject: Subject; paths: GrantPath[] }>();
   const drift = new Set<string>();
   // Per role: the rules that allow the request, each with its chain, found once however many bindings name the role.

@@ -187,11 +187,39 @@ async function everySubject(): Promise<SubjectId[]> {
   return [...out.values()];
 }
 
-/** `who-can ARGS -o json` through kubectl. */
-async function whoCan(args: readonly string[]): Promise<WhoCanJson> {
+/** `who-can ARGS -o json` through kubectl, its stderr STDERR exactly. */
+async function whoCanRun(args: readonly string[], stderr: string): Promise<RunResult> {
   const r = ok(await run(['crossplane-rbac', 'who-can', ...args, '-o', 'json']), `who-can ${args.join(' ')}`);
-  expect(r.stderr).toBe('');
-  return JSON.parse(r.stdout) as WhoCanJson;
+  expect(r.stderr).toBe(stderr);
+  return r;
+}
+
+/** `who-can ARGS -o json` through kubectl, nothing on stderr. */
+async function whoCan(args: readonly string[]): Promise<WhoCanJson> {
+  return JSON.parse((await whoCanRun(args, '')).stdout) as WhoCanJson;
+}
+
+/**
+ * who-can ARGS in both modes: the default (the stored rules of the bound roles, as the authorizer) and --converged
+ * (every ClusterRole, converged rules). Where the controller has caught up (every path stored) they list the same
+ * subjects through the same bindings; the server must agree with the default answer. Returns the converged one
+ * (its paths name the aggregation chains).
+ */
+async function bothModes(args: readonly string[]): Promise<WhoCanJson> {
+  const [stored, converged] = await Promise.all([whoCan(args), whoCan([...args, '--converged'])]);
+  const bindings = (r: WhoCanJson): string[] =>
+    r.subjects.map(
+      (s) => `${keyOf(s)} ${s.paths.map((p) => `${p.binding.kind}/${p.binding.name}`).join(',')}`,
+    );
+  expect(converged.subjects.every((s) => s.paths.every((p) => p.stored))).toBe(true);
+  expect(bindings(stored)).toEqual(bindings(converged));
+  const [plural = '', ...group] = (args[1] ?? '').split('.');
+  const namespace = args.includes('-n') ? args[args.indexOf('-n') + 1] : undefined;
+  // sqlinstance.aws... (the singular) asks about the plural.
+  const resource = plural.endsWith('s') ? (args[1] ?? '') : `${plural}s.${group.join('.')}`;
+  // -A (RoleBindings of every namespace) is no single request the server could be asked about.
+  if (!args.includes('-A')) await expectServerAgrees(stored, args[0] ?? '', resource, namespace);
+  return converged;
 }
 
 /**
@@ -327,7 +355,7 @@ afterAll(async () => {
 
 describe('who-can through the real kubectl, checked with kubectl auth can-i --as', () => {
   it('a team group may create claims in its own namespace only', async () => {
-    const a = await whoCan(['create', CLAIM, '-n', 'team-a']);
+    const a = await bothModes(['create', CLAIM, '-n', 'team-a']);
     const inA = a.subjects.map(keyOf);
     expect(inA).toContain('Group/team-a-devs');
     expect(inA).not.toContain('Group/team-b-devs');
@@ -346,7 +374,7 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
     });
     await expectServerAgrees(a, 'create', CLAIM, 'team-a');
 
-    const b = await whoCan(['create', 'sqlinstance.aws.platform.upbound.io', '-n', 'team-b']);
+    const b = await bothModes(['create', 'sqlinstance.aws.platform.upbound.io', '-n', 'team-b']);
     const inB = b.subjects.map(keyOf);
     expect(inB).toContain('Group/team-b-devs');
     expect(inB).not.toContain('Group/team-a-devs');
@@ -356,7 +384,7 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
 
   it("the provider's service account may get and update its managed resources, not delete them", async () => {
     for (const verb of ['get', 'update']) {
-      const r = await whoCan([verb, BUCKETS]);
+      const r = await bothModes([verb, BUCKETS]);
       expect(r.subjects.map(keyOf)).toContain(`ServiceAccount/${S3_SA}`);
       const sa = r.subjects.find((s) => keyOf(s) === `ServiceAccount/${S3_SA}`);
       expect(sa?.paths.map((p) => `${p.binding.kind}/${p.binding.name}`)).toContain(
@@ -364,13 +392,13 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
       );
       await expectServerAgrees(r, verb, BUCKETS, undefined);
     }
-    const del = await whoCan(['delete', BUCKETS]);
+    const del = await bothModes(['delete', BUCKETS]);
     expect(del.subjects.map(keyOf)).not.toContain(`ServiceAccount/${S3_SA}`);
     await expectServerAgrees(del, 'delete', BUCKETS, undefined);
   }, 180_000);
 
   it('crossplane:masters may delete them through the aggregated crossplane-admin role', async () => {
-    const del = await whoCan(['delete', BUCKETS]);
+    const del = await whoCan(['delete', BUCKETS, '--converged']);
     const masters = del.subjects.find((s) => keyOf(s) === 'Group/crossplane:masters');
     expect(masters).toBeDefined();
     const path = masters?.paths.find((p) => p.binding.name === 'crossplane-admin');
@@ -386,7 +414,10 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
       true,
     );
 
-    const table = ok(await run(['crossplane-rbac', 'who-can', 'delete', BUCKETS]), 'who-can table');
+    const table = ok(
+      await run(['crossplane-rbac', 'who-can', 'delete', BUCKETS, '--converged']),
+      'who-can table',
+    );
     const lines = table.stdout.split('\n');
     expect(lines[0]).toMatch(/^SUBJECT\s+KIND\s+VIA$/);
     expect(lines[1]).toMatch(/^system:masters\s+Group\s+built in: /);
@@ -397,7 +428,7 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
   }, 60_000);
 
   it('-A counts the RoleBindings of every namespace', async () => {
-    const r = await whoCan(['create', CLAIM, '-A']);
+    const r = await bothModes(['create', CLAIM, '-A']);
     const keys = r.subjects.map(keyOf);
     expect(keys).toContain('Group/team-a-devs');
     expect(keys).toContain('Group/team-b-devs');
@@ -415,6 +446,102 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
     const yaml = ok(await run(['crossplane-rbac', 'who-can', 'update', BUCKETS, '-o', 'yaml']), 'yaml');
     expect(yaml.stdout).toMatch(/^request:\n/);
   });
+});
+
+/** The ClusterRoles the bindings name (ClusterRoleBindings, and RoleBindings of NAMESPACE), as kubectl gets them. */
+async function boundClusterRoles(namespace: string): Promise<Set<string>> {
+  const r = ok(
+    await run(['get', 'clusterrolebindings,rolebindings', '-A', '-o', 'json']),
+    'kubectl get bindings',
+  );
+  const list = JSON.parse(r.stdout) as {
+    items: { kind: string; metadata: { namespace?: string }; roleRef: { kind: string; name: string } }[];
+  };
+  return new Set(
+    list.items
+      .filter((b) => b.kind === 'ClusterRoleBinding' || b.metadata.namespace === namespace)
+      .filter((b) => b.roleRef.kind === 'ClusterRole')
+      .map((b) => b.roleRef.name),
+  );
+}
+
+describe("who-can answers from the rules the server stores; --converged from the controller's", () => {
+  it('by default reads only the ClusterRoles the bindings reach, one GET each; --converged lists them all', async () => {
+    const bound = await boundClusterRoles('team-a');
+    const all = JSON.parse(ok(await run(['get', 'clusterroles', '-o', 'json']), 'get').stdout) as {
+      items: unknown[];
+    };
+    expect(bound.size).toBeLessThan(all.items.length / 2);
+    server.counters.reset();
+    await whoCan(['create', CLAIM, '-n', 'team-a']);
+    expect(server.counters.get('list', 'clusterroles')).toBe(0);
+    expect(server.counters.get('get', 'clusterroles')).toBe(bound.size);
+    server.counters.reset();
+    await whoCan(['create', CLAIM, '-n', 'team-a', '--converged']);
+    expect(server.counters.get('list', 'clusterroles')).toBe(1);
+    expect(server.counters.get('get', 'clusterroles')).toBe(0);
+  });
+
+  it('an aggregated role whose stored rules lag: the default answers as the server, --converged marks the paths not stored yet', async () => {
+    const resource = 'gadgets.lag.example.io';
+    const source = 'xrbac-lag-gadgets-admin';
+    server.setAggregation(false);
+    try {
+      const objects = [
+        crd('lag.example.io', 'gadgets', 'Gadget', 'Cluster'),
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: source, labels: { 'rbac.crossplane.io/aggregate-to-admin': 'true' } },
+          rules: [{ apiGroups: ['lag.example.io'], resources: ['gadgets'], verbs: ['delete'] }],
+        },
+      ];
+      ok(
+        await run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects })),
+        'kubectl apply',
+      );
+      const stored = await whoCan(['delete', resource]);
+      const converged = JSON.parse(
+        (
+          await whoCanRun(
+            ['delete', resource, '--converged'],
+            'warning: ClusterRole crossplane-admin does not store all the rules it aggregates yet; subjects whose path says "not stored yet" are denied until the aggregation controller catches up\n',
+          )
+        ).stdout,
+      ) as WhoCanJson;
+      await expectServerAgrees(stored, 'delete', resource, undefined);
+      expect(stored.subjects.map(keyOf)).not.toContain('Group/crossplane:masters');
+      expect(await canI('delete', resource, undefined, { kind: 'Group', name: 'crossplane:masters' })).toBe(
+        false,
+      );
+      const masters = converged.subjects.find((s) => keyOf(s) === 'Group/crossplane:masters');
+      expect(masters?.paths.find((p) => p.binding.name === 'crossplane-admin')).toMatchObject({
+        role: { kind: 'ClusterRole', name: 'crossplane-admin' },
+        chain: ['crossplane-admin', source],
+        stored: false,
+      });
+      // The two answers differ by the paths not stored yet, and by nothing else.
+      const storedOnly = converged.subjects
+        .map((s) => ({ ...s, paths: s.paths.filter((p) => p.stored) }))
+        .filter((s) => s.always || s.paths.length > 0);
+      const view = (subjects: readonly Listed[]): string[] =>
+        subjects.map(
+          (s) => `${keyOf(s)} ${s.paths.map((p) => `${p.binding.name}/${p.role.name}`).join(',')}`,
+        );
+      expect(view(storedOnly)).toEqual(view(stored.subjects));
+      const table = ok(await run(['crossplane-rbac', 'who-can', 'delete', resource, '--converged']), 'table');
+      expect(table.stdout).toMatch(/^crossplane:masters\s+Group\s+.*not stored yet/m);
+      expect(ok(await run(['crossplane-rbac', 'who-can', 'delete', resource]), 'table').stdout).not.toContain(
+        'not stored yet',
+      );
+    } finally {
+      server.setAggregation(true);
+    }
+    // Once the controller has stored the rules, the server and the default answer allow crossplane:masters.
+    const after = await whoCan(['delete', resource]);
+    expect(after.subjects.map(keyOf)).toContain('Group/crossplane:masters');
+    await expectServerAgrees(after, 'delete', resource, undefined);
+  }, 120_000);
 });
 
 describe('explain --subject through the real kubectl, checked with kubectl auth can-i --as', () => {

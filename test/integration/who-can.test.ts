@@ -296,19 +296,33 @@ describe('who-can against SubjectAccessReview', () => {
     expect(both.stderr).toMatch(/^error: -n and -A cannot be used together\n/);
   });
 
-  it('reads one LIST per kind it needs and writes nothing', async () => {
+  it('reads one LIST per kind it needs (ClusterRoles: the bound ones, a GET each) and writes nothing', async () => {
     server.counters.reset();
     const r = await runPlugin(['who-can', 'get', 'configmaps', '-n', 'team-a', '--kubeconfig', kubeconfig]);
     expect(r.code, r.stderr).toBe(0);
     const lists = Object.entries(server.counters.snapshot()).filter(([k]) => k.startsWith('list '));
     expect(Object.fromEntries(lists)).toEqual({
-      'list clusterroles': 1,
       'list clusterrolebindings': 1,
       'list roles': 1,
       'list rolebindings': 1,
       'list compositeresourcedefinitions': 1,
       'list providerrevisions': 1,
     });
+    expect(server.counters.get('get', 'clusterroles')).toBeGreaterThan(0);
     expect(server.counters.writes()).toBe(0);
+    server.counters.reset();
+    const c = await runPlugin([
+      'who-can',
+      'get',
+      'configmaps',
+      '-n',
+      'team-a',
+      '--converged',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(server.counters.get('list', 'clusterroles')).toBe(1);
+    expect(server.counters.get('get', 'clusterroles')).toBe(0);
   });
 });

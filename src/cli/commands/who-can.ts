@@ -31,6 +31,7 @@ interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly filename: FromPaths | undefined;
   readonly 'no-headers': boolean;
   readonly 'after-sync': boolean;
+  readonly converged: boolean;
   readonly only: string | undefined;
 }
 
@@ -59,6 +60,12 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           describe: 'Every namespace: RoleBindings of all namespaces count',
         })
         .option('filename', filenameOption)
+        .option('converged', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Read every ClusterRole and answer with the rules the aggregation controller converges to, marking paths through rules it has not stored yet (default: the rules each bound role stores, as the API server answers; --after-sync implies it)',
+        })
         .options(afterSyncOptions)
         .describe('output', outputHelp(WHO_CAN_OUTPUTS, ` (${GRAPH_OUTPUTS_HELP})`))
         .option('no-headers', noHeadersOption)
@@ -102,6 +109,7 @@ async function whoCanOnce(
       name: args.name,
       namespace: args.namespace,
       allNamespaces: args['all-namespaces'],
+      converged: args.converged,
       afterSync,
     },
     appDeps(deps, args.color),

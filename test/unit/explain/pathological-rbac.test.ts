@@ -91,7 +91,7 @@ describe('the work grows with the roles bound, not with the bindings (reads of t
 
   it.each(cases)('who-can get secrets: %s', (_name, o) => {
     const run = (s: SubjectSnapshot) =>
-      whoCan({ verb: 'get', resource: SECRETS, namespace: o.namespace ?? 'default' }, s);
+      whoCan({ verb: 'get', resource: SECRETS, namespace: o.namespace ?? 'default', converged: true }, s);
     const few = readsFor(run, { ...o, bindings: 10 });
     const many = readsFor(run, { ...o, bindings: 10_000 });
     const victim = (many.result as ReturnType<typeof whoCan>).subjects.find((s) => s.name === VICTIM);
@@ -173,7 +173,7 @@ describe('ten times the sizes of issue 37 within the test timeout', () => {
 
   it('who-can and lookup on the same graph', () => {
     const { snapshot } = counted({ sources: 20_000, bindings: 10_000, grantSecrets: true });
-    const w = whoCan({ verb: 'get', resource: SECRETS, namespace: undefined }, snapshot);
+    const w = whoCan({ verb: 'get', resource: SECRETS, namespace: undefined, converged: true }, snapshot);
     expect(w.subjects.find((s) => s.name === VICTIM)?.paths).toHaveLength(10_000);
     const l = lookup({ pattern: undefined, kind: undefined, namespace: undefined }, snapshot);
     expect(l.subjects[0]?.grants[9_999]?.chains).toHaveLength(20_000);

@@ -1,0 +1,143 @@
+/**
+ * The ClusterRoles a set of bindings reaches, read as the RBAC authorizer reads them: the bound roles only, never the
+ * roles an aggregated ClusterRole aggregates (the authorizer uses the rules the aggregated role stores). A GET per
+ * role, a bounded number in flight, or one LIST of every ClusterRole when the bindings reach most of them.
+ */
+import type { ClusterRoleBinding, KubeObject, RoleBinding } from '../kube/types.js';
+import { Kinds, type Cluster } from '../port/cluster.js';
+import { ApiError, translateError } from '../port/translate-error.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
+import type { AppDeps } from './deps.js';
+import type { Unseen } from './read-snapshot.js';
+import {
+  readInput,
+  warnInvalidOwners,
+  warnUnseen,
+  type Input,
+  type InputSource,
+  type PartialLeave,
+  type ReadExtras,
+} from './read-input.js';
+
+/** GETs in flight at once (the transport's default --concurrency; its pool holds more connections). */
+export const READ_CONCURRENCY = 16;
+
+/** Up to this many roles (eight rounds of GETs) they are fetched one by one without counting the ClusterRoles first. */
+export const GET_AT_MOST = 8 * READ_CONCURRENCY;
+
+/** How the roles were read, for -v and the tests: one GET each, or one LIST. */
+export type BoundRead = 'get' | 'list';
+
+/** The names of the ClusterRoles BINDINGS reach (roleRef kind ClusterRole), in first-seen order. */
+export function boundClusterRoleNames(bindings: readonly (ClusterRoleBinding | RoleBinding)[]): string[] {
+  const names = new Set<string>();
+  for (const b of bindings) if (b.roleRef.kind === 'ClusterRole') names.add(b.roleRef.name);
+  return [...names];
+}
+
+/**
+ * GETs for up to GET_AT_MOST roles; above, one LIST when they are most of the ClusterRoles (counted with a one-item
+ * page), else still GETs: a few more rounds of small answers cost less than every role's rules.
+ */
+async function howToRead(cluster: Cluster, wanted: number): Promise<BoundRead> {
+  if (wanted <= GET_AT_MOST) return 'get';
+  const total = await cluster.count?.(Kinds.clusterRole);
+  return total === undefined || wanted * 2 > total ? 'list' : 'get';
+}
+
+/**
+ * Reads the ClusterRoles NAMES name (a missing one is left out: its bindings grant nothing), as howToRead decides. A 403 (namespace-only
+ * rights) is no failure: the roles are then unseen, as a forbidden LIST is for the other read-only reads.
+ */
+export async function readBoundClusterRoles(
+  cluster: Cluster,
+  names: readonly string[],
+): Promise<{ roles: KubeObject[]; unseen: Unseen[]; read: BoundRead }> {
+  // A refused count (a LIST with limit 1) is a refused LIST.
+  let read: BoundRead = 'list';
+  try {
+    read = await howToRead(cluster, names.length);
+    if (read === 'list') return { roles: await cluster.list(Kinds.clusterRole), unseen: [], read };
+    const roles: (KubeObject | undefined)[] = [];
+    const refused: ApiError[] = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      // The first refusal stops the GETs not sent yet: the caller may get no ClusterRole (namespace-only rights).
+      while (next < names.length && refused.length === 0) {
+        const i = next++;
+        const name = names[i] as string;
+        try {
+          roles[i] = await cluster.get(Kinds.clusterRole, name);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 403)) {
+            throw translateError(err, `reading ClusterRole ${name}`, cluster.describe);
+          }
+          refused[i] = err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
+    // The refusal of the first role in the bindings' order, whichever came back first.
+    const first = refused.find((e) => e !== undefined);
+    if (first !== undefined) throw first;
+    // In the bindings' order, whichever answer came first.
+    return { roles: roles.filter((r): r is KubeObject => r !== undefined), unseen: [], read };
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 403)) {
+      throw err instanceof ApiError ? translateError(err, 'listing ClusterRoles', cluster.describe) : err;
+    }
+    const reason = err.status?.message ?? 'forbidden';
+    const unseen: Unseen = {
+      part: 'clusterRoles',
+      what: 'ClusterRoles',
+      reason,
+      ...(read === 'get' ? { verb: read } : {}),
+    };
+    return { roles: [], unseen: [unseen], read };
+  }
+}
+
+/**
+ * A question's input as the authorizer would read it from a live cluster: PARTS but ClusterRoles (one LIST each, with
+ * PARTIAL and EXTRAS as readInput takes them), then only the ClusterRoles the bindings read reach. Warnings as
+ * readQuestionInput writes them. With -f (every object is at hand anyway) it is readInput's answer.
+ */
+export async function readBoundInput(
+  source: InputSource,
+  deps: Pick<AppDeps, 'io' | 'connect'>,
+  parts: readonly SnapshotPart[],
+  partial?: PartialLeave,
+  extras?: ReadExtras,
+): Promise<Input & { readonly boundRead?: BoundRead }> {
+  const live = source.from === undefined;
+  const first = await readInput(
+    source,
+    deps,
+    live ? parts.filter((p) => p !== 'clusterRoles') : parts,
+    partial,
+    extras,
+  );
+  let input: Input & { readonly boundRead?: BoundRead } = first;
+  if (live && first.cluster !== undefined && parts.includes('clusterRoles')) {
+    const { clusterRoleBindings, roleBindings } = first.snapshot;
+    const names = boundClusterRoleNames([...clusterRoleBindings, ...roleBindings]);
+    const bound = await readBoundClusterRoles(first.cluster, names);
+    const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
+      import('../crossplane/snapshot.js'),
+      import('../crossplane/validate-input.js'),
+    ]);
+    const invalid = findInvalidObjects(bound.roles, ['clusterRoles']);
+    const describe = first.cluster.describe;
+    if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => describe);
+    input = {
+      ...first,
+      snapshot: { ...first.snapshot, clusterRoles: snapshotFromObjects(bound.roles).clusterRoles },
+      // ClusterRoles first, as readClusterObjects orders the parts.
+      unseen: [...bound.unseen, ...first.unseen],
+      boundRead: bound.read,
+    };
+  }
+  warnInvalidOwners(deps, input);
+  warnUnseen(deps, input);
+  return input;
+}
