@@ -65,6 +65,10 @@ export function formatWhoCanTable(
   columns?: number,
 ): string {
   const rows: string[][] = [];
+  // -o wide's CARRIED BY, only when some rule is carried by more than one role.
+  const shared = result.subjects.some((s) => s.paths.some((p) => p.sharedWith !== undefined))
+    ? ['CARRIED BY']
+    : [];
   const budget = wide && columns !== undefined ? ruleBudget(result, columns, headers) : undefined;
   const r = result.request;
   const asked = (resource: string): boolean =>
@@ -72,7 +76,11 @@ export function formatWhoCanTable(
     (r.subresource !== undefined && resource === `${r.resource ?? ''}/${r.subresource}`);
   for (const s of result.subjects) {
     if (s.paths.length === 0) {
-      rows.push(wide ? [subjectName(s), s.kind, MASTERS_VIA, '', ''] : [subjectName(s), s.kind, MASTERS_VIA]);
+      rows.push(
+        wide
+          ? [subjectName(s), s.kind, MASTERS_VIA, '', ...shared.map(() => '')]
+          : [subjectName(s), s.kind, MASTERS_VIA],
+      );
       continue;
     }
     if (!wide) {
@@ -82,9 +90,15 @@ export function formatWhoCanTable(
       continue;
     }
     for (const p of s.paths)
-      rows.push([subjectName(s), s.kind, formatPath(p), formatRule(p.rule, budget, asked), carriers(p)]);
+      rows.push([
+        subjectName(s),
+        s.kind,
+        formatPath(p),
+        formatRule(p.rule, budget, asked),
+        ...shared.map(() => carriers(p)),
+      ]);
   }
-  const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE', 'CARRIED BY'] : ['SUBJECT', 'KIND', 'VIA'];
+  const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE', ...shared] : ['SUBJECT', 'KIND', 'VIA'];
   return formatTable(headers ? head : [], rows, color);
 }
 
@@ -97,8 +111,10 @@ function ruleBudget(result: WhoCanResult, columns: number, headers: boolean): nu
     widest([...(headers ? ['SUBJECT'] : []), ...subjects.map(subjectName)]),
     widest([...(headers ? ['KIND'] : []), ...subjects.map((s) => s.kind)]),
     widest([...(headers ? ['VIA'] : []), ...paths]),
-    widest([...(headers ? ['CARRIED BY'] : []), ...subjects.flatMap((s) => s.paths.map(carriers))]),
   ].reduce((a, b) => a + b + 2, 0);
+  const carried = subjects.flatMap((s) => s.paths.map(carriers));
+  if (carried.some((c) => c !== ''))
+    return columns - used - 2 - widest([...(headers ? ['CARRIED BY'] : []), ...carried]);
   return columns - used;
 }
 
