@@ -50,6 +50,29 @@ export function formatPlanNames(entries: readonly PlanEntry<KubeObject>[]): stri
     .join('');
 }
 
+/**
+ * After writing, one line per object written, as kubectl apply and delete print them (`namespace/team-a configured`,
+ * `clusterrole.rbac.authorization.k8s.io/NAME created`, `... deleted`, with ` (server dry run)` under
+ * --dry-run=server); the writes in FAILED (failed or never started) are left to their error lines. Unchanged objects
+ * are counted in the summary only: a sync leaves hundreds of them.
+ */
+export function formatPlanWritten(
+  entries: readonly PlanEntry<KubeObject>[],
+  failed: ReadonlySet<string>,
+  serverDryRun: boolean,
+): string {
+  const verb = { create: 'created', update: 'configured', delete: 'deleted' } as const;
+  return entries
+    .filter(isWrite)
+    .filter((e) => !failed.has(e.key))
+    .map((e) => {
+      const done =
+        e.action === 'create' || e.action === 'update' || e.action === 'delete' ? verb[e.action] : e.action;
+      return `${RESOURCE[e.kind] ?? e.kind}/${e.name} ${done}${serverDryRun ? ' (server dry run)' : ''}\n`;
+    })
+    .join('');
+}
+
 /** `-o diff`: a unified diff of each changed object, live against desired, as plan/diff-view.ts normalises them. */
 export function formatPlanDiff(entries: readonly PlanEntry<KubeObject>[]): string {
   return entries
