@@ -7,6 +7,7 @@ import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
 import type { TextSink } from '../../app/io.js';
 import { isWrite } from '../../app/write.js';
+import { escapeTerminal } from '../../app/escape.js';
 
 const RESOURCE: Readonly<Record<string, string>> = {
   ClusterRole: 'clusterrole.rbac.authorization.k8s.io',
@@ -68,7 +69,7 @@ export function formatPlanWritten(
     .map((e) => {
       const done =
         e.action === 'create' || e.action === 'update' || e.action === 'delete' ? verb[e.action] : e.action;
-      return `${RESOURCE[e.kind] ?? e.kind}/${e.name} ${done}${serverDryRun ? ' (server dry run)' : ''}\n`;
+      return `${RESOURCE[e.kind] ?? e.kind}/${escapeTerminal(e.name)} ${done}${serverDryRun ? ' (server dry run)' : ''}\n`;
     })
     .join('');
 }
