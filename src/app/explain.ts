@@ -2,8 +2,7 @@ import type { Explanation } from '../explain/explain-role.js';
 import type { SubjectExplanation, SubjectRef } from '../explain/explain-subject.js';
 import type { AccessMatrix } from '../explain/matrix.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
-import type { ClusterSnapshot } from '../kube/types.js';
-import { LABEL_PROVIDER_FAMILY } from '../crossplane/names.js';
+import { familiesOf } from '../crossplane/provider/family.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import type { InputSource } from './read-input.js';
@@ -35,22 +34,6 @@ export interface ExplainRoleOptions {
   readonly request?: { readonly verb: string; readonly resource: string } | undefined;
   /** --after-sync: answer for the cluster as a plain sync (of these families) would leave it. */
   readonly afterSync?: AfterSyncOptions | undefined;
-}
-
-/** Each ClusterRole a ProviderRevision of a provider family owns (Crossplane's provider roles), with the family. */
-function familiesOf(snapshot: ClusterSnapshot): Map<string, string> {
-  const familyOf = new Map<string, string>();
-  for (const rev of snapshot.providerRevisions) {
-    const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
-    if (family !== undefined && family !== '') familyOf.set(rev.metadata.name, family);
-  }
-  const out = new Map<string, string>();
-  for (const role of snapshot.clusterRoles) {
-    const owner = (role.metadata.ownerReferences ?? []).find((r) => r.kind === 'ProviderRevision');
-    const family = owner !== undefined ? familyOf.get(owner.name) : undefined;
-    if (family !== undefined) out.set(role.metadata.name, family);
-  }
-  return out;
 }
 
 /** `explain ROLE`: the role's effective rules as the aggregation controller computes them, with provenance. */

@@ -273,3 +273,37 @@ export function aggregateClusterRoles(roles: readonly ClusterRole[]): Map<string
   for (const name of graph.names) if (graph.matches.has(name)) out.set(name, [...(rules.get(name) ?? [])]);
   return out;
 }
+
+/** Every role the given one draws from, directly or not (itself excluded unless in a cycle). */
+export function sourceClosure(graph: AggregationGraph, name: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [name];
+  for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
+    for (const matched of graph.matches.get(n) ?? []) {
+      for (const m of matched) {
+        if (seen.has(m)) continue;
+        seen.add(m);
+        todo.push(m);
+      }
+    }
+  }
+  return seen;
+}
+
+/** Per rule key, the roles NAME draws from (not aggregating ones) that hold it as their own, sorted by name. */
+export function ownRuleHolders(
+  graph: AggregationGraph,
+  name: string,
+  rulesOf: (n: string) => readonly PolicyRule[],
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const sources = [...sourceClosure(graph, name)].filter((r) => !graph.matches.has(r)).sort(compareNames);
+  for (const role of sources) {
+    for (const key of new Set(rulesOf(role).map(ruleKey))) {
+      const list = out.get(key);
+      if (list === undefined) out.set(key, [role]);
+      else list.push(role);
+    }
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
  * ones stored now, with the aggregation chain each rule came through.
  */
 import type { ClusterRole, ClusterSnapshot, PolicyRule, Role, RoleRef } from '../kube/types.js';
-import { convergeClusterRoles, ruleKey, sameRules } from './aggregate.js';
+import { convergeClusterRoles, ownRuleHolders, ruleKey, sameRules } from './aggregate.js';
 import type { Convergence } from './aggregate.js';
 
 /** The RBAC objects the authorizer reads: roles and bindings (Roles are kept among a snapshot's other objects). */
@@ -40,6 +40,8 @@ export class EffectiveRoles {
   private readonly resolvedRoles = new Map<string, ResolvedRole>();
   /** Per aggregated role: each rule its matched roles hold (by ruleKey), the first role holding it. */
   private readonly holders = new Map<string, Map<string, string>>();
+  /** Per aggregated role: each rule (by ruleKey), every role it draws from that holds it as its own, by name. */
+  private readonly ownHolders = new Map<string, Map<string, string[]>>();
 
   /** How many distinct roles were resolved (ClusterRoles and Roles, found or not). */
   get resolved(): number {
@@ -143,6 +145,22 @@ export class EffectiveRoles {
       seen.add(next);
       holder = next;
     }
+  }
+
+  /**
+   * Every role a ClusterRole draws from that holds RULE as its own rule, in name order: the source chain() ends at
+   * is one of them, and a provider family's roles all carry the family's rules. Empty for a role that aggregates
+   * nothing. Indexed once per role.
+   */
+  carriers(roleName: string, rule: PolicyRule): readonly string[] {
+    const { graph, rules } = this.convergence;
+    if (!graph.matches.has(roleName)) return [];
+    let index = this.ownHolders.get(roleName);
+    if (index === undefined) {
+      index = ownRuleHolders(graph, roleName, (n) => rules.get(n) ?? []);
+      this.ownHolders.set(roleName, index);
+    }
+    return index.get(ruleKey(rule)) ?? [];
   }
 
   /**

@@ -45,6 +45,11 @@ export async function presentWrite(io: Io, outcome: WriteOutcome, opts: PresentO
     case 'declined':
       throw new UserError('aborted: nothing was written');
     case 'applied':
+      // Each object written named first, as kubectl names them; then the summary.
+      if (opts.output === 'table') {
+        const failed = outcome.report?.failedKeys ?? new Set<string>();
+        io.stdout.write(fmt.formatPlanWritten(outcome.shown, failed, opts.serverDryRun));
+      }
       await print(outcome.report?.failedKeys ?? new Set(), opts.serverDryRun);
       reportApplied(io, outcome, opts.serverDryRun);
   }

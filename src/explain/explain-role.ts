@@ -6,7 +6,13 @@ import { UserError } from '../errors.js';
 import { ruleAllows } from '../authz/authorize.js';
 import type { AccessAttributes } from '../authz/authorize.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../kube/types.js';
-import { convergeClusterRoles, ruleKey, sameRules } from '../authz/aggregate.js';
+import {
+  convergeClusterRoles,
+  ownRuleHolders,
+  ruleKey,
+  sameRules,
+  sourceClosure,
+} from '../authz/aggregate.js';
 import type { AggregationGraph } from '../authz/aggregate.js';
 import { formatSelector } from '../kube/selector.js';
 import { compareNames } from '../kube/order.js';
@@ -147,22 +153,6 @@ function attrsForJson(attrs: AccessAttributes): AccessAttributes {
   return out;
 }
 
-/** Every role the given one draws from, directly or not (itself excluded unless in a cycle). */
-function sourceClosure(graph: AggregationGraph, name: string): Set<string> {
-  const seen = new Set<string>();
-  const todo = [name];
-  for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
-    for (const matched of graph.matches.get(n) ?? []) {
-      for (const m of matched) {
-        if (seen.has(m)) continue;
-        seen.add(m);
-        todo.push(m);
-      }
-    }
-  }
-  return seen;
-}
-
 function computeDrift(stored: readonly PolicyRule[], computed: readonly PolicyRule[]): Drift | null {
   if (sameRules(stored, computed)) return null;
   const storedKeys = new Set(stored.map(ruleKey));
@@ -292,24 +282,6 @@ export function explainRole(
     tree: buildTree(graph, name, rulesOf),
     access,
   };
-}
-
-/** Per rule key, the roles NAME draws from (not aggregating ones) that hold it as their own, sorted by name. */
-function ownRuleHolders(
-  graph: AggregationGraph,
-  name: string,
-  rulesOf: (n: string) => readonly PolicyRule[],
-): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const sources = [...sourceClosure(graph, name)].filter((r) => !graph.matches.has(r)).sort(compareNames);
-  for (const role of sources) {
-    for (const key of new Set(rulesOf(role).map(ruleKey))) {
-      const list = out.get(key);
-      if (list === undefined) out.set(key, [role]);
-      else list.push(role);
-    }
-  }
-  return out;
 }
 
 function feedsInto(graph: AggregationGraph, name: string): FeedPath[] {

@@ -21,6 +21,7 @@ import {
   PROVIDER_ROLE_SUFFIX_SYSTEM,
   XRD_ROLE_PREFIX,
   XRD_ROLE_SUFFIX_NS_EDIT,
+  XRD_ROLE_SUFFIX_NS_VIEW,
 } from '../crossplane/names.js';
 import { enabledXrdsOf, namespaceRoleName } from '../crossplane/namespace/roles.js';
 import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
@@ -38,7 +39,10 @@ export interface Reason {
     | 'other-verbs'
     | 'not-composed';
   readonly message: string;
+  /** A command that fixes it; when it takes several, all of them joined by ` && ` (each also in `steps`). */
   readonly fix?: string;
+  /** The commands of a fix that takes more than one, in the order they must run. */
+  readonly steps?: readonly string[];
 }
 
 /**
@@ -133,6 +137,8 @@ export function reasons(denial: Denial): Reason[] {
   const res = req.resource;
   const what = res.path ?? (res.group === '' ? res.resource : `${res.resource}.${res.group}`);
   const clusterRoleNames = roles.convergence.graph.names;
+  // Whether a fix of two steps (enable-xrd, then a binding) was offered: it is the least privileged one.
+  let twoStep = false;
 
   // The XRD behind a claim or namespaced XR: enabled in the namespace, and its roles synced.
   if (res.xrd !== undefined) {
@@ -149,11 +155,32 @@ export function reasons(denial: Denial): Reason[] {
       const namespaceObj = snapshot.namespaces.find((n) => n.metadata.name === ns);
       const enabled = namespaceObj !== undefined && enabledXrdsOf(namespaceObj).includes(res.xrd);
       if (!enabled) {
-        out.push({
-          reason: 'xrd-not-enabled',
-          message: `XRD ${res.xrd} is not enabled in namespace ${ns}, so ${NS_ROLE_PREFIX}${ns}-edit does not aggregate ${xrdRole}`,
-          fix: `kubectl crossplane-rbac enable-xrd ${res.xrd} -n ${ns}`,
-        });
+        const enable = `kubectl crossplane-rbac enable-xrd ${res.xrd} -n ${ns}`;
+        // Enabling only helps a subject bound to the namespace's role: for the others the fix takes a binding too,
+        // of its view role when the XRD's ns-view role grants the request, else of its edit role.
+        const viewRole = `${XRD_ROLE_PREFIX}${res.xrd}${XRD_ROLE_SUFFIX_NS_VIEW}`;
+        const level = roles.clusterRole(viewRole).effective.some((r) => ruleAllows(r, attrs))
+          ? 'view'
+          : 'edit';
+        const enough = new Set([namespaceRoleName(ns, level), namespaceRoleName(ns, 'edit')]);
+        const boundToNsRole = reaching(ns).some(
+          (b) => b.roleRef.kind === 'ClusterRole' && enough.has(b.roleRef.name),
+        );
+        const message = `XRD ${res.xrd} is not enabled in namespace ${ns}, so ${NS_ROLE_PREFIX}${ns}-edit does not aggregate ${xrdRole}`;
+        if (boundToNsRole) out.push({ reason: 'xrd-not-enabled', message, fix: enable });
+        else {
+          const steps = [
+            enable,
+            `kubectl create rolebinding NAME --clusterrole ${namespaceRoleName(ns, level)} ${flag} -n ${ns}`,
+          ];
+          twoStep = true;
+          out.push({
+            reason: 'xrd-not-enabled',
+            message: `${message}, and no binding gives ${namespaceRoleName(ns, level)} to the subject`,
+            fix: steps.join(' && '),
+            steps,
+          });
+        }
       }
     }
   }
@@ -237,7 +264,7 @@ export function reasons(denial: Denial): Reason[] {
           : ranked.every(broad)
             ? `only ${granted}, with every resource of every API group, and no binding${scope} gives one to the subject; bind a role made for this resource instead`
             : `only ${granted}, each with every resource of every API group or privileged (as bind judges it), and no binding${scope} gives one to the subject; bind a role made for this resource instead`,
-      ...(first === undefined
+      ...(first === undefined || twoStep
         ? {}
         : {
             fix:

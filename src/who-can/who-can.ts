@@ -11,7 +11,14 @@ import { requestAttributes, ruleAllows } from '../authz/authorize.js';
 import { EffectiveRoles } from '../authz/effective-roles.js';
 import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
 import { MASTERS_GROUP, normaliseSubject } from '../authz/subjects.js';
-import type { ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../kube/types.js';
+import type {
+  ClusterRoleBinding,
+  PolicyRule,
+  ProviderRevision,
+  RoleBinding,
+  Subject,
+} from '../kube/types.js';
+import { familiesOf } from '../crossplane/provider/family.js';
 import { compareNames } from '../kube/order.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 
@@ -45,6 +52,13 @@ export interface GrantPath {
   readonly ruleIndex: number;
   /** False when the aggregation controller has not stored the rule in the bound role yet: the API server denies until it does. */
   readonly stored: boolean;
+  /**
+   * The other roles the bound one draws from that hold the same rule as their own (besides the chain's last), in
+   * name order: a provider family's roles all carry the family's rules. Absent when none does.
+   */
+  readonly sharedWith?: readonly string[];
+  /** The provider family the chain's last role and all of `sharedWith` belong to, when they do. */
+  readonly family?: string;
 }
 
 export interface Grantee {
@@ -72,7 +86,14 @@ function subjectKey(s: Subject): string {
   return JSON.stringify([s.kind, s.namespace ?? '', s.name]);
 }
 
-export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult {
+/**
+ * SNAPSHOT's ProviderRevisions (when read) name the provider families, so that a rule every role of a family carries
+ * is credited to the family.
+ */
+export function whoCan(
+  query: WhoCanQuery,
+  snapshot: RbacSnapshot & { readonly providerRevisions?: readonly ProviderRevision[] },
+): WhoCanResult {
   const res = query.resource;
   const nonResource = res.path !== undefined;
   const namespaced = !nonResource && res.namespaced;
@@ -85,6 +106,12 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
       ? snapshot.clusterRoles
       : snapshot.clusterRoles.map(({ aggregationRule: _ignored, ...role }) => role);
   const roles = new EffectiveRoles(clusterRoles, snapshot.roles);
+  let families: Map<string, string> | undefined;
+  const familyOf = (role: string): string | undefined =>
+    (families ??= familiesOf({
+      providerRevisions: snapshot.providerRevisions ?? [],
+      clusterRoles: snapshot.clusterRoles,
+    })).get(role);
   const grantees = new Map<string, { subject: Subject; paths: GrantPath[] }>();
   const drift = new Set<string>();
   // Per role: the rules that allow the request, each with its chain, found once however many bindings name the role.
@@ -103,11 +130,18 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
         if (!ruleAllows(rule, attrs)) return;
         const stored = roles.isStored(role, rule);
         if (!stored) drift.add(role.name);
+        const chain = role.aggregated ? roles.chain(role.name, rule) : [role.name];
+        const source = chain[chain.length - 1] ?? role.name;
+        const others = role.aggregated ? roles.carriers(role.name, rule).filter((r) => r !== source) : [];
+        const family = others.length > 0 ? familyOf(source) : undefined;
+        const oneFamily = family !== undefined && others.every((r) => familyOf(r) === family);
         hits.push({
-          chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
+          chain,
           rule,
           ruleIndex: i,
           stored,
+          ...(others.length > 0 ? { sharedWith: others } : {}),
+          ...(oneFamily ? { family } : {}),
         });
       });
       matchCache.set(cacheKey, (cached = { role, hits }));
@@ -129,6 +163,8 @@ export function whoCan(query: WhoCanQuery, snapshot: RbacSnapshot): WhoCanResult
       rule: h.rule,
       ruleIndex: h.ruleIndex,
       stored: h.stored,
+      ...(h.sharedWith !== undefined ? { sharedWith: h.sharedWith } : {}),
+      ...(h.family !== undefined ? { family: h.family } : {}),
     }));
     for (const s of binding.subjects ?? []) {
       const subject = normaliseSubject(s, bindingNamespace);

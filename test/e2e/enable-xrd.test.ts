@@ -109,9 +109,29 @@ describe('enable-xrd through the real kubectl', () => {
 
     const r = await run(['crossplane-rbac', 'enable-xrd', SQL, '-n', 'production', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^KIND\s+CREATED\s+UPDATED\s+UNCHANGED\s+DELETED\s+REFUSED\s+FAILED\n/);
+    // Each object written named first, as kubectl apply names them, then the summary.
+    const out = r.stdout.split('\n');
+    const head = out.findIndex((l) =>
+      /^KIND\s+CREATED\s+UPDATED\s+UNCHANGED\s+DELETED\s+REFUSED\s+FAILED$/.test(l),
+    );
+    expect(head, r.stdout).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/^Namespace\s+0\s+1\s+0\s+0\s+0\s+0$/m);
-    expect(r.stdout).toMatch(/^ClusterRole\s+[1-9]\d*\s+\d+\s+\d+\s+\d+\s+0\s+0$/m);
+    const roles = /^ClusterRole\s+([1-9]\d*)\s+(\d+)\s+\d+\s+\d+\s+0\s+0$/m.exec(r.stdout);
+    expect(roles, r.stdout).not.toBeNull();
+    const written = out.slice(0, head).map((l) => /^(\S+) (created|configured)$/.exec(l));
+    expect(
+      written.every((m) => m !== null),
+      out.slice(0, head).join('\n'),
+    ).toBe(true);
+    expect(out.slice(0, head)).toContain('namespace/production configured');
+    const roleLines = written.filter((m) => m?.[1]?.startsWith('clusterrole.rbac.authorization.k8s.io/'));
+    expect(roleLines.filter((m) => m?.[2] === 'created')).toHaveLength(Number(roles?.[1]));
+    expect(roleLines.filter((m) => m?.[2] === 'configured')).toHaveLength(Number(roles?.[2]));
+    // Each name is kubectl's own for the object (kubectl get -o name prints the same TYPE.GROUP/NAME).
+    for (const m of written) {
+      const got = await run(['get', m?.[1] ?? '', '-o', 'name']);
+      expect(got.stdout.trim(), got.stderr).toBe(m?.[1]);
+    }
 
     const ann = await run([
       'get',

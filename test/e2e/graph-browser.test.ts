@@ -1,6 +1,6 @@
 /**
  * The HTML graph in a real browser: Debian's chromium, driven headless by playwright-core. The page is made by the
- * built plugin through kubectl (`who-can update compositions -f examples/cluster -o html`) and opened from disk: it
+ * built plugin through kubectl (`who-can update compositions -f examples/cluster --converged -o html`) and opened from disk: it
  * must load nothing, draw the paths examples/cluster/20-crossplane.yaml declares (ClusterRoleBinding crossplane-admin
  * binds Group crossplane:masters to ClusterRole crossplane-admin, which aggregates crossplane:aggregate-to-admin,
  * whose rule grants `*` on apiextensions.crossplane.io/*), highlight what the search finds, zoom and pan, and show a
@@ -77,6 +77,8 @@ describe.skipIf(browserPath === undefined)('the HTML graph in chromium', () => {
       'compositions',
       '-f',
       join(repoRoot, 'examples', 'cluster'),
+      // The aggregation hop to crossplane:aggregate-to-admin is drawn by the convergence view.
+      '--converged',
       '-o',
       'html',
     ]);

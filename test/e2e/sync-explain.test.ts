@@ -141,6 +141,75 @@ describe('sync and explain through the real kubectl', () => {
     },
   );
 
+  it('who-can credits a rule to every role that carries it: the family folded in the table, listed in -o wide and json', async () => {
+    const binding = 'xrbac-e2e-edit-carriers';
+    const made = await run([
+      'create',
+      'clusterrolebinding',
+      binding,
+      '--clusterrole',
+      'crossplane-edit',
+      '--user',
+      'carol',
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    try {
+      // The rule of crossplane-edit that grants it, and every role kubectl lists that holds it as its own rule.
+      const all = JSON.parse((await run(['get', 'clusterroles', '-o', 'json'])).stdout) as {
+        items: {
+          metadata: { name: string };
+          aggregationRule?: unknown;
+          rules?: { apiGroups?: string[]; resources?: string[]; verbs: string[] }[];
+        }[];
+      };
+      const edit = all.items.find((r) => r.metadata.name === 'crossplane-edit');
+      const granting = (edit?.rules ?? []).filter(
+        (r) => (r.apiGroups ?? []).includes('s3.aws.upbound.io') && (r.resources ?? []).includes('buckets'),
+      );
+      expect(granting).toHaveLength(1);
+      const same = JSON.stringify(granting[0]);
+      const carriers = all.items
+        .filter(
+          (r) => r.aggregationRule === undefined && (r.rules ?? []).some((x) => JSON.stringify(x) === same),
+        )
+        .map((r) => r.metadata.name)
+        .sort();
+      expect(carriers.length).toBeGreaterThan(2);
+
+      const ask = ['crossplane-rbac', 'who-can', 'delete', 'buckets.s3.aws.upbound.io'];
+      const json = await run([...ask, '-o', 'json']);
+      expect(json.code, json.stderr).toBe(0);
+      const carol = (
+        JSON.parse(json.stdout) as {
+          subjects: { name: string; paths: { chain: string[]; sharedWith?: string[]; family?: string }[] }[];
+        }
+      ).subjects.find((s) => s.name === 'carol');
+      expect(carol?.paths).toHaveLength(1);
+      const path = carol?.paths[0];
+      const credited = path?.chain[path.chain.length - 1] ?? '';
+      expect([credited, ...(path?.sharedWith ?? [])].sort()).toStrictEqual(carriers);
+      expect(path?.family).toBe('provider-family-aws');
+
+      // The table: one line for carol, the family folded after the role the chain ends at.
+      const table = (await run(ask)).stdout.split('\n').filter((l) => l.startsWith('carol '));
+      expect(table).toHaveLength(1);
+      expect(table[0]).toMatch(
+        new RegExp(
+          `→ ${credited.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\+${String(carriers.length - 1)} more \\(provider-family-aws\\)$`,
+        ),
+      );
+      // -o wide: the carriers listed, each once.
+      const wide = (await run([...ask, '-o', 'wide'])).stdout
+        .split('\n')
+        .filter((l) => l.startsWith('carol '));
+      expect(wide).toHaveLength(1);
+      const listed = (wide[0] ?? '').trimEnd().split(/\s+/).pop()?.split(',');
+      expect(listed).toStrictEqual([credited, ...carriers.filter((c) => c !== credited)]);
+    } finally {
+      expect((await run(['delete', 'clusterrolebinding', binding])).code).toBe(0);
+    }
+  });
+
   it('reads objects from stdin with -f -', async () => {
     const roles = await run(['get', 'clusterroles', '-o', 'yaml']);
     const r = await kubectl(['crossplane-rbac', 'explain', 'admin', '-f', '-', '-o', 'json'], {

@@ -731,6 +731,55 @@ describe('explain --subject through the real kubectl, checked with kubectl auth 
     expect(await canI('create', MYSQL_CLAIM, 'team-a', subject)).toBe(false);
   }, 60_000);
 
+  it('a claim whose XRD is not enabled where no binding reaches the subject: one fix of two steps, run in order, allows it', async () => {
+    const { json, text } = await explainSubject([
+      'Group:team-a-devs',
+      '-n',
+      'team-b',
+      '--for',
+      MYSQL_CLAIM,
+      '--verb',
+      'create',
+    ]);
+    const enable = `kubectl crossplane-rbac enable-xrd ${MYSQL_XRD} -n team-b`;
+    const bindIt =
+      'kubectl create rolebinding NAME --clusterrole crossplane-ns-team-b-edit --group team-a-devs -n team-b';
+    // Enabling alone leaves the group unbound, binding alone leaves the role without the XRD: one fix, both steps.
+    const reason = json.access.whyNot.find((w) => w.reason === 'xrd-not-enabled') as
+      { fix?: string; steps?: string[] } | undefined;
+    expect(reason?.steps).toStrictEqual([enable, bindIt]);
+    const why = whyLines(text);
+    expect(why[0]).toEqual({
+      why: `XRD ${MYSQL_XRD} is not enabled in namespace team-b, so crossplane-ns-team-b-edit does not aggregate crossplane:composite:${MYSQL_XRD}:aggregate-to-ns-edit, and no binding gives crossplane-ns-team-b-edit to the subject`,
+      fix: `${enable} && ${bindIt}`,
+    });
+    // No other reason offers a fix of its own (a broader role bound in one step).
+    expect(why.slice(1).filter((w) => w.fix !== undefined)).toStrictEqual([]);
+
+    const subject = { kind: 'Group', name: 'team-a-devs' };
+    expect(await canI('create', MYSQL_CLAIM, 'team-b', subject)).toBe(false);
+    // The printed fix, step by step in order (enable-xrd with --yes: not on a terminal).
+    const steps = (why[0]?.fix ?? '').split(' && ').map((step) => fixArgv(step, 'team-a-devs-mysql-in-b'));
+    expect(steps).toHaveLength(2);
+    try {
+      for (const step of steps) {
+        expect(step[0]).toBe('kubectl');
+        const args = step.slice(1);
+        ok(await run(args[0] === 'crossplane-rbac' ? [...args, '--yes'] : args), step.join(' '));
+        // After the first step alone the group is still denied: the second is needed.
+        if (step === steps[0]) expect(await canI('create', MYSQL_CLAIM, 'team-b', subject)).toBe(false);
+      }
+      expect(await canI('create', MYSQL_CLAIM, 'team-b', subject)).toBe(true);
+    } finally {
+      await run(['delete', 'rolebinding', 'team-a-devs-mysql-in-b', '-n', 'team-b']);
+      ok(
+        await run(['crossplane-rbac', 'enable-xrd', MYSQL_XRD, '-n', 'team-b', '--disable', '--yes']),
+        'disable again',
+      );
+    }
+    expect(await canI('create', MYSQL_CLAIM, 'team-b', subject)).toBe(false);
+  }, 90_000);
+
   it('a user no binding names: not bound, and the fix names the user', async () => {
     const { json, text } = await explainSubject([
       'User:mallory',

@@ -257,12 +257,20 @@ describe('sync across contexts with writes', () => {
       ...K(),
     ]);
     expect(r.code).toBe(2);
-    expect(
-      r.stdout
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => l.split(/\s+/)[0]),
-    ).toEqual(['CONTEXT', 'eu-drifted', 'eu-drifted']);
+    // Each object written, with its context, before the merged table.
+    const lines = r.stdout.split('\n').filter((l) => l !== '');
+    const written = lines.filter((l) => l.startsWith('context '));
+    expect(written.length).toBeGreaterThan(0);
+    for (const l of written)
+      expect(l, JSON.stringify(l)).toMatch(
+        /^context eu-drifted: [a-z0-9.]+\/\S+ (created|configured|deleted)$/,
+      );
+    expect(lines.slice(0, written.length)).toStrictEqual(written);
+    expect(lines.slice(written.length).map((l) => l.split(/\s+/)[0])).toEqual([
+      'CONTEXT',
+      'eu-drifted',
+      'eu-drifted',
+    ]);
     expect(r.stderr).toMatch(/^error: context us-dead: /m);
     expect(r.stderr).toMatch(/^3 contexts: 1 written, 1 failed, 1 not started \(--fail-fast\)$/m);
     // What sync --check --context says of each, alone.

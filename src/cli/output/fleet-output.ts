@@ -24,6 +24,9 @@ function cells(line: string, starts: readonly number[]): string[] {
 }
 
 /** Whether TEXT is one table of ours: a header of upper-case words, then rows. */
+/** A line of a write naming an object written, as kubectl apply prints it (format-plan.ts, formatPlanWritten). */
+const WRITTEN = /^[a-z0-9.-]+\/\S+ (created|configured|deleted)( \(server dry run\))?$/;
+
 function isTable(text: string): boolean {
   const first = text.split('\n', 1)[0] ?? '';
   return /^[A-Z][A-Z ]*[A-Z]$/.test(first.trimEnd()) && columnStarts(first).length > 1;
@@ -104,7 +107,21 @@ export function mergeFleetOutput(
     };
     return { stdout: output === 'json' ? formatJson(list) : formatYaml(list), stderr };
   }
-  const ok = runs.filter((r) => r.stdout !== '');
+  // A write's lines naming each object written (`namespace/team-a configured`) come before its table: each is shown
+  // with its context, and the tables that follow are merged.
+  const written: string[] = [];
+  const ok = runs
+    .filter((r) => r.stdout !== '')
+    .map((r) => {
+      if (output !== 'table') return r;
+      const lines = r.stdout.split('\n');
+      const n = lines.findIndex((l) => !WRITTEN.test(l));
+      if (n <= 0) return r;
+      const name = escapeTerminal(r.context);
+      written.push(...lines.slice(0, n).map((l) => `context ${name}: ${l}\n`));
+      return { ...r, stdout: lines.slice(n).join('\n') };
+    });
+  const before = written.join('');
   if (output === 'diff') {
     const stdout = ok
       .map((r) =>
@@ -117,9 +134,9 @@ export function mergeFleetOutput(
     return { stdout, stderr };
   }
   if (ok.length > 0 && ok.every((r) => isTable(r.stdout)))
-    return { stdout: mergeTables(ok, headers), stderr };
+    return { stdout: `${before}${mergeTables(ok, headers)}`, stderr };
   return {
-    stdout: ok.map((r) => `# context ${escapeTerminal(r.context)}\n${r.stdout}`).join('\n'),
+    stdout: `${before}${ok.map((r) => `# context ${escapeTerminal(r.context)}\n${r.stdout}`).join('\n')}`,
     stderr,
   };
 }

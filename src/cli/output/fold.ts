@@ -117,3 +117,33 @@ function widthsOf(head: readonly string[], rows: readonly (readonly string[])[])
     Math.max(width(head[i] ?? ''), ...rows.map((r) => width(r[i] ?? ''))),
   );
 }
+
+/** A rule credited to one role, with the other roles that carry it (explain's provenance, who-can's paths). */
+export interface SharedRule {
+  readonly sharedWith?: readonly string[] | undefined;
+  /** The provider family the credited role and all of `sharedWith` belong to, when they do. */
+  readonly family?: string | undefined;
+}
+
+const plural = (n: number, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+
+/** ` +N more (FAMILY)` after the credited role in a table's cell; '' when no other role carries the rule. */
+export function sharedSuffix(p: SharedRule): string {
+  if (p.sharedWith === undefined) return '';
+  return ` +${String(p.sharedWith.length)} more${p.family !== undefined ? ` (${p.family})` : ''}`;
+}
+
+/** The further roles that carry the same rule, folded: a family's members by count, up to three others by name. */
+export function sharedLine(p: SharedRule): string {
+  const others = p.sharedWith ?? [];
+  const n = others.length;
+  if (p.family !== undefined) {
+    return escapeTerminal(
+      `and ${plural(n, 'more role')} of the ${p.family} family: provider families share their rules`,
+    );
+  }
+  if (n <= 3) return escapeTerminal(`and ${others.join(', ')}, which carry the same rule`);
+  return escapeTerminal(
+    `and ${others.slice(0, 2).join(', ')} and ${String(n - 2)} more roles, which carry the same rule`,
+  );
+}

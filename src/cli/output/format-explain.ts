@@ -5,7 +5,15 @@
 import type { AggregationTreeNode, Explanation, RuleProvenance } from '../../explain/explain-role.js';
 import type { PolicyRule } from '../../kube/types.js';
 import { escapeTerminal } from '../../escape.js';
-import { fitRows, foldList, foldMiddle, uniqueItems, width as textWidth } from './fold.js';
+import {
+  fitRows,
+  foldList,
+  foldMiddle,
+  sharedLine,
+  sharedSuffix,
+  uniqueItems,
+  width as textWidth,
+} from './fold.js';
 import { formatTable } from './table.js';
 import type { Palette } from './terminal.js';
 
@@ -182,21 +190,6 @@ function accessLines(expl: Explanation, pal: Palette, width: number | undefined)
   ];
 }
 
-/** The further roles that carry the same rule, folded: a family's members by count, up to three others by name. */
-export function sharedLine(p: RuleProvenance): string {
-  const others = p.sharedWith ?? [];
-  const n = others.length;
-  if (p.family !== undefined) {
-    return escapeTerminal(
-      `and ${plural(n, 'more role')} of the ${p.family} family: provider families share their rules`,
-    );
-  }
-  if (n <= 3) return escapeTerminal(`and ${others.join(', ')}, which carry the same rule`);
-  return escapeTerminal(
-    `and ${others.slice(0, 2).join(', ')} and ${String(n - 2)} more roles, which carry the same rule`,
-  );
-}
-
 /**
  * `    from SOURCE →[0] MID →[0] ROLE` on one line; on a terminal too narrow for it, broken before its arrows (names
  * are never cut).
@@ -241,7 +234,7 @@ export function formatExplainTable(expl: Explanation, wide: boolean, headers = t
     const groups = (p.rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
     const resources = uniqueItems(p.rule.resources ?? []).join(',');
     const verbs = p.rule.verbs.join(',');
-    const source = `${p.source ?? '(cycle)'}${p.sharedWith !== undefined ? ` +${String(p.sharedWith.length)} more${p.family !== undefined ? ` (${p.family})` : ''}` : ''}`;
+    const source = `${p.source ?? '(cycle)'}${sharedSuffix(p)}`;
     const row = wide
       ? [
           String(p.index),

@@ -6,7 +6,7 @@
  * No name reaches the page as markup: the graph is embedded as JSON in a <script type="application/json"> with every
  * character outside printable ASCII, and `<`, `>` and `&`, written as \uXXXX (so `</script>` or a line separator in
  * a name cannot end the block or the script), and the page script puts text in with textContent only. The names are
- * shown as the terminal output shows them (app/escape.ts), so a bidi control cannot reorder a line in the browser
+ * shown as the terminal output shows them (src/escape.ts), so a bidi control cannot reorder a line in the browser
  * either. Only the page's <title> is text in the markup, and it is HTML-escaped.
  */
 import { escapeTerminal } from '../../escape.js';

@@ -1,6 +1,6 @@
 /**
  * A Graph (graph-model.ts) as Graphviz DOT and as a Mermaid flowchart, left to right. Both are printed to stdout,
- * maybe on a terminal, so every name is first escaped for the terminal (app/escape.ts), then for the syntax:
+ * maybe on a terminal, so every name is first escaped for the terminal (src/escape.ts), then for the syntax:
  *
  * - DOT: every id and label is a quoted string, with `"` and `\` escaped. Graphviz's lexer turns `\"` into `"` and
  *   leaves other backslashes for the label's escString, where `\\` is one backslash (graphviz lib/cgraph/scan.l,

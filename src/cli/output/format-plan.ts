@@ -7,6 +7,7 @@ import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
 import type { TextSink } from '../../app/io.js';
 import { isWrite } from '../../app/write.js';
+import { escapeTerminal } from '../../escape.js';
 
 const RESOURCE: Readonly<Record<string, string>> = {
   ClusterRole: 'clusterrole.rbac.authorization.k8s.io',
@@ -47,6 +48,29 @@ export function formatPlanNames(entries: readonly PlanEntry<KubeObject>[]): stri
   return entries
     .filter(isWrite)
     .map((e) => `${RESOURCE[e.kind] ?? e.kind}/${e.name}\n`)
+    .join('');
+}
+
+/**
+ * After writing, one line per object written, as kubectl apply and delete print them (`namespace/team-a configured`,
+ * `clusterrole.rbac.authorization.k8s.io/NAME created`, `... deleted`, with ` (server dry run)` under
+ * --dry-run=server); the writes in FAILED (failed or never started) are left to their error lines. Unchanged objects
+ * are counted in the summary only: a sync leaves hundreds of them.
+ */
+export function formatPlanWritten(
+  entries: readonly PlanEntry<KubeObject>[],
+  failed: ReadonlySet<string>,
+  serverDryRun: boolean,
+): string {
+  const verb = { create: 'created', update: 'configured', delete: 'deleted' } as const;
+  return entries
+    .filter(isWrite)
+    .filter((e) => !failed.has(e.key))
+    .map((e) => {
+      const done =
+        e.action === 'create' || e.action === 'update' || e.action === 'delete' ? verb[e.action] : e.action;
+      return `${RESOURCE[e.kind] ?? e.kind}/${escapeTerminal(e.name)} ${done}${serverDryRun ? ' (server dry run)' : ''}\n`;
+    })
     .join('');
 }
 

@@ -1,7 +1,7 @@
 import type { GrantPath, Grantee, WhoCanResult } from '../../who-can/who-can.js';
 import type { PolicyRule } from '../../kube/types.js';
 import { formatTable } from './table.js';
-import { foldList, uniqueItems, width } from './fold.js';
+import { foldList, sharedSuffix, uniqueItems, width } from './fold.js';
 
 function subjectName(s: Grantee): string {
   return s.namespace !== undefined ? `${s.namespace}/${s.name}` : s.name;
@@ -11,10 +11,19 @@ function ref(r: { kind: string; name: string; namespace?: string }): string {
   return `${r.kind}/${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name}`;
 }
 
-/** `RoleBinding/team-a/devs → ClusterRole/crossplane-ns-team-a-edit → <aggregated from> ...`. */
+/**
+ * `RoleBinding/team-a/devs → ClusterRole/crossplane-ns-team-a-edit → <aggregated from> ...`, with how many more
+ * roles carry the rule (` +25 more (FAMILY)`, as explain's table counts them).
+ */
 export function formatPath(p: GrantPath): string {
   const hops = [ref(p.binding), ref(p.role), ...p.chain.slice(1)];
-  return `${hops.join(' → ')}${p.stored ? '' : ' (not stored yet: the aggregation controller lags)'}`;
+  return `${hops.join(' → ')}${sharedSuffix(p)}${p.stored ? '' : ' (not stored yet: the aggregation controller lags)'}`;
+}
+
+/** -o wide's CARRIED BY: every role that holds the rule as its own when more than the chain's last do, else ''. */
+function carriers(p: GrantPath): string {
+  if (p.sharedWith === undefined) return '';
+  return [p.chain[p.chain.length - 1] ?? '', ...p.sharedWith].join(',');
 }
 
 const MASTERS_VIA = 'built in: the API server allows system:masters everything, before RBAC';
@@ -45,8 +54,8 @@ export function formatRule(
 }
 
 /**
- * One line per subject (its first path, and how many more); `wide`: one line per path, with the rule. HEADERS:
- * false for --no-headers.
+ * One line per subject (its first path, and how many more); `wide`: one line per path, with the rule and, when
+ * several roles carry it (a provider family's), all of them. HEADERS: false for --no-headers.
  */
 export function formatWhoCanTable(
   result: WhoCanResult,
@@ -56,6 +65,10 @@ export function formatWhoCanTable(
   columns?: number,
 ): string {
   const rows: string[][] = [];
+  // -o wide's CARRIED BY, only when some rule is carried by more than one role.
+  const shared = result.subjects.some((s) => s.paths.some((p) => p.sharedWith !== undefined))
+    ? ['CARRIED BY']
+    : [];
   const budget = wide && columns !== undefined ? ruleBudget(result, columns, headers) : undefined;
   const r = result.request;
   const asked = (resource: string): boolean =>
@@ -63,7 +76,11 @@ export function formatWhoCanTable(
     (r.subresource !== undefined && resource === `${r.resource ?? ''}/${r.subresource}`);
   for (const s of result.subjects) {
     if (s.paths.length === 0) {
-      rows.push(wide ? [subjectName(s), s.kind, MASTERS_VIA, ''] : [subjectName(s), s.kind, MASTERS_VIA]);
+      rows.push(
+        wide
+          ? [subjectName(s), s.kind, MASTERS_VIA, '', ...shared.map(() => '')]
+          : [subjectName(s), s.kind, MASTERS_VIA],
+      );
       continue;
     }
     if (!wide) {
@@ -73,9 +90,15 @@ export function formatWhoCanTable(
       continue;
     }
     for (const p of s.paths)
-      rows.push([subjectName(s), s.kind, formatPath(p), formatRule(p.rule, budget, asked)]);
+      rows.push([
+        subjectName(s),
+        s.kind,
+        formatPath(p),
+        formatRule(p.rule, budget, asked),
+        ...shared.map(() => carriers(p)),
+      ]);
   }
-  const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE'] : ['SUBJECT', 'KIND', 'VIA'];
+  const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE', ...shared] : ['SUBJECT', 'KIND', 'VIA'];
   return formatTable(headers ? head : [], rows, color);
 }
 
@@ -89,6 +112,9 @@ function ruleBudget(result: WhoCanResult, columns: number, headers: boolean): nu
     widest([...(headers ? ['KIND'] : []), ...subjects.map((s) => s.kind)]),
     widest([...(headers ? ['VIA'] : []), ...paths]),
   ].reduce((a, b) => a + b + 2, 0);
+  const carried = subjects.flatMap((s) => s.paths.map(carriers));
+  if (carried.some((c) => c !== ''))
+    return columns - used - 2 - widest([...(headers ? ['CARRIED BY'] : []), ...carried]);
   return columns - used;
 }
 

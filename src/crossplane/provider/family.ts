@@ -1,6 +1,6 @@
 // Provider families: which revisions share a family label and an image registry and organisation, as crossplane's
 // rbac provider roles reconciler merges their resources (its family check and OrgDiffer).
-import type { ProviderRevision } from '../../kube/types.js';
+import type { ClusterRole, ProviderRevision } from '../../kube/types.js';
 import { compareStrings } from '../../kube/order.js';
 import { LABEL_PROVIDER_FAMILY } from '../names.js';
 import { registryAndOrg } from './image.js';
@@ -63,4 +63,23 @@ const familyGroupsCache = new WeakMap<
 function isSameRevision(a: ProviderRevision, b: ProviderRevision): boolean {
   if (a.metadata.uid !== undefined && b.metadata.uid !== undefined) return a.metadata.uid === b.metadata.uid;
   return a.metadata.name === b.metadata.name;
+}
+
+/** Each ClusterRole a ProviderRevision of a provider family owns (Crossplane's provider roles), with the family. */
+export function familiesOf(snapshot: {
+  readonly providerRevisions: readonly ProviderRevision[];
+  readonly clusterRoles: readonly ClusterRole[];
+}): Map<string, string> {
+  const familyOf = new Map<string, string>();
+  for (const rev of snapshot.providerRevisions) {
+    const family = rev.metadata.labels?.[LABEL_PROVIDER_FAMILY];
+    if (family !== undefined && family !== '') familyOf.set(rev.metadata.name, family);
+  }
+  const out = new Map<string, string>();
+  for (const role of snapshot.clusterRoles) {
+    const owner = (role.metadata.ownerReferences ?? []).find((r) => r.kind === 'ProviderRevision');
+    const family = owner !== undefined ? familyOf.get(owner.name) : undefined;
+    if (family !== undefined) out.set(role.metadata.name, family);
+  }
+  return out;
 }

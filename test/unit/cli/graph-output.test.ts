@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { runCaptured } from '../../support/run-cli.js';
 
 const EXAMPLES = 'examples/cluster';
-const WHO_CAN = ['who-can', 'update', 'compositions', '-f', EXAMPLES];
+// --converged: the graph draws each aggregation hop, which only the convergence view reads.
+const WHO_CAN = ['who-can', 'update', 'compositions', '-f', EXAMPLES, '--converged'];
 const SLOW = 60_000;
 
 describe('-o dot|mermaid|html', () => {
