@@ -116,7 +116,8 @@ async function canI(
 describe('--after-sync through the real kubectl', () => {
   it('answers before sync what who-can and explain answer after a real sync, and writes nothing', async () => {
     const run = await seededCluster();
-    const question = ['who-can', 'delete', BUCKETS, '-A'];
+    // --converged: --after-sync answers in the convergence view, so the live answers it is compared with do too.
+    const question = ['who-can', 'delete', BUCKETS, '-A', '--converged'];
     const before = await answer<WhoCanJson>(run, question);
     const afterSync = await answer<WhoCanJson>(run, [...question, '--after-sync']);
     const explainAfterSync = await answer<ExplainJson>(run, ['explain', 'crossplane-edit', '--after-sync']);
@@ -157,7 +158,7 @@ describe('--after-sync through the real kubectl', () => {
   it('--only with composed: the account of Crossplane as sync --only ...,composed leaves it', async () => {
     const run = await seededCluster();
     const only = 'providers,composites,namespaces,base,composed';
-    const question = ['who-can', 'patch', 'cronjobs.batch', '-n', 'team-a'];
+    const question = ['who-can', 'patch', 'cronjobs.batch', '-n', 'team-a', '--converged'];
     const crossplane = { kind: 'ServiceAccount', name: 'crossplane', namespace: 'crossplane-system' };
     const r = ok(
       await run(['crossplane-rbac', ...question, '--after-sync', '--only', only, '-o', 'json']),

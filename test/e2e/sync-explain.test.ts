@@ -176,7 +176,8 @@ describe('sync and explain through the real kubectl', () => {
         .sort();
       expect(carriers.length).toBeGreaterThan(2);
 
-      const ask = ['crossplane-rbac', 'who-can', 'delete', 'buckets.s3.aws.upbound.io'];
+      // --converged: the carriers are the roles aggregated into the bound one, which the convergence view reads.
+      const ask = ['crossplane-rbac', 'who-can', 'delete', 'buckets.s3.aws.upbound.io', '--converged'];
       const json = await run([...ask, '-o', 'json']);
       expect(json.code, json.stderr).toBe(0);
       const carol = (
