@@ -13,6 +13,8 @@ export const SKIP: Record<string, string> = {
   'npm install -g ./kubectl-crossplane-rbac-0.1.0.tgz':
     'installs into the global prefix; packaging.test.ts installs the tarball into a prefix of its own',
   'npm ci': 'reinstalls node_modules, which the tests run from',
+  'npm test   # type check, lint, every test (unit, integration, end to end through the real kubectl)':
+    'runs this test',
   'npm run build': 'rewrites dist/ under the e2e tests running it; npm test builds before them',
   'kubectl crossplane-rbac sync --watch --yes':
     'runs until Ctrl-C; sync-watch.test.ts (e2e) runs it through the executable, adds a revision and stops it',
