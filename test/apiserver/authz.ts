@@ -1,6 +1,7 @@
 /**
  * Authorization as a Kubernetes API server with `--authorization-mode=RBAC` does it: system:masters may do
- * anything (the privileged-group authorizer); everyone else gets what their bindings grant
+ * anything (the privileged-group authorizer); everyone else gets what their stored bindings grant (the bootstrap
+ * ones every user relies on included: bootstrap.ts)
  * (pkg/registry/rbac/validation/rule.go DefaultRuleResolver, plugin/pkg/auth/authorizer/rbac/rbac.go); writes of
  * roles and bindings pass the escalation checks of the RBAC storage (pkg/registry/rbac/*\/policybased,
  * escalation_check.go, rule.go ConfirmNoEscalation). Written from Kubernetes' behaviour; nothing here comes from the
@@ -19,7 +20,6 @@ export interface UserInfo {
 
 export const MASTERS = 'system:masters';
 export const AUTHENTICATED = 'system:authenticated';
-const UNAUTHENTICATED = 'system:unauthenticated';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** What the authorizer reads from the store. */
@@ -30,56 +30,6 @@ export interface PolicySource {
   ): readonly Obj[];
   get(resource: 'clusterroles' | 'roles', name: string, namespace?: string): Obj | undefined;
 }
-
-/**
- * The ClusterRoleBindings of the bootstrap policy that every user relies on (kubectl needs discovery and self
- * reviews). A real cluster stores them; here they hold without being stored, so that the store stays as seeded.
- */
-const BOOTSTRAP_BINDINGS: readonly {
-  name: string;
-  groups: readonly string[];
-  rules: readonly PolicyRule[];
-}[] = [
-  {
-    name: 'system:basic-user',
-    groups: [AUTHENTICATED],
-    rules: [
-      {
-        apiGroups: ['authorization.k8s.io'],
-        resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
-        verbs: ['create'],
-      },
-      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
-    ],
-  },
-  {
-    name: 'system:discovery',
-    groups: [AUTHENTICATED],
-    rules: [
-      {
-        nonResourceURLs: [
-          '/api',
-          '/api/*',
-          '/apis',
-          '/apis/*',
-          '/healthz',
-          '/livez',
-          '/openapi',
-          '/openapi/*',
-          '/readyz',
-          '/version',
-          '/version/',
-        ],
-        verbs: ['get'],
-      },
-    ],
-  },
-  {
-    name: 'system:public-info-viewer',
-    groups: [AUTHENTICATED, UNAUTHENTICATED],
-    rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }],
-  },
-];
 
 /** The rules of system:masters' unconditional access, as a rules review lists them. */
 const FULL_AUTHORITY: readonly PolicyRule[] = [
@@ -185,12 +135,6 @@ function grantsFor(
     }
     const text = `ClusterRoleBinding ${JSON.stringify(String(b.metadata?.name))} of ${String(b.roleRef?.kind)} ${JSON.stringify(String(b.roleRef?.name))} to ${describeSubject(subjects[i] ?? {}, '')}`;
     for (const rule of found.rules) grants.push({ rule, source: text });
-  }
-  for (const b of BOOTSTRAP_BINDINGS) {
-    const group = b.groups.find((g) => user.groups.includes(g));
-    if (group === undefined) continue;
-    const text = `ClusterRoleBinding ${JSON.stringify(b.name)} of ClusterRole ${JSON.stringify(b.name)} to Group ${JSON.stringify(group)}`;
-    for (const rule of b.rules) grants.push({ rule, source: text });
   }
   if (namespace !== '') {
     for (const b of source.list('rolebindings', namespace)) {

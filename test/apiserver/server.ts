@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import type { UserInfo } from './authz.js';
 import { AUTHENTICATED, MASTERS } from './authz.js';
+import { bootstrapPolicy } from './bootstrap.js';
 import { RequestCounters } from './counters.js';
 import { NO_FAULTS } from './faults.js';
 import { sendError } from './http.js';
@@ -218,6 +219,8 @@ class Server implements TestApiServer {
 
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<TestApiServer> {
   const server = new Server(opts);
+  // As kube-apiserver, the bootstrap policy every user is authorized by is stored first; a seed may replace it.
+  server.seed(bootstrapPolicy());
   if (opts.seed !== undefined) server.seed(opts.seed);
   await server.listen(opts.port ?? 0);
   return server;
