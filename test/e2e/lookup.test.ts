@@ -100,6 +100,7 @@ let server: TestApiServer;
 let kubeconfig: string;
 let extraFile: string;
 let syncedFile: string;
+let bootstrapFile: string;
 /** The same server under two contexts, for --contexts and --all-contexts. */
 let fleetKubeconfig: string;
 
@@ -249,6 +250,21 @@ beforeAll(async () => {
   syncedFile = join(dir, 'synced.yaml');
   writeFileSync(syncedFile, offline.stdout);
   ok(await run(['crossplane-rbac', 'sync', '--yes']), 'sync --yes');
+  // The bootstrap policy every API server stores at its start, which examples/cluster does not hold: as files too.
+  const bootstrap = ok(
+    await run([
+      'get',
+      ...['system:basic-user', 'system:discovery', 'system:public-info-viewer'].flatMap((name) => [
+        `clusterrole/${name}`,
+        `clusterrolebinding/${name}`,
+      ]),
+      '-o',
+      'yaml',
+    ]),
+    'kubectl get the bootstrap policy',
+  );
+  bootstrapFile = join(dir, 'bootstrap.yaml');
+  writeFileSync(bootstrapFile, bootstrap.stdout);
   const k = parse(readFileSync(kubeconfig, 'utf8')) as Record<string, unknown> & {
     contexts: { name: string; context: object }[];
   };
@@ -336,7 +352,7 @@ describe('lookup through the real kubectl, checked against kubectl get', () => {
   });
 
   it('-f on the same files gives what the live cluster gives', async () => {
-    const files = ['-f', examples, '-f', extraFile, '-f', syncedFile];
+    const files = ['-f', examples, '-f', extraFile, '-f', syncedFile, '-f', bootstrapFile];
     for (const args of [[], ['crossplane', '--kind', 'group', '-n', 'team-a']]) {
       expect(await lookup([...args, ...files]), args.join(' ')).toStrictEqual(await lookup(args));
     }
