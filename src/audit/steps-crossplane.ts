@@ -3,8 +3,8 @@
  * DeploymentRuntimeConfig, a package, an in-cluster provider's managed resource or an XRD makes Crossplane do with
  * its own accounts (catalogue.ts cites the upstream source of each).
  */
-import { firstAllowed, type Step, type StepMaker, type Target } from './steps.js';
-import { identityText } from './rights.js';
+import { firstAllowed, type ComposedKind, type Step, type StepMaker, type Target } from './steps.js';
+import { identityText, type Identity, type Rights } from './rights.js';
 
 const XP_EXT = 'apiextensions.crossplane.io';
 const XP_OPS = 'ops.crossplane.io';
@@ -115,6 +115,70 @@ const providerIdentity: StepMaker = (who, ctx) => {
   }
   return out;
 };
+/** What Crossplane does to what it composes: server-side apply (create, patch, update) and delete. */
+const COMPOSE_WRITE = ['create', 'update', 'patch', 'delete'];
+
+/**
+ * Crossplane's account limited to KINDS (in NAMESPACE, or every namespace): a made-up ClusterRole, defined once in
+ * RIGHTS, named for the kinds so that every subject lacking the same kinds reaches the same identity.
+ */
+function composingAs(
+  rights: Rights,
+  kinds: readonly ComposedKind[],
+  namespace: string | undefined,
+): Identity {
+  const names = kinds.map((k) => (k.group === '' ? k.resource : `${k.resource}.${k.group}`)).sort();
+  const name = `crossplane:composing:<${names.join('+')}>`;
+  rights.define(
+    name,
+    kinds.map((k) => ({ apiGroups: [k.group], resources: [k.resource], verbs: COMPOSE_WRITE })),
+  );
+  return namespace !== undefined ? { kind: 'ClusterRole', name, namespace } : { kind: 'ClusterRole', name };
+}
+
+/** The namespaces of the identity's RoleBindings (where it may hold what it lacks cluster-wide). */
+function boundNamespaces(rights: Rights, who: Identity): string[] {
+  return [...new Set(rights.grantsOf(who).map((g) => g.namespace))].filter((n) => n !== '').sort();
+}
+
+const composeThroughXr: StepMaker = (who, ctx) => {
+  if (ctx.crossplane === undefined || who.kind === 'ClusterRole') return [];
+  const { rights } = ctx;
+  const out: Step[] = [];
+  for (const api of ctx.composingApis) {
+    for (const t of api.triggers) {
+      // Every namespace first (a ClusterRoleBinding): then no namespace needs asking one by one.
+      for (const ns of t.namespaced ? [undefined, ...boundNamespaces(rights, who)] : [undefined]) {
+        const made = firstAllowed(rights, who, ['create'], [t], ns);
+        if (made === undefined) continue;
+        // A namespaced XR composes in its own namespace; a cluster-scoped one (a claim's too) in any.
+        const where = api.namespaced ? ns : undefined;
+        const lacking = api.composes.filter(
+          (k) =>
+            rights.allows(who, {
+              verb: 'create',
+              apiGroup: k.group,
+              resource: k.resource,
+              ...(where !== undefined ? { namespace: where } : {}),
+            }) === undefined,
+        );
+        if (lacking.length > 0) {
+          const kinds = lacking.map((k) => k.kind).join(', ');
+          const scope = where !== undefined ? `in ${where}, the XR's namespace` : 'in any namespace';
+          out.push({
+            mechanism: 'compose-through-xr',
+            ...made,
+            target: composingAs(rights, lacking, where),
+            why: `may create ${made.trigger.resource}${ns !== undefined ? ` in ${ns}` : ''}: XRD ${api.xrd}'s Compositions (${api.compositions.join(', ')}) compose ${kinds}, which it may not create itself; Crossplane creates them with its own account, ${identityText(ctx.crossplane)}, ${scope} (what of them an XR sets is what the Composition lets it set)`,
+          });
+        }
+        if (ns === undefined) break;
+      }
+    }
+  }
+  return out;
+};
+
 /** The Crossplane step makers, in the catalogue's order. */
 export const CROSSPLANE_STEPS: readonly StepMaker[] = [
   composeAsCrossplane,
@@ -123,4 +187,5 @@ export const CROSSPLANE_STEPS: readonly StepMaker[] = [
   installPackage,
   providerIdentity,
   defineApi,
+  composeThroughXr,
 ];

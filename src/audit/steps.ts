@@ -47,6 +47,29 @@ export interface StepContext {
   readonly rbacManager: Identity | undefined;
   /** ClusterRoles that aggregate the roles an XRD's edit or admin role is labelled for (crossplane-edit, -admin). */
   readonly xrdRoleAggregators: ReadonlySet<string>;
+  /** The XRDs whose Compositions compose kinds Crossplane's account may create (compose-through-xr). */
+  readonly composingApis: readonly ComposingApi[];
+}
+
+/** A kind a Composition composes, resolved to its resource. */
+export interface ComposedKind {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** An XRD whose XRs (or claims) have Crossplane compose kinds its account may create. */
+export interface ComposingApi {
+  readonly xrd: string;
+  /** Its XRs are namespaced: they compose in their own namespace only. */
+  readonly namespaced: boolean;
+  /** The XR's resource and, for a legacy XRD, the claim's: creating either has Crossplane compose. */
+  readonly triggers: readonly (Target & { readonly namespaced: boolean; readonly xr: boolean })[];
+  /** The Compositions an XR may choose (by name). */
+  readonly compositions: readonly string[];
+  /** What they compose that Crossplane's account may create in every namespace (namespaced kinds only for namespaced XRs). */
+  readonly composes: readonly ComposedKind[];
 }
 
 /** A provider whose managed resources act on this cluster as its own account (a ProviderConfig's InjectedIdentity). */
