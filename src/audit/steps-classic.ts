@@ -11,11 +11,13 @@ const CLUSTER_ROLES: Target = { group: RBAC, resource: 'clusterroles' };
 const CLUSTER_ROLE_BINDINGS: Target = { group: RBAC, resource: 'clusterrolebindings' };
 const SECRETS: Target = { group: '', resource: 'secrets' };
 const TOKEN: Target = { group: '', resource: 'serviceaccounts', subresource: 'token' };
-const POD_ENTRIES: readonly { verb: string; target: Target }[] = [
-  { verb: 'create', target: { group: '', resource: 'pods', subresource: 'exec' } },
-  { verb: 'create', target: { group: '', resource: 'pods', subresource: 'attach' } },
-  { verb: 'patch', target: { group: '', resource: 'pods', subresource: 'ephemeralcontainers' } },
+/** Ways into a running pod (rbac-police pods_exec.rego, pods_ephemeral_ctrs.rego: update or patch). */
+const POD_ENTRIES: readonly { verbs: readonly string[]; target: Target }[] = [
+  { verbs: ['create'], target: { group: '', resource: 'pods', subresource: 'exec' } },
+  { verbs: ['create'], target: { group: '', resource: 'pods', subresource: 'attach' } },
+  { verbs: ['patch', 'update'], target: { group: '', resource: 'pods', subresource: 'ephemeralcontainers' } },
 ];
+const DEPLOYMENTS: Target = { group: 'apps', resource: 'deployments' };
 const WEBHOOKS: readonly Target[] = [
   { group: 'admissionregistration.k8s.io', resource: 'mutatingwebhookconfigurations' },
   { group: 'admissionregistration.k8s.io', resource: 'validatingwebhookconfigurations' },
@@ -157,17 +159,31 @@ const runAs: StepMaker = (who, ctx) => {
     }
     const running = ctx.runningAs.get(ns);
     if (running === undefined) continue;
+    // A Deployment runs here: changing its pod template's serviceAccountName (rbac-police assign_sa.rego).
+    const changed = firstAllowed(ctx.rights, who, ['patch', 'update'], [DEPLOYMENTS], ns);
+    if (changed !== undefined) {
+      const deployment = [...running.values()][0] ?? '';
+      for (const sa of accounts) {
+        out.push({
+          mechanism: 'run-as',
+          ...changed,
+          target: sa,
+          why: `may ${changed.trigger.verb} Deployments in ${ns}: Deployment ${deployment}'s pod template may be set to run as any service account there: ${identityText(sa)}`,
+        });
+      }
+      continue;
+    }
     for (const sa of accounts) {
       const deployment = running.get(sa.name);
       if (deployment === undefined) continue;
-      for (const { verb, target } of POD_ENTRIES) {
-        const entry = firstAllowed(ctx.rights, who, [verb], [target], ns);
+      for (const { verbs, target } of POD_ENTRIES) {
+        const entry = firstAllowed(ctx.rights, who, verbs, [target], ns);
         if (entry === undefined) continue;
         out.push({
           mechanism: 'run-as',
           ...entry,
           target: sa,
-          why: `may ${verb} ${entry.trigger.resource} in ${ns}, where Deployment ${deployment} runs as ${identityText(sa)}`,
+          why: `may ${entry.trigger.verb} ${entry.trigger.resource} in ${ns}, where Deployment ${deployment} runs as ${identityText(sa)}`,
         });
         break;
       }
