@@ -244,7 +244,12 @@ function composingApis(input: AuditInput, rights: Rights, crossplane: Identity):
       (c) =>
         c.compositeKind === names.kind &&
         c.compositeApiVersion === `${group}/${version ?? ''}` &&
-        (typeof enforced !== 'string' || c.name === enforced || c.name.startsWith(`${enforced}-`)),
+        (typeof enforced !== 'string' ||
+          // A revision is named COMPOSITION-HASH7 (crossplane internal/controller/apiextensions/composition/
+          // revision.go, NewCompositionRevision).
+          (c.revision
+            ? c.name.startsWith(`${enforced}-`) && c.name.length === enforced.length + 8
+            : c.name === enforced)),
     );
     const seen = new Set<string>();
     const composes: ComposedKind[] = [];

@@ -251,6 +251,33 @@ describe('audit: compose-through-xr', () => {
     ).toStrictEqual([]);
   });
 
+  it("only the XRD's enforcedCompositionRef is chosen when it has one", () => {
+    const base = xrd('Namespaced', false);
+    const enforced: Xrd = {
+      ...base,
+      spec: { ...base.spec, enforcedCompositionRef: { name: 'app-safe' } } as Xrd['spec'],
+    };
+    const run = (compositions: CompositionKinds[]) =>
+      firstSteps(
+        audit(
+          input({
+            xrd: enforced,
+            compositions,
+            roles: [CREATE_XAPPS],
+            rbs: [rb('kube-system', 'xapps', 'create-xapps', [user('dev')])],
+          }),
+        ),
+        'dev',
+      );
+    const web = composition([DEPLOYMENTS]);
+    expect(run([web, { ...web, name: 'app-safe-v2' }])).toStrictEqual([]);
+    expect(run([{ ...web, name: 'app-safe' }])).toStrictEqual(['run-anywhere:compose-through-xr']);
+    expect(run([{ ...web, name: 'app-safe-v2-1a2b3c4', revision: true }])).toStrictEqual([]);
+    expect(run([{ ...web, name: 'app-safe-1a2b3c4', revision: true }])).toStrictEqual([
+      'run-anywhere:compose-through-xr',
+    ]);
+  });
+
   it('a Composition for another version of the XR (not the referenceable one) is not chosen', () => {
     const c = { ...composition([DEPLOYMENTS]), compositeApiVersion: 'platform.acme.io/v1beta9' };
     const r = audit(
