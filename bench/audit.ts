@@ -1,8 +1,8 @@
 /**
  * audit against who-can on the same server: the large example after sync (about 3,000 ClusterRoles, 600 namespaces),
  * 2 ms of latency. Target: audit within 3x of who-can's time and under 500 MB peak RSS (it reads the RBAC, the
- * Deployments and the ProviderRevisions once, resolves each role's effective rules once, and searches one graph per
- * capability).
+ * Deployments, the ProviderRevisions, the Compositions and CompositionRevisions once, resolves each role's effective
+ * rules once, and searches one graph per capability).
  */
 import { join } from 'node:path';
 import { loadSeedFiles } from '../test/apiserver/seed.js';

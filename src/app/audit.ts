@@ -4,10 +4,12 @@ import type { AcceptedFinding } from '../audit/accept.js';
 import type { ByDesign, Finding } from '../audit/audit.js';
 import type { Severity } from '../audit/catalogue.js';
 import type { Identity } from '../audit/rights.js';
+import type { CompositionKinds } from '../audit/cluster-context.js';
+import type { KubeObject } from '../kube/types.js';
 import type { AppDeps } from './deps.js';
 import type { Unseen } from './read-snapshot.js';
-import type { InputSource } from './read-input.js';
-import { AUDIT_PARTS, rolesOf } from './resource-catalogue.js';
+import type { Input, InputSource } from './read-input.js';
+import { AUDIT_PARTS, isKind, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 
 export interface AuditOptions {
@@ -48,8 +50,9 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
   ]);
   // ProviderConfigs are read only from -f (they decide provider-identity; live, the step says "may").
   const providerConfigs = input.snapshot.others.filter((o) => /ProviderConfig$/.test(o.kind));
+  const compositions = await compositionKinds(input);
   const result = audit(
-    { ...input.snapshot, roles: rolesOf(input), providerConfigs },
+    { ...input.snapshot, roles: rolesOf(input), providerConfigs, compositions },
     options.subject !== undefined ? { subject: options.subject } : {},
   );
   const { open, accepted } = applyAcceptances(result.findings, acceptances);
@@ -69,6 +72,45 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
     unseen: input.unseen,
   };
   return { report, bindingOrigins };
+}
+
+/**
+ * What each Composition and CompositionRevision composes (compose-through-xr), from the composed analysis' reading
+ * of their templates: only these are trusted, never an XR's references or Events. A kind resolves among Kubernetes'
+ * common resources and the CRDs and XRDs read (no discovery: a kind none of them defines is left out).
+ */
+async function compositionKinds(input: Input): Promise<CompositionKinds[]> {
+  const [{ composedByComposition }, r] = await Promise.all([
+    import('../composed/sources.js'),
+    import('../crossplane/resolve-resource.js'),
+  ]);
+  const { others, xrds } = input.snapshot;
+  const known = r.catalogue(
+    r.builtinResources(),
+    others
+      .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
+      .flatMap((c) => r.resourceOfCrd(c) ?? []),
+    xrds.flatMap(r.resourcesOfXrd),
+  );
+  const isComposition = (o: KubeObject): boolean =>
+    isKind('Composition', XP_EXT)(o) || isKind('CompositionRevision', XP_EXT)(o);
+  return others.filter(isComposition).map((c) => {
+    const ref = (c as { spec?: { compositeTypeRef?: { apiVersion?: unknown; kind?: unknown } } }).spec
+      ?.compositeTypeRef;
+    const composes = composedByComposition(c).needs.flatMap((n) => {
+      if (n.access !== 'write') return [];
+      const group = n.apiVersion.includes('/') ? n.apiVersion.slice(0, n.apiVersion.indexOf('/')) : '';
+      const k = known.find((x) => x.group === group && x.kind === n.kind);
+      return k === undefined ? [] : [{ group, resource: k.plural, kind: k.kind, namespaced: k.namespaced }];
+    });
+    return {
+      name: c.metadata.name,
+      revision: c.kind === 'CompositionRevision',
+      compositeApiVersion: typeof ref?.apiVersion === 'string' ? ref.apiVersion : '',
+      compositeKind: typeof ref?.kind === 'string' ? ref.kind : '',
+      composes,
+    };
+  });
 }
 
 async function readAcceptances(options: AuditOptions): Promise<import('../audit/accept.js').Acceptance[]> {
@@ -91,6 +133,8 @@ async function readAcceptances(options: AuditOptions): Promise<import('../audit/
   }
   return parseAcceptances(doc, file);
 }
+
+const XP_EXT = 'apiextensions.crossplane.io';
 
 const ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
 

@@ -82,7 +82,7 @@ export interface PartialRead {
   readonly required?: readonly SnapshotPart[] | undefined;
 }
 
-/** The parts a partial answer can do without (the RBAC objects, and the Crossplane types RESOURCE may name). */
+/** The parts a partial answer can do without (the RBAC objects, the Crossplane types RESOURCE may name, the Compositions). */
 const MAY_BE_UNSEEN: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>([
   'clusterRoles',
   'clusterRoleBindings',
@@ -91,6 +91,8 @@ const MAY_BE_UNSEEN: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>([
   'xrds',
   'providerRevisions',
   'namespaces',
+  'compositions',
+  'compositionRevisions',
 ]);
 
 /** The resources PARTS list, as RBAC names them: what a role must let its holder `list` for these reads. */

@@ -17,8 +17,11 @@ export const ACCESS_PARTS = [
   'providerRevisions',
 ] as const;
 
-/** What audit reads: the RBAC and XRDs and ProviderRevisions as who-can, and the Deployments (who runs as which account). */
-export const AUDIT_PARTS = [...ACCESS_PARTS, 'deployments'] as const;
+/**
+ * What audit reads: the RBAC and XRDs and ProviderRevisions as who-can, the Deployments (who runs as which account),
+ * and the Compositions and CompositionRevisions (what creating an XR makes Crossplane compose).
+ */
+export const AUDIT_PARTS = [...ACCESS_PARTS, 'deployments', 'compositions', 'compositionRevisions'] as const;
 
 export function isKind(kind: string, group: string): (o: KubeObject) => boolean {
   return (o) => o.kind === kind && (o.apiVersion === group || o.apiVersion.startsWith(`${group}/`));

@@ -26,8 +26,10 @@ import {
 } from './catalogue.js';
 import { fixFor } from './fix.js';
 import { stepContext, withImpliedRoles, type AuditInput } from './cluster-context.js';
-import { identityKey, Rights, type Allowed, type Identity } from './rights.js';
-import { POD_MAKERS, stepsFrom, type Step, type StepContext, type Trigger } from './steps.js';
+import { identityKey, identityText, Rights, type Allowed, type Identity } from './rights.js';
+import { POD_MAKERS, type Step, type StepContext, type StepMaker, type Trigger } from './steps.js';
+import { CLASSIC_STEPS } from './steps-classic.js';
+import { CROSSPLANE_STEPS } from './steps-crossplane.js';
 
 export interface AuditOptions {
   /** Audit one subject only. */
@@ -121,6 +123,14 @@ function byDesignReason(i: Identity, roles: readonly string[]): string | undefin
   if (roles.some((r) => r.startsWith(PROVIDER_ROLE_PREFIX) && r.endsWith(PROVIDER_ROLE_SUFFIX_SYSTEM)))
     return "a Crossplane provider's account";
   return undefined;
+}
+
+const MAKERS: readonly StepMaker[] = [...CROSSPLANE_STEPS, ...CLASSIC_STEPS];
+
+/** Every step out of one identity, in the catalogue's order; a step back to itself is none. */
+function stepsFrom(who: Identity, ctx: StepContext): Step[] {
+  const self = identityText(who);
+  return MAKERS.flatMap((make) => make(who, ctx)).filter((s) => identityText(s.target) !== self);
 }
 
 /** The identities reachable from the subjects, each with its steps out (computed once per identity). */

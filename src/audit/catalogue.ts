@@ -35,6 +35,7 @@ export const CROSSPLANE_MECHANISMS = [
   'install-package',
   'provider-identity',
   'define-api',
+  'compose-through-xr',
 ] as const;
 
 export type Mechanism = (typeof CLASSIC_MECHANISMS)[number] | (typeof CROSSPLANE_MECHANISMS)[number];
@@ -65,6 +66,8 @@ export const MECHANISM_SOURCE: Readonly<Record<Mechanism, string>> = {
     "crossplane internal/controller/rbac/provider/roles/roles.go (rulesSystemExtra: every provider's system role edits Secrets, ConfigMaps, Events and Leases)",
   'provider-identity':
     "crossplane-contrib/provider-kubernetes pkg/kube/client/client.go (restForProviderConfig: credentials source InjectedIdentity is rest.InClusterConfig, the provider's own account); provider-helm pkg/controller/cluster/release/release.go and namespaced/release/release.go use the same builder",
+  'compose-through-xr':
+    "crossplane internal/controller/apiextensions/composite/api.go (APILabelSelectorResolver: an XR takes any Composition whose compositeTypeRef is its kind), composition_functions.go (FunctionComposer.Compose applies the composed resources with Crossplane's client), composition_render.go (RenderComposedResourceMetadata: a namespaced XR's composed resources go in its namespace, a cluster-scoped XR's anywhere)",
   'define-api':
     'crossplane internal/controller/rbac/definition/roles.go (RenderClusterRoles: every verb on spec.group and names.plural, whatever the group) and reconciler.go (the roles are applied from the XRD alone)',
 };

@@ -5,7 +5,14 @@
  */
 import type { RbacSnapshot } from '../authz/effective-roles.js';
 import { MASTERS_GROUP } from '../authz/subjects.js';
-import type { ClusterRole, Deployment, KubeObject, PolicyRule, ProviderRevision } from '../kube/types.js';
+import type {
+  ClusterRole,
+  Deployment,
+  KubeObject,
+  PolicyRule,
+  ProviderRevision,
+  Xrd,
+} from '../kube/types.js';
 import {
   CHART_ROLE_CROSSPLANE,
   CHART_ROLE_RBAC_MANAGER,
@@ -17,10 +24,23 @@ import {
   PROVIDER_ROLE_SUFFIX_SYSTEM,
 } from '../crossplane/names.js';
 import type { Identity, Rights } from './rights.js';
-import type { InClusterProvider, StepContext } from './steps.js';
+import type { ComposedKind, ComposingApi, InClusterProvider, StepContext } from './steps.js';
+
+/** What one Composition (or CompositionRevision) composes, as the composed analysis reads its templates. */
+export interface CompositionKinds {
+  readonly name: string;
+  readonly revision: boolean;
+  /** spec.compositeTypeRef: the XR kind it composes for. */
+  readonly compositeApiVersion: string;
+  readonly compositeKind: string;
+  readonly composes: readonly ComposedKind[];
+}
 
 export interface AuditInput extends RbacSnapshot {
   readonly deployments: readonly Deployment[];
+  readonly xrds?: readonly Xrd[] | undefined;
+  /** What each Composition composes (compose-through-xr); none: that step is not looked for. */
+  readonly compositions?: readonly CompositionKinds[] | undefined;
   readonly providerRevisions: readonly ProviderRevision[];
   /** ProviderConfigs of in-cluster providers, where they could be read (-f); none: a provider-identity step "may". */
   readonly providerConfigs?: readonly KubeObject[] | undefined;
@@ -134,6 +154,7 @@ export function stepContext(input: AuditInput, rights: Rights): StepContext {
     clusterAdmin: CLUSTER_ADMIN,
     rbacManager: runningRbacManager(rights, runningAs),
     inClusterProviders: inClusterProviders(input, crossplane?.namespace ?? DEFAULT_CROSSPLANE_NAMESPACE),
+    composingApis: crossplane === undefined ? [] : composingApis(input, rights, crossplane),
     xrdRoleAggregators: new Set(
       input.clusterRoles
         .filter((r) =>
@@ -201,4 +222,53 @@ function providerRolesRendered(input: AuditInput): boolean {
       r.metadata.name.startsWith(PROVIDER_ROLE_PREFIX) &&
       r.metadata.name.endsWith(PROVIDER_ROLE_SUFFIX_SYSTEM),
   );
+}
+
+/**
+ * Per XRD, the kinds its Compositions and their revisions compose that Crossplane's account may create in every
+ * namespace (what creating one of its XRs or claims has Crossplane write). An XR chooses among the Compositions whose
+ * compositeTypeRef is its referenceable version and kind (crossplane internal/controller/apiextensions/composite/
+ * api.go, APILabelSelectorResolver), or gets the XRD's enforcedCompositionRef; a namespaced XR composes only in its
+ * own namespace, so only namespaced kinds (composition_render.go, RenderComposedResourceMetadata).
+ */
+function composingApis(input: AuditInput, rights: Rights, crossplane: Identity): ComposingApi[] {
+  const out: ComposingApi[] = [];
+  for (const xrd of input.xrds ?? []) {
+    const { group, names, claimNames } = xrd.spec;
+    const v2 = xrd.apiVersion.endsWith('/v2');
+    const namespaced = (xrd.spec.scope ?? (v2 ? 'Namespaced' : 'LegacyCluster')) === 'Namespaced';
+    const version = (xrd.spec.versions ?? []).find((v) => v.referenceable === true)?.name;
+    const enforced = (xrd.spec as { enforcedCompositionRef?: { name?: unknown } }).enforcedCompositionRef
+      ?.name;
+    const compositions = (input.compositions ?? []).filter(
+      (c) =>
+        c.compositeKind === names.kind &&
+        c.compositeApiVersion === `${group}/${version ?? ''}` &&
+        (typeof enforced !== 'string' ||
+          // A revision is named COMPOSITION-HASH7 (crossplane internal/controller/apiextensions/composition/
+          // revision.go, NewCompositionRevision).
+          (c.revision
+            ? c.name.startsWith(`${enforced}-`) && c.name.length === enforced.length + 8
+            : c.name === enforced)),
+    );
+    const seen = new Set<string>();
+    const composes: ComposedKind[] = [];
+    for (const k of compositions.flatMap((c) => c.composes)) {
+      const key = `${k.resource}.${k.group}`;
+      if (seen.has(key) || (namespaced && !k.namespaced)) continue;
+      seen.add(key);
+      const attrs = { verb: 'create', apiGroup: k.group, resource: k.resource };
+      if (rights.allows(crossplane, attrs) !== undefined) composes.push(k);
+    }
+    if (composes.length === 0) continue;
+    const triggers = [
+      ...(names.plural !== undefined ? [{ group, resource: names.plural, namespaced, xr: true }] : []),
+      ...(claimNames?.plural !== undefined && !namespaced
+        ? [{ group, resource: claimNames.plural, namespaced: true, xr: false }]
+        : []),
+    ];
+    const named = [...new Set(compositions.filter((c) => !c.revision).map((c) => c.name))];
+    out.push({ xrd: xrd.metadata.name, namespaced, triggers, compositions: named, composes });
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ const CROSSPLANE_STEPS = new Set([
   'install-package',
   'provider-identity',
   'define-api',
+  'compose-through-xr',
 ]);
 
 function list(values: readonly string[] | undefined): string {
@@ -79,5 +80,9 @@ export function fixFor(first: Step, subject: Identity): string {
   }
   const where = role !== boundName ? `ClusterRole ${role} (aggregated into ${bound})` : bound;
   const unbind = binding !== '' ? `, or remove ${who} from ${binding}` : '';
-  return `remove "${ruleText(rule)}" from ${where}${unbind}`;
+  const compose =
+    first.mechanism === 'compose-through-xr'
+      ? ", or have the XRD's Compositions compose nothing its XRs' authors may not create themselves"
+      : '';
+  return `remove "${ruleText(rule)}" from ${where}${unbind}${compose}`;
 }

@@ -16,7 +16,7 @@ import {
 } from '../authz/subjects.js';
 import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
 
-/** A user, group or service account (as bindings name them), or the rights of one ClusterRole. */
+/** A user, group or service account (as bindings name them), or the rights of one ClusterRole (in one namespace). */
 export interface Identity {
   readonly kind: 'User' | 'Group' | 'ServiceAccount' | 'ClusterRole';
   readonly name: string;
@@ -97,6 +97,24 @@ export class Rights {
     }
   }
 
+  /**
+   * Gives the made-up ClusterRole NAME (no object of the cluster: e.g. Crossplane's account limited to some kinds)
+   * RULES, once; an identity of that kind and name then holds them.
+   */
+  define(name: string, rules: readonly PolicyRule[]): void {
+    const key = `ClusterRole//${name}`;
+    if (this.resolved.has(key)) return;
+    this.resolved.set(key, {
+      kind: 'ClusterRole',
+      name,
+      found: true,
+      aggregated: false,
+      effective: rules,
+      stored: rules,
+      drift: false,
+    });
+  }
+
   clusterRole(name: string): ResolvedRole {
     const key = `ClusterRole//${name}`;
     let r = this.resolved.get(key);
@@ -118,10 +136,11 @@ export class Rights {
     if (cached !== undefined) return cached;
     const out: Grant[] = [];
     if (i.kind === 'ClusterRole') {
+      // With a namespace: the ClusterRole's rights in that namespace only (as a RoleBinding gives them).
       out.push({
         binding: '',
         roleText: `ClusterRole/${i.name}`,
-        namespace: '',
+        namespace: i.namespace ?? '',
         role: this.clusterRole(i.name),
       });
     } else {

@@ -10,9 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { join } from 'node:path';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { discoveryCache, kubectl, type RunResult } from './harness.js';
+import {
+  applyList,
+  asFlags as asFlagsOf,
+  crd,
+  ok,
+  startSeeded,
+  type SeededCluster,
+} from './seeded-cluster.js';
 
 interface Ref {
   readonly kind: string;
@@ -55,42 +61,12 @@ const RBAC = 'rbac.authorization.k8s.io';
 /** A user no binding names: impersonated with --as-group to ask about a Group alone. */
 const PROBE_USER = 'xrbac-audit-probe';
 
-let server: TestApiServer;
+let cluster: SeededCluster;
 let kubeconfig: string;
 let dir: string;
 let report: Report;
 
-const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, {
-    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
-    ...(input !== undefined ? { input } : {}),
-  });
-
-function ok(r: RunResult, what: string): RunResult {
-  expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-  return r;
-}
-
-function crd(group: string, plural: string, kind: string): object {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Cluster',
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
-}
+const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
 
 function clusterRole(name: string, rules: object[]): object {
   return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
@@ -180,6 +156,20 @@ const SUBJECTS: object[] = [
     { apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs: ['create'] },
   ]),
   bindUser('audit:objector', 'audit:objects', 'objector'),
+  // compose-through-xr: Apps (a namespaced XRD of examples/cluster, composed by Composition app-web) in kube-system.
+  clusterRole('audit:apps', [{ apiGroups: ['platform.acme.io'], resources: ['apps'], verbs: ['create'] }]),
+  bindUserIn('kube-system', 'audit:app-maker', 'audit:apps', 'app-maker'),
+  // Negative control: may create Apps and the Deployments they compose itself (and the rest), in team-a.
+  clusterRole('audit:apps-and-kinds', [
+    { apiGroups: ['platform.acme.io'], resources: ['apps'], verbs: ['create'] },
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] },
+    {
+      apiGroups: ['', 'networking.k8s.io', 'policy'],
+      resources: ['configmaps', 'ingresses', 'networkpolicies', 'poddisruptionbudgets'],
+      verbs: ['create'],
+    },
+  ]),
+  bindUserIn('team-a', 'audit:app-deployer', 'audit:apps-and-kinds', 'app-deployer'),
   // Negative controls: a trigger's neighbour that is no trigger, and crossplane-view.
   clusterRole('audit:read-compositions', [
     { apiGroups: ['apiextensions.crossplane.io'], resources: ['compositions'], verbs: ['get', 'list'] },
@@ -220,13 +210,14 @@ const EXPECTED: readonly [string, string, string][] = [
   ['impersonator', 'impersonate', 'cluster-admin'],
   // provider-kubernetes' account (no ProviderConfig read: "may") edits Secrets everywhere once sync bound its role.
   ['objector', 'provider-identity', 'cluster-admin'],
+  // Crossplane's account creates the Deployments of an App in kube-system: pods there, run-anywhere.
+  ['app-maker', 'compose-through-xr', 'run-anywhere'],
 ];
 
-function asFlags(s: Ref): string[] {
-  if (s.kind === 'User') return ['--as', s.name];
-  if (s.kind === 'Group') return ['--as', PROBE_USER, '--as-group', s.name];
-  return ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
-}
+/** The made-up identity of compose-through-xr: Crossplane's account limited to the kinds its name lists. */
+const COMPOSING = /^crossplane:composing:<(.*)>$/;
+
+const asFlags = (s: Ref): string[] => asFlagsOf(s, PROBE_USER);
 
 /** kubectl auth can-i, as the identity: a ClusterRole's rights are asked through a probe user bound to it. */
 async function canI(
@@ -242,7 +233,13 @@ async function canI(
     // What a provider installed now gets: a system role as every installed provider's (one rendered by sync here).
     who = { kind: 'ClusterRole', name: await installedProviderSystemRole() };
   }
-  if (who.kind === 'ClusterRole') {
+  const composing = who.kind === 'ClusterRole' ? COMPOSING.exec(who.name) : null;
+  if (composing !== null) {
+    // Asked as Crossplane's own account, only about a kind it composes, only where it composes it.
+    expect(composing[1]?.split('+'), `${who.name} composes ${resource}`).toContain(resource);
+    if (who.namespace !== undefined) expect(namespace).toBe(who.namespace);
+    as = asFlags({ kind: 'ServiceAccount', name: 'crossplane', namespace: NS });
+  } else if (who.kind === 'ClusterRole') {
     const user = `xrbac-audit-holder-${who.name.replace(/[^a-z0-9-]/g, '-')}`;
     await run(['apply', '-f', '-'], JSON.stringify(bindUser(`audit-probe:${who.name}`, who.name, user)));
     as = ['--as', user];
@@ -269,9 +266,11 @@ async function installedProviderSystemRole(): Promise<string> {
 }
 
 /** The request that proves each capability, as kubectl asks it. */
-const CAPABILITY_CHECK: Readonly<Record<string, [string, string]>> = {
+const CAPABILITY_CHECK: Readonly<Record<string, [string, string, string?]>> = {
   'cluster-admin': ['*', '*'],
   'read-secrets': ['list', 'secrets'],
+  // Pods (or a workload's) in kube-system.
+  'run-anywhere': ['create', 'deployments.apps', 'kube-system'],
 };
 
 async function audit(args: readonly string[] = []): Promise<RunResult> {
@@ -279,33 +278,22 @@ async function audit(args: readonly string[] = []): Promise<RunResult> {
 }
 
 beforeAll(async () => {
-  assertBuilt();
-  server = await startApiServer({
-    seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster'), join(repoRoot, 'examples', 'audit')]),
-  });
-  dir = tempDir('xrbac-e2e-audit-');
-  kubeconfig = join(dir, 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  cluster = await startSeeded('xrbac-e2e-audit-', ['cluster', 'audit']);
+  ({ kubeconfig, dir } = cluster);
   const crds = [
     crd('pkg.crossplane.io', 'deploymentruntimeconfigs', 'DeploymentRuntimeConfig'),
     crd('ops.crossplane.io', 'operations', 'Operation'),
     crd('ops.crossplane.io', 'cronoperations', 'CronOperation'),
   ];
-  ok(
-    await run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds })),
-    'CRDs',
-  );
+  await applyList(cluster, crds, 'CRDs');
   ok(await run(['crossplane-rbac', 'sync', '--yes']), 'sync --yes');
-  ok(
-    await run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: SUBJECTS })),
-    'subjects',
-  );
+  await applyList(cluster, SUBJECTS, 'subjects');
   const r = ok(await audit(['-o', 'json']), 'audit -o json');
   report = JSON.parse(r.stdout) as Report;
 }, 180_000);
 
 afterAll(async () => {
-  await server.stop();
+  await cluster.server.stop();
 });
 
 const findingsOf = (user: string): Finding[] =>
@@ -350,10 +338,12 @@ describe('audit on the chart’s RBAC', () => {
       }
       const check = CAPABILITY_CHECK[f.capability];
       expect(check, f.capability).toBeDefined();
-      const [verb, resource] = check ?? ['', ''];
-      expect(await canI(from, verb, resource), `${JSON.stringify(from)} holds ${f.capability}`).toBe(true);
+      const [verb, resource, ns] = check ?? ['', ''];
+      expect(await canI(from, verb, resource, ns), `${JSON.stringify(from)} holds ${f.capability}`).toBe(
+        true,
+      );
       expect(
-        await canI(f.subject, verb, resource),
+        await canI(f.subject, verb, resource, ns),
         `${JSON.stringify(f.subject)} lacks ${f.capability}`,
       ).toBe(false);
     }
@@ -374,6 +364,38 @@ describe('audit on the chart’s RBAC', () => {
       'ClusterRole/audit:compose',
     ]);
     expect(f?.steps[0]?.source).toMatch(/composition_functions\.go/);
+  });
+
+  it('compose-through-xr: the App’s Composition composes Deployments, which its author may not create', async () => {
+    const f = findingsOf('app-maker').find((x) => x.steps[0]?.mechanism === 'compose-through-xr');
+    const step = f?.steps[0];
+    expect(step?.trigger).toStrictEqual({
+      verb: 'create',
+      resource: 'apps.platform.acme.io',
+      namespace: 'kube-system',
+    });
+    expect(step?.actsAs.namespace).toBe('kube-system');
+    expect(step?.source).toMatch(/composition_render\.go/);
+    // What composes an App, read from the server: the Compositions whose compositeTypeRef is App.
+    const list = JSON.parse(
+      ok(await run(['get', 'compositions', '-o', 'json']), 'get compositions').stdout,
+    ) as {
+      items: { metadata: Named; spec: { compositeTypeRef: { kind: string }; pipeline?: unknown[] } }[];
+    };
+    const forApp = list.items.filter((c) => c.spec.compositeTypeRef.kind === 'App');
+    expect(forApp.map((c) => c.metadata.name)).toStrictEqual(['app-web']);
+    expect(JSON.stringify(forApp[0]?.spec.pipeline)).toContain('"kind":"Deployment"');
+    expect(await canI({ kind: 'User', name: 'app-maker' }, 'create', 'deployments.apps', 'kube-system')).toBe(
+      false,
+    );
+    expect(await canI({ kind: 'User', name: 'app-maker' }, 'create', 'pods', 'kube-system')).toBe(false);
+    // Negative control: who may create the composed kinds itself gains nothing through the XR.
+    expect(
+      await canI({ kind: 'User', name: 'app-deployer' }, 'create', 'apps.platform.acme.io', 'team-a'),
+    ).toBe(true);
+    expect(
+      findingsOf('app-deployer').filter((x) => x.steps[0]?.mechanism === 'compose-through-xr'),
+    ).toStrictEqual([]);
   });
 
   it('crossplane-edit (examples/audit): paths to cluster-admin, fixed by binding crossplane-view instead', () => {

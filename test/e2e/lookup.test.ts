@@ -11,9 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { kubectl, repoRoot, type RunResult } from './harness.js';
+import { ok, startSeeded, type SeededCluster } from './seeded-cluster.js';
 
 const examples = join(repoRoot, 'examples', 'cluster');
 const RBAC = 'rbac.authorization.k8s.io';
@@ -96,7 +95,7 @@ interface ClusterRoleJson {
   };
 }
 
-let server: TestApiServer;
+let cluster: SeededCluster;
 let kubeconfig: string;
 let extraFile: string;
 let syncedFile: string;
@@ -104,16 +103,7 @@ let bootstrapFile: string;
 /** The same server under two contexts, for --contexts and --all-contexts. */
 let fleetKubeconfig: string;
 
-const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, {
-    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
-    ...(input !== undefined ? { input } : {}),
-  });
-
-function ok(r: RunResult, what: string): RunResult {
-  expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-  return r;
-}
+const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
 
 /** `lookup ARGS -o json` through kubectl, live or with -f. */
 async function lookup(args: readonly string[]): Promise<LookupJson> {
@@ -234,11 +224,9 @@ async function allSources(name: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  assertBuilt();
-  server = await startApiServer({ seed: loadSeedFiles([examples]) });
-  const dir = tempDir('xrbac-e2e-lookup-');
-  kubeconfig = join(dir, 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  cluster = await startSeeded('xrbac-e2e-lookup-', ['cluster']);
+  const { dir } = cluster;
+  kubeconfig = cluster.kubeconfig;
   extraFile = join(dir, 'extra.json');
   writeFileSync(extraFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: EXTRA }));
   ok(await run(['apply', '-f', extraFile]), 'kubectl apply our bindings');
@@ -281,7 +269,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await server.stop();
+  await cluster.server.stop();
 });
 
 describe('lookup through the real kubectl, checked against kubectl get', () => {

@@ -7,11 +7,16 @@
  * for a denial, run as printed, must turn kubectl's answer to yes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { subjectAccessReview } from '../support/access-review.js';
-import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import type { RunResult } from './harness.js';
+import {
+  applyList,
+  asFlags as asFlagsOf,
+  crd,
+  ok,
+  startSeeded,
+  type SeededCluster,
+} from './seeded-cluster.js';
 
 const SQL_XRD = 'xsqlinstances.aws.platform.upbound.io'; // enabled in team-b by the examples; here also in team-a
 const CLAIM = 'sqlinstances.aws.platform.upbound.io';
@@ -50,50 +55,17 @@ interface SubjectJson {
   };
 }
 
-/** The CRDs Crossplane and the provider would have created: kubectl resolves RESOURCE through them. */
-function crd(group: string, plural: string, kind: string, scope: 'Namespaced' | 'Cluster'): object {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope,
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
-}
+let cluster: SeededCluster;
+let server: SeededCluster['server'];
 
-let server: TestApiServer;
-let kubeconfig: string;
-
-const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, {
-    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
-    ...(input !== undefined ? { input } : {}),
-  });
-
-function ok(r: RunResult, what: string): RunResult {
-  expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-  return r;
-}
+const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
 
 const keyOf = (s: SubjectId): string =>
   [s.kind, ...(s.namespace !== undefined ? [s.namespace] : []), s.name].join('/');
 
 /** The kubectl impersonation flags for exactly the subject (the server adds system:authenticated, and a service account's groups). */
 function asFlags(s: SubjectId): string[] {
-  if (s.kind === 'User') return ['--as', s.name];
-  if (s.kind === 'Group') return ['--as', PROBE_USER, '--as-group', s.name];
-  return ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
+  return asFlagsOf(s, PROBE_USER);
 }
 
 /** The user the server sees for the impersonated identity of asFlags(s). */
@@ -315,19 +287,14 @@ function expectOneError(r: RunResult, message: RegExp): void {
 }
 
 beforeAll(async () => {
-  assertBuilt();
-  server = await startApiServer({ seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]) });
-  kubeconfig = join(tempDir('xrbac-e2e-who-can-'), 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  cluster = await startSeeded('xrbac-e2e-who-can-', ['cluster']);
+  server = cluster.server;
   const crds = [
     crd('aws.platform.upbound.io', 'sqlinstances', 'SQLInstance', 'Namespaced'),
     crd('database.platform.acme.io', 'mysqlinstances', 'MySQLInstance', 'Namespaced'),
     crd('s3.aws.upbound.io', 'buckets', 'Bucket', 'Cluster'),
   ];
-  ok(
-    await run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds })),
-    'kubectl apply CRDs',
-  );
+  await applyList(cluster, crds, 'kubectl apply CRDs');
   const sync = ok(await run(['crossplane-rbac', 'sync', '--yes']), 'sync');
   expect(sync.stderr).toBe('');
   ok(await run(['crossplane-rbac', 'enable-xrd', SQL_XRD, '-n', 'team-a', '--yes']), 'enable-xrd');

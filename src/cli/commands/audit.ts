@@ -17,7 +17,7 @@ import {
   printReadRoleOption,
 } from '../flags.js';
 
-export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif'] as const;
+export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif', 'dot', 'mermaid', 'html'] as const;
 const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
 
 interface AuditArgs extends GlobalArgs, FleetArgs {
@@ -53,7 +53,13 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         })
         .option('filename', filenameOption)
         .options(afterSyncOptions)
-        .describe('output', outputHelp(AUDIT_OUTPUTS, ' (sarif: SARIF 2.1.0 for code scanning)'))
+        .describe(
+          'output',
+          outputHelp(
+            AUDIT_OUTPUTS,
+            ' (sarif: SARIF 2.1.0 for code scanning; dot, mermaid, html: the paths as a graph)',
+          ),
+        )
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
@@ -61,8 +67,8 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
       if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
       const fleet = fleetOptions(args, false);
       if (fleet === undefined) return auditOnce(deps, args, output, options, failOn);
-      if (output === 'sarif') {
-        throw new UsageError('-o sarif describes one cluster and cannot be merged across contexts', {
+      if (output !== 'table' && output !== 'wide' && output !== 'json' && output !== 'yaml') {
+        throw new UsageError(`-o ${output} describes one cluster and cannot be merged across contexts`, {
           hint: 'give one --context (or -f), or use -o json across contexts',
         });
       }
@@ -102,11 +108,14 @@ async function presentAudit(
   run: AuditRun,
 ): Promise<void> {
   const { report } = run;
-  const [{ formatAuditTable, auditSummary }, data, { formatAuditSarif }] = await Promise.all([
-    import('../output/format-audit.js'),
-    import('../output/format-data.js'),
-    import('../output/format-audit-sarif.js'),
-  ]);
+  const [{ formatAuditTable, auditSummary }, data, { formatAuditSarif }, { formatGraph }, { auditGraph }] =
+    await Promise.all([
+      import('../output/format-audit.js'),
+      import('../output/format-data.js'),
+      import('../output/format-audit-sarif.js'),
+      import('../output/format-graph.js'),
+      import('../output/graph-model.js'),
+    ]);
   const table = output === 'table' || output === 'wide';
   const summary = table ? auditSummary(report) : [];
   if (table && report.findings.length === 0) {
@@ -121,6 +130,9 @@ async function presentAudit(
     json: () => data.formatJson(report),
     yaml: () => data.formatYaml(report),
     sarif: () => formatAuditSarif(report, run.bindingOrigins, deps.version),
+    dot: () => formatGraph(auditGraph(report.findings), 'dot'),
+    mermaid: () => formatGraph(auditGraph(report.findings), 'mermaid'),
+    html: () => formatGraph(auditGraph(report.findings), 'html'),
   }[output]();
   deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   if (output === 'table' || output === 'wide')

@@ -98,7 +98,8 @@ export function layoutGraph(graph: Graph): Layout {
       centre.set(n.id, top + h / 2);
       y = top + h + GAP_Y;
     });
-    columns.push({ layer: index, x, title: COLUMN_TITLES[layer[0]?.column ?? 'rule'] });
+    const column = layer[0]?.column ?? 'rule';
+    columns.push({ layer: index, x, title: graph.columnTitles?.[column] ?? COLUMN_TITLES[column] });
     height = Math.max(height, y);
     x += w + GAP_X;
   }

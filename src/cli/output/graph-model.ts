@@ -47,6 +47,8 @@ export interface Graph {
   readonly title: string;
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly GraphEdge[];
+  /** Column headings other than COLUMN_TITLES' (audit's: identities and capabilities). */
+  readonly columnTitles?: Readonly<Partial<Record<GraphColumn, string>>>;
 }
 
 /** The column headings, by column. */
@@ -233,4 +235,69 @@ export function subjectGraph(e: SubjectExplanation): Graph {
   const who = `${s.kind}:${qualified(s)}`;
   const answer = a !== null ? `: ${describeRequest(a.request)}: ${a.allowed ? 'allowed' : 'denied'}` : '';
   return g.build(`explain --subject ${who}${scope}${answer}`);
+}
+
+/** What auditGraph draws of a finding (the AuditReport's, src/audit/audit.ts). */
+interface AuditPath {
+  readonly capability: string;
+  readonly severity: string;
+  readonly subject: Ref;
+  readonly steps: readonly {
+    readonly mechanism: string;
+    readonly trigger: {
+      readonly verb: string;
+      readonly resource: string;
+      readonly namespace?: string;
+      readonly name?: string;
+    };
+    readonly via: readonly string[];
+    readonly actsAs: Ref;
+  }[];
+}
+
+/** One entry of a step's `via` (`ClusterRoleBinding/NAME`, `RoleBinding/NS/NAME`, `ClusterRole/NAME`, a chain's NAME). */
+function viaNode(g: GraphBuilder, text: string, index: number, layer: number): string {
+  const slash = text.indexOf('/');
+  const kind = slash < 0 ? 'ClusterRole' : text.slice(0, slash);
+  const name = slash < 0 ? text : text.slice(slash + 1);
+  if (kind.endsWith('Binding')) return g.node(`${kind}/${name}`, 'binding', layer, kind, name);
+  const column: GraphColumn = index <= 1 && slash >= 0 ? 'role' : 'source';
+  return g.node(`${kind}/${name}`, column, layer, kind, name);
+}
+
+/**
+ * audit's findings as a graph: each subject, each step's binding → role → aggregation chain that allows its trigger,
+ * the edge labelled with the mechanism and the trigger to the identity the step acts as, and the capability that
+ * identity holds. An identity that is the rights of a ClusterRole stands apart from the role node of that name.
+ */
+export function auditGraph(findings: readonly AuditPath[]): Graph {
+  const g = new GraphBuilder();
+  const identity = (r: Ref, layer: number): string =>
+    r.kind === 'ClusterRole'
+      ? g.node(`acts-as/${refId(r)}`, 'subject', layer, 'rights of ClusterRole', qualified(r))
+      : g.node(refId(r), 'subject', layer, r.kind, qualified(r));
+  for (const f of findings) {
+    let layer = 0;
+    let from = identity(f.subject, layer);
+    for (const s of f.steps) {
+      let at = from;
+      s.via.forEach((v, i) => {
+        const next = viaNode(g, v, i, ++layer);
+        g.edge(at, next);
+        at = next;
+      });
+      const t = s.trigger;
+      const name = t.name !== undefined ? ` ${t.name}` : '';
+      const where = t.namespace !== undefined ? ` -n ${t.namespace}` : '';
+      from = identity(s.actsAs, ++layer);
+      g.edge(at, from, { label: `${s.mechanism}: ${t.verb} ${t.resource}${name}${where}` });
+    }
+    const cap = g.node(`capability/${f.capability}`, 'rule', 0, 'capability', f.capability, f.severity);
+    g.edge(from, cap, { label: 'holds' });
+  }
+  const n = findings.length;
+  return {
+    ...g.build(`audit: ${String(n)} finding${n === 1 ? '' : 's'}`),
+    columnTitles: { subject: 'subject or identity', rule: 'capability' },
+  };
 }
