@@ -139,6 +139,34 @@ describe('read commands with namespace-only rights', () => {
     expect(listed).not.toContain('User/carol');
   });
 
+  it('who-can of a claim: the XRDs it may not list are named too, and the claim still resolves through discovery', async () => {
+    const r = await runPlugin([
+      'who-can',
+      'create',
+      'buckets.storage.platform.acme.io',
+      '-n',
+      'team-a',
+      '-o',
+      'json',
+      '--kubeconfig',
+      caller,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      resource: { kind: string; xrd?: string };
+      incomplete: { unseen: { what: string; readIn?: string }[] };
+    };
+    // Served by the example's CRD (examples/cluster/45-defined-crds.yaml); which XRD defines it could not be read.
+    expect(out.resource.kind).toBe('Bucket');
+    expect(out.resource.xrd).toBeUndefined();
+    expect(out.incomplete.unseen.map((u) => [u.what, u.readIn ?? null])).toStrictEqual([
+      ['ClusterRoles', null],
+      ['ClusterRoleBindings', null],
+      ['CompositeResourceDefinitions', null],
+    ]);
+    expect(r.stderr).toMatch(/^warning: could not list CompositeResourceDefinitions: .*forbidden/m);
+  });
+
   it("a namespace that cannot be a path: kubectl get's refusal, one error line, exit 2", async () => {
     for (const ns of ['a/b', '..', 'team-a%2F..']) {
       const ours = await runPlugin(['who-can', 'get', 'pods', '-n', ns, '--kubeconfig', admin]);
