@@ -104,7 +104,7 @@ export async function resolveLive(
       warnings,
     };
   }
-  // A few GETs, or one LIST when the group holds more XRDs than a round of GETs in flight.
+  // A few GETs, or one LIST of every XRD when the group holds more than XRD_GETS_AT_MOST.
   const objects =
     names.length <= XRD_GETS_AT_MOST ? await read.getAll(XRDS, names) : await read.list(XRDS, {});
   const xrds = await read.valid(objects, 'xrds');
