@@ -15,9 +15,16 @@ import {
   warnUnseen,
   type Input,
   type InputSource,
+  type InvalidOwner,
   type PartialLeave,
   type ReadExtras,
 } from './read-input.js';
+
+/** What a read made beside the bound roles' adds to the input: the parts it could not read, the owners it refused. */
+export interface AlsoRead {
+  readonly unseen: readonly Unseen[];
+  readonly invalidOwners: readonly InvalidOwner[];
+}
 
 /** GETs in flight at once (the transport's default --concurrency; its pool holds more connections). */
 export const READ_CONCURRENCY = 16;
@@ -100,15 +107,18 @@ export async function readBoundClusterRoles(
 /**
  * A question's input as the authorizer would read it from a live cluster: PARTS but ClusterRoles (one LIST each, with
  * PARTIAL and EXTRAS as readInput takes them), then only the ClusterRoles the bindings read reach. Warnings as
- * readQuestionInput writes them. With -f (every object is at hand anyway) it is readInput's answer.
+ * readQuestionInput writes them. ALSO (live only) reads what else the answer needs while the ClusterRoles are read:
+ * its result is `also`, its unseen parts and invalid owners are warned about with the rest. With -f (every object is
+ * at hand anyway) it is readInput's answer.
  */
-export async function readBoundInput(
+export async function readBoundInput<T extends AlsoRead>(
   source: InputSource,
   deps: Pick<AppDeps, 'io' | 'connect'>,
   parts: readonly SnapshotPart[],
   partial?: PartialLeave,
   extras?: ReadExtras,
-): Promise<Input & { readonly boundRead?: BoundRead }> {
+  also?: (first: Input & { readonly cluster: Cluster }) => Promise<T>,
+): Promise<Input & { readonly boundRead?: BoundRead; readonly also?: T }> {
   const live = source.from === undefined;
   const first = await readInput(
     source,
@@ -117,24 +127,31 @@ export async function readBoundInput(
     partial,
     extras,
   );
-  let input: Input & { readonly boundRead?: BoundRead } = first;
-  if (live && first.cluster !== undefined && parts.includes('clusterRoles')) {
+  let input: Input & { readonly boundRead?: BoundRead; readonly also?: T } = first;
+  const cluster = first.cluster;
+  if (live && cluster !== undefined && parts.includes('clusterRoles')) {
     const { clusterRoleBindings, roleBindings } = first.snapshot;
     const names = boundClusterRoleNames([...clusterRoleBindings, ...roleBindings]);
-    const bound = await readBoundClusterRoles(first.cluster, names);
+    // ALSO's reads overlap the GETs; what they could not read, or refused, is reported with the rest below.
+    const [bound, more] = await Promise.all([
+      readBoundClusterRoles(cluster, names),
+      also?.({ ...first, cluster }),
+    ]);
     const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
       import('../crossplane/snapshot.js'),
       import('../crossplane/validate-input.js'),
     ]);
     const invalid = findInvalidObjects(bound.roles, ['clusterRoles']);
-    const describe = first.cluster.describe;
+    const describe = cluster.describe;
     if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => describe);
     input = {
       ...first,
       snapshot: { ...first.snapshot, clusterRoles: snapshotFromObjects(bound.roles).clusterRoles },
-      // ClusterRoles first, as readClusterObjects orders the parts.
-      unseen: [...bound.unseen, ...first.unseen],
+      // ClusterRoles first, as readClusterObjects orders the parts; ALSO's (the Crossplane kinds) last.
+      unseen: [...bound.unseen, ...first.unseen, ...(more?.unseen ?? [])],
+      invalidOwners: [...first.invalidOwners, ...(more?.invalidOwners ?? [])],
       boundRead: bound.read,
+      ...(more !== undefined ? { also: more } : {}),
     };
   }
   warnInvalidOwners(deps, input);

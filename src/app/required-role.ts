@@ -52,8 +52,16 @@ export async function readRequiredRole(
       resources.push({ group: k.group, resource: k.plural });
   }
   const role = renderReadRole(`crossplane-rbac-${command}`, resources);
-  // who-can GETs the ClusterRoles the bindings reach, unless it reads every one (--converged, --after-sync).
+  // who-can GETs the ClusterRoles the bindings reach, unless it reads every one (--converged, --after-sync), and the
+  // XRDs of the group RESOURCE is served in (resolve-live.ts).
   if (command !== 'who-can') return role;
-  const get = { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] };
-  return { ...role, rules: [...(role.rules ?? []), get] };
+  const get = [
+    { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] },
+    {
+      verbs: ['get'],
+      apiGroups: ['apiextensions.crossplane.io'],
+      resources: ['compositeresourcedefinitions'],
+    },
+  ];
+  return { ...role, rules: [...(role.rules ?? []), ...get] };
 }

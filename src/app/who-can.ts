@@ -4,10 +4,11 @@ import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
 import { writeLine } from './io.js';
 import type { Unseen } from './read-snapshot.js';
-import type { InputSource } from './read-input.js';
+import type { Input, InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 import { readBoundInput } from './read-bound-roles.js';
+import { resolveLive, type LiveResolution } from './resolve-live.js';
 
 export interface WhoCanOptions {
   readonly source: InputSource;
@@ -40,6 +41,9 @@ export interface Incomplete {
   };
 }
 
+/** What who-can reads live by default besides the ClusterRoles: the bindings and Roles (resolveLive reads the rest). */
+const BOUND_PARTS = ACCESS_PARTS.filter((p) => p !== 'xrds' && p !== 'providerRevisions');
+
 /** `who-can`: every subject the RBAC allows the request, each with its path (binding, role, chain, rule). */
 export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<WhoCanResult & Incomplete> {
   // With namespace-only rights it answers from what it may read (RoleBindings and Roles in the namespace).
@@ -48,26 +52,43 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
   const extras = { discovery: true, ...(options.allNamespaces ? {} : { bindingsIn: { namespace: asked } }) };
   // The convergence view needs every ClusterRole (after sync, so does sync's plan); the authorizer's, the bound ones.
   const converged = options.converged === true || options.afterSync !== undefined;
-  const input = converged
-    ? await readQuestionInput(
-        options.source,
-        deps,
-        ACCESS_PARTS,
-        options.afterSync,
-        { namespace: asked },
-        extras,
-      )
-    : await readBoundInput(options.source, deps, ACCESS_PARTS, { namespace: asked }, extras);
+  const explicitNamespace = options.namespace !== undefined || options.allNamespaces;
+  let live: LiveResolution | undefined;
+  let input: Input;
+  if (converged) {
+    input = await readQuestionInput(
+      options.source,
+      deps,
+      ACCESS_PARTS,
+      options.afterSync,
+      { namespace: asked },
+      extras,
+    );
+  } else {
+    const bound = await readBoundInput(
+      options.source,
+      deps,
+      // Live, the XRDs and ProviderRevisions are read only as far as resolving RESOURCE needs them (resolve-live.ts).
+      options.source.from === undefined ? BOUND_PARTS : ACCESS_PARTS,
+      { namespace: asked },
+      extras,
+      (first) => resolveLive(options.resource, first, explicitNamespace, options.verb),
+    );
+    ({ also: live, ...input } = bound);
+  }
   const { whoCan } = await import('../who-can/who-can.js');
-  const resource = await resolveInput(
-    options.resource,
-    input,
-    options.namespace !== undefined || options.allNamespaces,
-    options.verb,
-    (line) => {
-      writeLine(deps.io.stderr, line);
-    },
-  );
+  const warn = (line: string): void => {
+    writeLine(deps.io.stderr, line);
+  };
+  // The reads' warnings were written: now why RESOURCE resolves to nothing, or kubectl's warning about the verb.
+  if (live !== undefined && live.resource === undefined) throw live.failure;
+  live?.warnings.forEach(warn);
+  const resource =
+    live?.resource ?? (await resolveInput(options.resource, input, explicitNamespace, options.verb, warn));
+  const snapshot =
+    live !== undefined
+      ? { ...input.snapshot, xrds: [...live.xrds], providerRevisions: [...live.providerRevisions] }
+      : input.snapshot;
   const namespace = options.allNamespaces
     ? undefined
     : (options.namespace ?? input.cluster?.defaultNamespace ?? 'default');
@@ -79,7 +100,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
       namespace,
       converged,
     },
-    { ...input.snapshot, roles: rolesOf(input) },
+    { ...snapshot, roles: rolesOf(input) },
   );
   if (input.unseen.length === 0) return result;
   const callerAllowed = await askForCaller(input.cluster, result.request);

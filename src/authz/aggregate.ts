@@ -235,8 +235,17 @@ export function convergeClusterRoles(roles: readonly ClusterRole[]): Convergence
   const graph = buildAggregationGraph(roles);
   const interner = new RuleInterner();
   const current = new Map<string, RuleList>();
-  for (const [name, role] of graph.byName) current.set(name, interner.list(role.rules ?? []));
-  const listOf = (n: string): RuleList | undefined => current.get(n);
+  // Interned when a step first reads the role: a role no aggregated one matches keeps its rules as they are, so the
+  // stored view (no aggregationRule at all) and the roles no selector matches cost no interning.
+  const listOf = (n: string): RuleList | undefined => {
+    let list = current.get(n);
+    if (list === undefined) {
+      const role = graph.byName.get(n);
+      if (role === undefined) return undefined;
+      current.set(n, (list = interner.list(role.rules ?? [])));
+    }
+    return list;
+  };
   const cycles: string[][] = [];
   const unconverged: string[][] = [];
   for (const comp of components(graph)) {
@@ -255,14 +264,14 @@ export function convergeClusterRoles(roles: readonly ClusterRole[]): Convergence
         // Stryker disable next-line ArrayDeclaration: components hold aggregated roles only, which the graph holds matches for
         const next = interner.step(graph.matches.get(name) ?? [], listOf);
         // Stryker disable next-line OptionalChaining,ArrayDeclaration: every role of the graph has a current list
-        if (!sameIds(next.ids, current.get(name)?.ids ?? [])) changed = true;
+        if (!sameIds(next.ids, listOf(name)?.ids ?? [])) changed = true;
         current.set(name, next);
       }
     }
     if (changed) unconverged.push(comp);
   }
   const rules = new Map<string, readonly PolicyRule[]>();
-  for (const [name, list] of current) rules.set(name, list.rules);
+  for (const [name, role] of graph.byName) rules.set(name, current.get(name)?.rules ?? role.rules ?? []);
   return { graph, rules, cycles, unconverged };
 }
 

@@ -102,8 +102,7 @@ export class RuleInterner {
 
   /** One controller step: the rules of the matched roles, selector by selector, first occurrence kept. */
   step(matches: readonly (readonly string[])[], listOf: (name: string) => RuleList | undefined): RuleList {
-    if (this.seen.length < this.size) this.seen = new Int32Array(this.size * 2);
-    const seen = this.seen;
+    let seen = this.grown();
     // Stryker disable next-line UpdateOperator: counting down gives distinct non-zero epochs too, never the 0 a fresh array holds
     const epoch = ++this.epoch;
     const rules: PolicyRule[] = [];
@@ -112,6 +111,8 @@ export class RuleInterner {
       for (const name of matched) {
         const list = listOf(name);
         if (list === undefined) continue;
+        // LIST_OF may intern a role's rules on first reading it (aggregate.ts): new ids need room.
+        seen = this.grown();
         for (let j = 0; j < list.ids.length; j++) {
           const id = list.ids[j] as number;
           if (seen[id] === epoch) continue;
@@ -122,6 +123,16 @@ export class RuleInterner {
       }
     }
     return { rules, ids };
+  }
+
+  /** The step's marks, with room for every id interned so far (the marks made in this step kept). */
+  private grown(): Int32Array {
+    if (this.seen.length < this.size) {
+      const more = new Int32Array(this.size * 2);
+      more.set(this.seen);
+      this.seen = more;
+    }
+    return this.seen;
   }
 }
 

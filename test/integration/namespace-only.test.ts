@@ -122,12 +122,11 @@ describe('read commands with namespace-only rights', () => {
       /^warning: RoleBinding team-a\/bob-creates binds ClusterRole deployment-creator, whose rules could not be read: what it grants \(to User bob\) is not in this answer$/m,
     );
     // Exactly what could not be listed. RoleBindings and Roles are not among it: without -A who-can lists them in
-    // the namespace only (the authorizer counts no others), which the caller may.
+    // the namespace only (the authorizer counts no others), which the caller may. Nor are the XRDs and
+    // ProviderRevisions: discovery resolves deployments.apps, which no XRD may define, so they are not read.
     expect(out.incomplete.unseen.map((u) => [u.what, u.readIn ?? null])).toStrictEqual([
       ['ClusterRoles', null],
       ['ClusterRoleBindings', null],
-      ['CompositeResourceDefinitions', null],
-      ['ProviderRevisions', null],
     ]);
     expect(r.stderr).toMatch(/^warning: could not list ClusterRoleBindings: .*forbidden/m);
     expect(r.stderr).not.toMatch(/RoleBindings outside namespace/);
@@ -138,6 +137,34 @@ describe('read commands with namespace-only rights', () => {
     expect(r.stderr).toMatch(/^you \(the caller\) may make this request, as the server answers for you/m);
     // carol (team-b) is neither listed nor read.
     expect(listed).not.toContain('User/carol');
+  });
+
+  it('who-can of a claim: the XRDs it may not list are named too, and the claim still resolves through discovery', async () => {
+    const r = await runPlugin([
+      'who-can',
+      'create',
+      'buckets.storage.platform.acme.io',
+      '-n',
+      'team-a',
+      '-o',
+      'json',
+      '--kubeconfig',
+      caller,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      resource: { kind: string; xrd?: string };
+      incomplete: { unseen: { what: string; readIn?: string }[] };
+    };
+    // Served by the example's CRD (examples/cluster/45-defined-crds.yaml); which XRD defines it could not be read.
+    expect(out.resource.kind).toBe('Bucket');
+    expect(out.resource.xrd).toBeUndefined();
+    expect(out.incomplete.unseen.map((u) => [u.what, u.readIn ?? null])).toStrictEqual([
+      ['ClusterRoles', null],
+      ['ClusterRoleBindings', null],
+      ['CompositeResourceDefinitions', null],
+    ]);
+    expect(r.stderr).toMatch(/^warning: could not list CompositeResourceDefinitions: .*forbidden/m);
   });
 
   it("a namespace that cannot be a path: kubectl get's refusal, one error line, exit 2", async () => {

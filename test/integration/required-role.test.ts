@@ -15,9 +15,41 @@ interface Role {
   rules: Record<string, unknown>[];
 }
 
-/** Each read command: how its role is printed, and a run of it that reads everything the role names. */
-const COMMANDS: readonly { name: string; print: string[]; run: string[] }[] = [
-  { name: 'who-can', print: ['who-can'], run: ['who-can', 'create', 'deployments.apps', '-n', 'team-a'] },
+/** An XRD whose CRDs do not exist yet: discovery does not serve its claim, so who-can reads every XRD and revision. */
+const UNSERVED_XRD = {
+  apiVersion: 'apiextensions.crossplane.io/v1',
+  kind: 'CompositeResourceDefinition',
+  metadata: { name: 'xwidgets.unserved.acme.io' },
+  spec: {
+    group: 'unserved.acme.io',
+    names: { kind: 'XWidget', plural: 'xwidgets' },
+    claimNames: { kind: 'Widget', plural: 'widgets' },
+    versions: [{ name: 'v1alpha1', served: true, referenceable: true }],
+  },
+};
+
+/**
+ * Each read command: how its role is printed, and a run of it that reads everything the role names (who-can: its
+ * runs together do, each resolving RESOURCE its own way; SEED is stored first).
+ */
+const COMMANDS: readonly {
+  name: string;
+  print: string[];
+  run: string[];
+  more?: string[][];
+  seed?: object[];
+}[] = [
+  {
+    name: 'who-can',
+    print: ['who-can'],
+    run: ['who-can', 'create', 'deployments.apps', '-n', 'team-a'],
+    // A claim discovery serves (the XRDs of its group are listed by name, then read); one it does not serve.
+    more: [
+      ['who-can', 'create', 'buckets.storage.platform.acme.io', '-n', 'team-a'],
+      ['who-can', 'create', 'widgets.unserved.acme.io', '-n', 'team-a'],
+    ],
+    seed: [UNSERVED_XRD],
+  },
   { name: 'explain', print: ['explain'], run: ['explain', 'crossplane-edit'] },
   {
     name: 'explain --subject',
@@ -62,25 +94,39 @@ describe('--print-required-role of the read commands', () => {
     return userKubeconfig(server, dir, name);
   }
 
-  it.each(COMMANDS)('$name: its role is enough, and every rule of it is needed', async ({ print, run }) => {
-    const printed = await runPlugin([...print, '--print-required-role', '--kubeconfig', admin]);
-    expect(printed.code, printed.stderr).toBe(0);
-    const role = parse(printed.stdout) as Role;
-    expect(role.metadata.name).toMatch(/^crossplane-rbac-/);
+  it.each(COMMANDS)(
+    '$name: its role is enough, and every rule of it is needed',
+    async ({ print, run, more, seed }) => {
+      if (seed !== undefined) server.seed(seed);
+      const runs = [run, ...(more ?? [])];
+      const printed = await runPlugin([...print, '--print-required-role', '--kubeconfig', admin]);
+      expect(printed.code, printed.stderr).toBe(0);
+      const role = parse(printed.stdout) as Role;
+      expect(role.metadata.name).toMatch(/^crossplane-rbac-/);
 
-    const whole = await runPlugin([...run, '--kubeconfig', holder(role, 'all')]);
-    expect(whole.code, whole.stderr).toBe(0);
-    expect(whole.stderr).not.toMatch(/warning: could not (list|get)|error:/);
+      const all = holder(role, 'all');
+      for (const args of runs) {
+        const whole = await runPlugin([...args, '--kubeconfig', all]);
+        expect(whole.code, whole.stderr).toBe(0);
+        expect(whole.stderr).not.toMatch(/warning: could not (list|get)|error:/);
+      }
 
-    // Each rule dropped in turn: the server refuses a read the command needs (it warns that the answer is
-    // partial, or fails).
-    for (const [i, rule] of role.rules.entries()) {
-      const without = { ...role, rules: role.rules.filter((_, j) => j !== i) };
-      const r = await runPlugin([...run, '--kubeconfig', holder(without, `no${String(i)}`)]);
-      const noticed = r.code !== 0 || /warning: could not (list|get) /.test(r.stderr);
-      expect(noticed, `without ${JSON.stringify(rule)}: exit ${String(r.code)}, ${r.stderr}`).toBe(true);
-    }
-  });
+      // Each rule dropped in turn: the server refuses a read the command needs in one of the runs (it warns that
+      // the answer is partial, or fails).
+      for (const [i, rule] of role.rules.entries()) {
+        const without = holder({ ...role, rules: role.rules.filter((_, j) => j !== i) }, `no${String(i)}`);
+        const seen: string[] = [];
+        let noticed = false;
+        for (const args of runs) {
+          const r = await runPlugin([...args, '--kubeconfig', without]);
+          seen.push(`exit ${String(r.code)}, ${r.stderr}`);
+          noticed ||= r.code !== 0 || /warning: could not (list|get) /.test(r.stderr);
+        }
+        expect(noticed, `without ${JSON.stringify(rule)}: ${seen.join('; ')}`).toBe(true);
+      }
+    },
+    120_000,
+  );
 
   it("sync --only ...,composed: its role also reads what the composed part reads; plain sync's is not enough", async () => {
     const run = ['sync', '--only', 'providers,composed', '--check'];

@@ -1,12 +1,13 @@
 /**
  * What who-can reads by default (the authorizer's view): the bindings, then only the ClusterRoles they bind, one GET
  * each while they are few or a small share of the ClusterRoles (counted with a one-item page, remainingItemCount),
- * one LIST once they are most of them. Counted at the test API server (its request counters), with the server's own
- * SubjectAccessReview as the oracle of the answer.
+ * one LIST once they are most of them; and the XRDs and ProviderRevisions only as far as resolving RESOURCE needs them.
+ * Counted at the test API server (its request counters), with the server's own SubjectAccessReview as the oracle of
+ * the answer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
-import { subjectAccessReview } from '../support/access-review.js';
+import { identityHolding, subjectAccessReview } from '../support/access-review.js';
 import { runPlugin, startSeeded } from './harness.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -96,5 +97,136 @@ describe('who-can reads only the ClusterRoles the bindings reach', () => {
     expect(server.counters.get('list', 'clusterroles')).toBe(2);
     expect(listed).toContain('User/user-9');
     expect(listed).not.toContain('User/user-10');
+  }, 60_000);
+});
+
+/**
+ * RESOURCE is resolved as kubectl resolves it, by what discovery serves; the XRDs are read only to say which one
+ * defines it (those of its group: an XRD is named <plural>.<group>), every XRD and ProviderRevision only when
+ * discovery does not know the name. The example's objects are the oracle: the CRD serving a claim names its XRD as
+ * its owner (examples/cluster/45-defined-crds.yaml), and the XRDs of a group are counted from the server's store.
+ */
+describe('who-can reads the XRDs and ProviderRevisions only as far as RESOURCE needs them', () => {
+  interface Answer {
+    resource: { kind: string; xrd?: string };
+    request: { verb: string; apiGroup: string; resource: string; namespace: string };
+    subjects: { kind: string; name: string; namespace?: string }[];
+  }
+
+  async function whoCan(kubeconfig: string, args: readonly string[]): Promise<Answer> {
+    const r = await runPlugin(['who-can', ...args, '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Answer;
+  }
+
+  /** Every subject listed is allowed, as the server's SubjectAccessReview answers. */
+  async function allAllowed(url: string, answer: Answer): Promise<void> {
+    for (const s of answer.subjects) {
+      const allowed = await subjectAccessReview(
+        url,
+        identityHolding(s, 'who-can-reads-probe'),
+        answer.request,
+      );
+      expect(allowed, `${s.kind}/${s.name}`).toBe(true);
+    }
+  }
+
+  /** The request counts of the Crossplane kinds who-can may read to resolve RESOURCE. */
+  function crossplaneReads(s: TestApiServer): Record<string, number> {
+    return {
+      listXrds: s.counters.get('list', 'compositeresourcedefinitions'),
+      getXrds: s.counters.get('get', 'compositeresourcedefinitions'),
+      listRevisions: s.counters.get('list', 'providerrevisions'),
+      getRevisions: s.counters.get('get', 'providerrevisions'),
+    };
+  }
+
+  it('a resource of a Kubernetes group: no XRD and no ProviderRevision is read', async () => {
+    const started = await startSeeded();
+    server = started.server;
+    server.counters.reset();
+    const answer = await whoCan(started.kubeconfig, ['create', 'deployments.apps', '-n', 'team-a']);
+    expect(crossplaneReads(server)).toStrictEqual({
+      listXrds: 0,
+      getXrds: 0,
+      listRevisions: 0,
+      getRevisions: 0,
+    });
+    expect(answer.resource.xrd).toBeUndefined();
+    await allAllowed(server.url, answer);
+  }, 60_000);
+
+  it('a claim discovery serves: the names of the XRDs, then a GET of each of its group; no ProviderRevision', async () => {
+    const started = await startSeeded();
+    server = started.server;
+    const crd = server
+      .list('customresourcedefinitions')
+      .find(
+        (c) => (c as { metadata: { name: string } }).metadata.name === 'buckets.storage.platform.acme.io',
+      ) as { metadata: { ownerReferences?: { kind: string; name: string }[] } } | undefined;
+    const owner = crd?.metadata.ownerReferences?.find((o) => o.kind === 'CompositeResourceDefinition')?.name;
+    expect(owner).toBe('xbuckets.storage.platform.acme.io');
+    const inGroup = server
+      .list('compositeresourcedefinitions')
+      .filter((x) => (x as { spec: { group: string } }).spec.group === 'storage.platform.acme.io').length;
+    expect(inGroup).toBeGreaterThan(0);
+    server.counters.reset();
+    const answer = await whoCan(started.kubeconfig, [
+      'create',
+      'buckets.storage.platform.acme.io',
+      '-n',
+      'team-a',
+    ]);
+    expect(crossplaneReads(server)).toStrictEqual({
+      listXrds: 1,
+      getXrds: inGroup,
+      listRevisions: 0,
+      getRevisions: 0,
+    });
+    expect(answer.resource.xrd).toBe(owner);
+    await allAllowed(server.url, answer);
+  }, 60_000);
+
+  it('a claim discovery does not serve (its XRD not established yet): every XRD and ProviderRevision, one LIST each', async () => {
+    const started = await startSeeded();
+    server = started.server;
+    // An XRD whose CRDs do not exist yet, and a user bound to create its claims.
+    server.seed([
+      {
+        apiVersion: 'apiextensions.crossplane.io/v1',
+        kind: 'CompositeResourceDefinition',
+        metadata: { name: 'xwidgets.unserved.acme.io' },
+        spec: {
+          group: 'unserved.acme.io',
+          names: { kind: 'XWidget', plural: 'xwidgets' },
+          claimNames: { kind: 'Widget', plural: 'widgets' },
+          versions: [{ name: 'v1alpha1', served: true, referenceable: true }],
+        },
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'widget-maker' },
+        rules: [{ apiGroups: ['unserved.acme.io'], resources: ['widgets'], verbs: ['create'] }],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'widget-maker' },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'widget-maker' },
+        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'widget-maker' }],
+      },
+    ]);
+    server.counters.reset();
+    const answer = await whoCan(started.kubeconfig, ['create', 'widgets.unserved.acme.io', '-n', 'team-a']);
+    expect(crossplaneReads(server)).toStrictEqual({
+      listXrds: 1,
+      getXrds: 0,
+      listRevisions: 1,
+      getRevisions: 0,
+    });
+    expect(answer.resource.xrd).toBe('xwidgets.unserved.acme.io');
+    expect(answer.subjects.map((s) => `${s.kind}/${s.name}`)).toContain('User/widget-maker');
+    await allAllowed(server.url, answer);
   }, 60_000);
 });

@@ -550,3 +550,25 @@ describe('generated graph of 5,000 roles', () => {
     expect(top.some(([, rules]) => rules.length > 20)).toBe(true);
   }, 60_000);
 });
+
+describe('convergeClusterRoles: rules interned as the controller first reads each role', () => {
+  // The controller appends a source's rule only when no equal rule is there yet (ruleExists in
+  // kubernetes/kubernetes pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go
+  // @4f6fdb4551e8dd7b783d29e4d936d3756e4813ed): two sources holding the same 100 rules (equal, not the same
+  // objects) give 100. A step reads sources never read before, whose rules get ids past those of the step's start.
+  const rules = (n: number): PolicyRule[] =>
+    Array.from({ length: n }, (_, i) => rule('get', `things${String(i)}`, 'example.org'));
+
+  it('two sources of the same 100 rules aggregate to those 100, once each, in order', () => {
+    const first = rules(100);
+    const { rules: converged } = convergeClusterRoles([
+      role('aggregated', {}, [], [{ matchLabels: { agg: 'yes' } }]),
+      role('source-a', { agg: 'yes' }, first),
+      role('source-b', { agg: 'yes' }, rules(100)),
+      role('unmatched', {}, rules(3)),
+    ]);
+    expect(converged.get('aggregated')).toStrictEqual(first);
+    expect(converged.get('unmatched')).toStrictEqual(rules(3));
+    expect(converged.get('source-b')).toStrictEqual(rules(100));
+  });
+});
