@@ -5,6 +5,7 @@ import type { KubeObject } from '../kube/types.js';
 import type { Interrupt } from './interrupt.js';
 import type { Io } from './io.js';
 import type { WatchProgress } from './reconcile.js';
+import type { Warn } from './warning.js';
 
 /**
  * What a use case runs with: its own Io (several runs can write side by side, each to its own streams), a way to
@@ -22,6 +23,8 @@ export interface AppDeps {
   readonly choose: (message: string, choices: readonly Choice[]) => Promise<string[]>;
   /** Starts a progress indicator (a spinner on a terminal, nothing elsewhere). */
   readonly startProgress: (text: string) => Promise<Progress>;
+  /** Hears each warning of the run as data (its kind, object and reason); the front end words and shows it. */
+  readonly warn: Warn;
   /**
    * Hears what a long-running use case does as it goes, as data (sync --watch: each reconcile); the front end
    * decides how to show it. Absent: nobody listens.

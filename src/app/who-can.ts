@@ -2,7 +2,6 @@ import type { WhoCanResult } from '../who-can/who-can.js';
 import type { AccessAttributes } from '../authz/authorize.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import type { Unseen } from './read-snapshot.js';
 import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
@@ -64,9 +63,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
     input,
     options.namespace !== undefined || options.allNamespaces,
     options.verb,
-    (line) => {
-      writeLine(deps.io.stderr, line);
-    },
+    deps.warn,
   );
   const namespace = options.allNamespaces
     ? undefined
@@ -84,10 +81,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
   if (input.unseen.length === 0) return result;
   const callerAllowed = await askForCaller(input.cluster, result.request);
   if (callerAllowed !== undefined) {
-    writeLine(
-      deps.io.stderr,
-      `you (the caller) ${callerAllowed ? 'may' : 'may not'} make this request, as the server answers for you (bindings you cannot list count there)`,
-    );
+    deps.warn({ kind: 'caller-allowed', allowed: callerAllowed });
   }
   return { ...result, incomplete: { unseen: input.unseen, callerAllowed } };
 }

@@ -45,6 +45,7 @@ function deps(answer: boolean): { deps: AppDeps; asked: ConfirmRequest[]; stderr
       },
       choose: () => Promise.reject(new Error('nothing to choose in sync')),
       startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+      warn: () => undefined,
     },
   };
 }

@@ -67,6 +67,7 @@ function startWatch(kubeconfig: string, interrupt?: Interrupt): Watching {
     },
     choose: () => Promise.resolve([]),
     startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+    warn: () => undefined,
     onProgress: (e) => {
       events.push(e);
       if (e.type === 'reconciled') reconciles.push(e.reconcile);

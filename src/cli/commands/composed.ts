@@ -90,7 +90,7 @@ async function composedOnce(
   const view = await runComposedView(options, appDeps(deps, args.color));
   const [{ formatComposedTable }, { authorsLine, REPORTED_ONLY }, data] = await Promise.all([
     import('../output/format-composed.js'),
-    import('../../composed/report.js'),
+    import('../composed-report.js'),
     import('../output/format-data.js'),
   ]);
   if (output === 'json' || output === 'yaml') {
