@@ -37,7 +37,7 @@ export interface AfterSyncOptions {
  */
 export async function readQuestionInput(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect' | 'warn'>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect' | 'warn'>,
   parts: readonly SnapshotPart[],
   afterSync: AfterSyncOptions | undefined,
   partial?: PartialLeave,

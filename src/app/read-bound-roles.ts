@@ -104,7 +104,7 @@ export async function readBoundClusterRoles(
  */
 export async function readBoundInput(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect' | 'warn'>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect' | 'warn'>,
   parts: readonly SnapshotPart[],
   partial?: PartialLeave,
   extras?: ReadExtras,

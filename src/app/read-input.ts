@@ -69,7 +69,7 @@ export interface InvalidOwner extends InvalidObject {
  */
 export async function readInput(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
   parts: readonly SnapshotPart[],
   partial?: PartialLeave,
   extras?: ReadExtras,
@@ -80,7 +80,7 @@ export async function readInput(
     const from = source.from;
     const { readManifests } = await import('../input/read-manifests.js');
     const { objects, origins } = await readManifests(from, {
-      readStdin: (max) => deps.io.readStdin(max),
+      readStdin: (max) => deps.readStdin(max),
       maxBytes: source.maxInputBytes,
     });
     const invalid = findInvalidObjects(objects, parts);

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import type { AppDeps } from '../app/deps.js';
 import type { InputSource } from '../app/read-input.js';
 import type { Interrupt } from '../app/interrupt.js';
-import type { Io } from '../app/io.js';
+import type { Io } from './io.js';
 import { confirmWrite, type Prompter } from './output/prompt.js';
 import { startProgress } from './output/spinner.js';
 import { useColor } from './output/terminal.js';
@@ -29,7 +29,7 @@ type ConnectionFlags = InputSource['connection'];
  */
 export function appDeps(deps: Deps, color: boolean): AppDeps {
   return {
-    io: deps.io,
+    readStdin: (maxBytes) => deps.io.readStdin(maxBytes),
     connect: deps.connect,
     interrupt: deps.interrupt,
     confirm: async (request) => {

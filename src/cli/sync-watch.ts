@@ -1,5 +1,5 @@
 import { ExitCode, UsageError, UserError } from '../errors.js';
-import { writeLine, type Io } from '../app/io.js';
+import { writeLine, type Io } from './io.js';
 import type { SyncRunOptions } from '../app/sync.js';
 import type { Reconcile, WatchProgress } from '../app/reconcile.js';
 import { appDeps, type Deps } from './context.js';

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { writeLine } from '../../app/io.js';
+import { writeLine } from '../io.js';
 import type { InputSource } from '../../app/read-input.js';
 import type { ComposedViewOptions } from '../../app/composed-view.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
