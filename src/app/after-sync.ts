@@ -13,7 +13,6 @@ import type { Plan } from '../plan/plan.js';
 import { objectKey } from '../kube/meta.js';
 import { convergeClusterRoles } from '../authz/aggregate.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import {
   readInput,
   warnInvalidOwners,
@@ -30,18 +29,15 @@ export interface AfterSyncOptions {
   readonly only?: readonly SyncFamily[] | undefined;
 }
 
-/** The first line on stderr of every answer given with --after-sync. */
-export const AFTER_SYNC_NOTE = 'answering for the cluster after sync (nothing was written)';
-
 /**
  * Reads what a question needs (PARTS). Without AFTER_SYNC: the input as read, with a warning per invalid XRD or
  * ProviderRevision left out, and (with PARTIAL) per part the caller may not list, which the answer then goes
  * without. With it (always a whole read: sync's plan from a partial picture would be wrong): sync's parts too, and the snapshot as sync would leave it; sync's skipped,
- * held and refused owners and its warnings are written to stderr as sync writes them.
+ * held and refused owners and its warnings are reported as sync reports them (after the after-sync note).
  */
 export async function readQuestionInput(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect'>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect' | 'warn'>,
   parts: readonly SnapshotPart[],
   afterSync: AfterSyncOptions | undefined,
   partial?: PartialLeave,
@@ -53,8 +49,8 @@ export async function readQuestionInput(
     warnUnseen(deps, input);
     return input;
   }
-  writeLine(deps.io.stderr, AFTER_SYNC_NOTE);
-  const { syncParts, planSync } = await import('./sync.js');
+  deps.warn({ kind: 'after-sync' });
+  const { syncParts, planSync, readForPlan } = await import('./sync.js');
   // The whole of every part: sync plans from all of it (only discovery may overlap the reads).
   const input = await readInput(
     source,
@@ -67,13 +63,14 @@ export async function readQuestionInput(
   );
   const { plan, held } = await planSync(
     input,
+    await readForPlan(input, afterSync.only),
     afterSync.only !== undefined ? { only: afterSync.only } : {},
     { prune: false, adopt: false, report: false },
     deps,
   );
-  for (const h of held) writeLine(deps.io.stderr, `held ${h}`);
+  for (const h of held) deps.warn({ kind: 'held', owner: h });
   for (const e of plan.entries) {
-    if (e.action === 'refused') writeLine(deps.io.stderr, `refused ${e.key}: ${e.reason ?? ''}`);
+    if (e.action === 'refused') deps.warn({ kind: 'refused', key: e.key, reason: e.reason ?? '' });
   }
   return { ...input, snapshot: snapshotAfterPlan(input.snapshot, plan) };
 }

@@ -5,7 +5,6 @@ import type { Plan } from '../plan/plan.js';
 import type { KubeObject, Role } from '../kube/types.js';
 import { isRoleObject } from '../kube/rbac-guards.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import type { Input } from './read-input.js';
 import type { Insist } from './write.js';
 
@@ -30,7 +29,7 @@ const roleKey = (namespace: string, name: string): string => `${namespace}/${nam
 export async function readExistence(
   input: Input,
   needed: readonly NeededObject[],
-  deps: Pick<AppDeps, 'io'>,
+  deps: Pick<AppDeps, 'warn'>,
 ): Promise<Existence> {
   const { snapshot, cluster } = input;
   const clusterRoles = snapshot.clusterRoles.map((r) => r.metadata.name);
@@ -58,11 +57,7 @@ export async function readExistence(
       if (!(err instanceof ApiError) || err.code !== 403) {
         throw translateError(err, `reading ${id}, which the bindings need`, cluster.describe);
       }
-      const unchecked = o.kind === 'Role' ? 'that it exists or for privileged rules' : 'that it exists';
-      writeLine(
-        deps.io.stderr,
-        `warning: not allowed to read ${id}: it is bound without checking ${unchecked}`,
-      );
+      deps.warn({ kind: 'unreadable', object: o });
       return null;
     }
   };
@@ -144,19 +139,6 @@ function fromFiles(
   return { missing, roles, known: (kind, ns) => Promise.resolve(namesOf(kind, ns)) };
 }
 
-/** What a missing object means for the run, in the --allow-missing warning. */
-function consequence(kind: NeededKind): string {
-  switch (kind) {
-    case 'ClusterRole':
-    case 'Role':
-      return 'its binding grants nothing until it does';
-    case 'ServiceAccount':
-      return 'the bindings take effect once it is created';
-    case 'Namespace':
-      return 'what lives in it can exist only once it does';
-  }
-}
-
 /**
  * Before anything is written (also for previews, so that a dry run fails as the real run would): a missing object
  * is an error, one `missing:` line each and one error, unless --allow-missing, which binds ahead of their creation
@@ -175,7 +157,7 @@ export async function checkExistence(
     readonly allowMissing: boolean;
     readonly fromFiles: boolean;
   },
-  deps: Pick<AppDeps, 'io'>,
+  deps: Pick<AppDeps, 'warn'>,
 ): Promise<Insist | undefined> {
   if (existence.missing.length === 0) return undefined;
   const m = await import('../bind/missing.js');
@@ -184,7 +166,7 @@ export async function checkExistence(
     e.action === 'delete' && e.live !== undefined && isBinding(e.live) ? [e.live] : [],
   );
   const typos = m.findTypoPrunes(run.granting, deleted, new Set(missing.map(m.neededKey)));
-  for (const t of typos) writeLine(deps.io.stderr, `warning: ${m.formatTypoPrune(t)}`);
+  for (const prune of typos) deps.warn({ kind: 'typo-prune', prune });
   const roleBindingNs = new Set(
     run.granting.flatMap((b) =>
       b.kind === 'RoleBinding' && b.metadata.namespace !== undefined ? [b.metadata.namespace] : [],
@@ -194,16 +176,10 @@ export async function checkExistence(
     ? missing.filter((o) => !run.fromFiles && o.kind === 'Namespace' && roleBindingNs.has(o.name))
     : missing;
   if (blocking.length > 0) {
-    for (const o of blocking) writeLine(deps.io.stderr, `missing: ${m.formatMissing(o)}`);
+    for (const o of blocking) deps.warn({ kind: 'missing', object: o });
     throw missingError(blocking.map(m.describeNeeded), run);
   }
-  for (const o of missing) {
-    const close = o.suggestions.map((s) => `"${s}"`).join(', ');
-    writeLine(
-      deps.io.stderr,
-      `warning: ${m.describeNeeded(o)} does not exist (--allow-missing): ${consequence(o.kind)}${close !== '' ? `; did you mean ${close}?` : ''}`,
-    );
-  }
+  for (const o of missing) deps.warn({ kind: 'missing-allowed', object: o });
   if (typos.length === 0) return undefined;
   const n = typos.length;
   return {

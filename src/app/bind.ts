@@ -10,7 +10,6 @@ import type { Plan, PlanAction } from '../plan/plan.js';
 import type { ClusterSnapshot, KubeObject, Role } from '../kube/types.js';
 import { isBindingObject } from '../kube/rbac-guards.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import { readInput, type Input, type InputSource } from './read-input.js';
 import { writePlan, type WriteOptions, type WriteOutcome } from './write.js';
 // Imported, not loaded on demand: a CommonJS package imported with import() gives only its default export in the
@@ -55,7 +54,7 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
   );
   const rootSync = findRootSync(input.snapshot, target, input);
   if (rootSync !== undefined) {
-    for (const w of configSync.rootSyncWarnings(rootSync)) writeLine(deps.io.stderr, `warning: ${w}`);
+    for (const w of configSync.rootSyncWarnings(rootSync)) deps.warn({ kind: 'warning', reason: w });
   }
   const refs =
     argRefs.length > 0 || rootSync === undefined ? argRefs : configSync.roleRefsOfRootSync(rootSync);
@@ -82,22 +81,13 @@ export async function runBind(options: BindRunOptions, deps: AppDeps): Promise<W
   const run = { granting, plan, allowMissing: options.allowMissing, fromFiles };
   const insist = await checkExistence(existence, run, deps);
   if (skipPrune) {
-    const n = plan.counts.refused;
-    writeLine(
-      deps.io.stderr,
-      `warning: ${n} binding${n === 1 ? ' is' : 's are'} refused (listed below): pruning is skipped in this run, so that ServiceAccount ${sa.namespace}/${sa.name} keeps the bindings it has`,
-    );
+    deps.warn({ kind: 'prune-skipped', count: plan.counts.refused, serviceAccount: sa });
   }
-  for (const w of bindWarnings(sa, plan, input.snapshot)) {
-    writeLine(deps.io.stderr, `warning: ${w}`);
-  }
+  for (const w of bindWarnings(sa, plan, input.snapshot)) deps.warn({ kind: 'warning', reason: w });
   if (!options.prune || skipPrune) {
     const why = skipPrune ? 'pruning skipped' : '--no-prune';
     for (const e of planned.kept()) {
-      writeLine(
-        deps.io.stderr,
-        `kept (${why}): ${e.kind} ${e.namespace !== undefined ? `${e.namespace}/` : ''}${e.name}`,
-      );
+      deps.warn({ kind: 'kept', object: { kind: e.kind, name: e.name, namespace: e.namespace }, why });
     }
   }
   await preflightBind(
@@ -214,8 +204,7 @@ async function checkPrivileged(
   );
   if (found.length === 0) return;
   if (allowed) {
-    for (const line of found)
-      writeLine(deps.io.stderr, `warning: binding a privileged role (--allow-privileged): ${line}`);
+    for (const role of found) deps.warn({ kind: 'privileged-bound', role });
     return;
   }
   const what = found.length === 1 ? 'a privileged role' : `${found.length} privileged roles`;
@@ -235,13 +224,10 @@ async function preflightBind(
   deps: AppDeps,
 ): Promise<void> {
   if (input.cluster === undefined || dryRun === 'client' || writes.length === 0) return;
-  const [{ checkBindPermissions }, { formatBindDenials }] = await Promise.all([
-    import('./bind-preflight.js'),
-    import('../bind/permission.js'),
-  ]);
+  const { checkBindPermissions } = await import('./bind-preflight.js');
   const denials = await checkBindPermissions(input.cluster, writes, input.snapshot.clusterRoles);
   if (denials.length === 0) return;
-  for (const line of formatBindDenials(denials)) writeLine(deps.io.stderr, `forbidden: ${line}`);
+  for (const denial of denials) deps.warn({ kind: 'forbidden', denial });
   throw new UserError(
     `not allowed to bind ${denials.length} of ${writes.length} roles, nothing was written: ${denials.map((d) => d.role).join(', ')}`,
     {

@@ -20,7 +20,7 @@ const PARTS = {
 export async function completeNames(
   kind: NameKind,
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect'>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect'>,
 ): Promise<string[]> {
   const input = await readInput(source, deps, PARTS[kind]);
   const { snapshot } = input;

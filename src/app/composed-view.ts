@@ -15,11 +15,12 @@ export interface ComposedViewOptions {
 }
 
 export async function runComposedView(options: ComposedViewOptions, deps: AppDeps): Promise<ComposedView> {
-  const { syncParts, planSync } = await import('./sync.js');
+  const { syncParts, planSync, readForPlan } = await import('./sync.js');
   const only = ['composed'] as const;
   const input = await readInput(options.source, deps, syncParts(only));
   const { composed } = await planSync(
     input,
+    await readForPlan(input, only),
     {
       only,
       allowPrivileged: options.allowPrivileged,

@@ -15,8 +15,10 @@ import type {
 import { Kinds, type ResourceKind } from '../port/cluster.js';
 import { translateError } from '../port/translate-error.js';
 import type { PruneGroup } from '../crossplane/owned-objects.js';
+import { composedRoleName } from '../crossplane/names.js';
 import type { RbacSnapshot } from '../authz/effective-roles.js';
 import type { ComposedAnalysis } from '../composed/analyse.js';
+import type { KnownResource } from '../crossplane/resolve-resource.js';
 import type { ResolvedSyncSettings, SyncOptions } from '../sync/settings.js';
 import type { Grantee } from '../who-can/who-can.js';
 import { holdInvalidOwners, liveCrdsOf, type Input } from './read-input.js';
@@ -88,6 +90,21 @@ async function readComposites(input: Input): Promise<KubeObject[]> {
     }),
   );
   return lists.flat();
+}
+
+/** What the composed part reads beyond sync's parts: the composite resources and claims, and the resources known. */
+export interface ComposedReads {
+  readonly composites: readonly KubeObject[];
+  readonly known: readonly KnownResource[];
+}
+
+/**
+ * Reads what the composed part needs beyond INPUT: live, one LIST per composite and claim kind of the XRDs read, and
+ * discovery; from files, the objects read. Done before planning: renderComposedPart reads nothing.
+ */
+export async function readComposedPart(input: Input): Promise<ComposedReads> {
+  const [composites, known] = await Promise.all([readComposites(input), knownResources(input)]);
+  return { composites, known };
 }
 
 function ofApiGroup(group: string, kind: string): (o: KubeObject) => boolean {
@@ -167,26 +184,24 @@ async function grantAuthors(rbac: RbacSnapshot): Promise<Grantee[]> {
   return [...byKey.values()];
 }
 
-/** Reads, analyses and renders the composed part for INPUT (read with COMPOSED_PARTS as well as sync's). */
+/**
+ * Analyses and renders the composed part for INPUT (read with COMPOSED_PARTS as well as sync's) and READS (what
+ * readComposedPart read beyond it); it reads nothing itself.
+ */
 export async function renderComposedPart(
   input: Input,
+  reads: ComposedReads,
   render: RenderOptions,
   settings: ResolvedSyncSettings,
   alsoRendered: readonly RbacObject[],
 ): Promise<ComposedReport> {
-  const [
-    { analyseComposed, accountRules, composedRoleName },
-    { rulesAllow },
-    { renderCrossplaneAggregated },
-    composites,
-    known,
-  ] = await Promise.all([
-    import('../composed/analyse.js'),
-    import('../authz/authorize.js'),
-    import('../crossplane/base-roles.js'),
-    readComposites(input),
-    knownResources(input),
-  ]);
+  const [{ analyseComposed, accountRules }, { rulesAllow }, { renderCrossplaneAggregated }] =
+    await Promise.all([
+      import('../composed/analyse.js'),
+      import('../authz/authorize.js'),
+      import('../crossplane/base-roles.js'),
+    ]);
+  const { composites, known } = reads;
   const { others, clusterRoles } = input.snapshot;
   const account = { namespace: settings.crossplaneNamespace, name: settings.crossplaneServiceAccount };
   const analysis = analyseComposed({

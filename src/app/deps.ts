@@ -3,16 +3,18 @@ import type { ConnectionFlags } from '../port/connection-flags.js';
 import type { PlanEntry } from '../plan/plan.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Interrupt } from './interrupt.js';
-import type { Io } from './io.js';
 import type { WatchProgress } from './reconcile.js';
+import type { Warn } from './warning.js';
 
 /**
- * What a use case runs with: its own Io (several runs can write side by side, each to its own streams), a way to
- * connect, and the few interactions only a front end can provide (asking, choosing, showing progress). The CLI
- * builds it from its dependencies; a test, or a loop over several contexts, can build another.
+ * What a use case runs with: a way to connect, standard input (for `-f -`), and the few interactions only a front
+ * end can provide (asking, choosing, showing progress, hearing warnings). No output stream: a use case returns its
+ * answer and reports its warnings as data, and only the CLI writes (test/unit/lint/streams.test.ts holds it to
+ * that). The CLI builds it from its dependencies; a test, or a loop over several contexts, can build another.
  */
 export interface AppDeps {
-  readonly io: Io;
+  /** Reads all of standard input (for `-f -`), stopping once more than `maxBytes` bytes came in. */
+  readonly readStdin: (maxBytes: number) => Promise<string>;
   readonly connect: (flags: ConnectionFlags) => Promise<Cluster>;
   /** Ctrl-C handling for writes; absent where nothing interrupts. */
   readonly interrupt?: Interrupt | undefined;
@@ -22,6 +24,8 @@ export interface AppDeps {
   readonly choose: (message: string, choices: readonly Choice[]) => Promise<string[]>;
   /** Starts a progress indicator (a spinner on a terminal, nothing elsewhere). */
   readonly startProgress: (text: string) => Promise<Progress>;
+  /** Hears each warning of the run as data (its kind, object and reason); the front end words and shows it. */
+  readonly warn: Warn;
   /**
    * Hears what a long-running use case does as it goes, as data (sync --watch: each reconcile); the front end
    * decides how to show it. Absent: nobody listens.

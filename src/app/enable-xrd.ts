@@ -6,7 +6,6 @@ import type { ClusterSnapshot, KubeObject, LabelSelector, Namespace } from '../k
 import type { Operation } from './apply-operations.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import { readInput, type Input, type InputSource } from './read-input.js';
 import { renderDesired } from './sync.js';
 import { writePlan, type WriteOptions, type WriteOutcome } from './write.js';
@@ -86,10 +85,12 @@ function contextNamespace(deps: AppDeps, cluster: Cluster, enable: boolean): str
       hint: `the context names no namespace, and enable-xrd grants access: it does not fall back to "default" (${cluster.describe})`,
     });
   }
-  writeLine(
-    deps.io.stderr,
-    `${enable ? 'enabling' : 'disabling'} in namespace "${cluster.defaultNamespace}", the context's (no -n or -l given): ${cluster.describe}`,
-  );
+  deps.warn({
+    kind: 'context-namespace',
+    enable,
+    namespace: cluster.defaultNamespace,
+    cluster: cluster.describe,
+  });
   return cluster.defaultNamespace;
 }
 
@@ -127,10 +128,9 @@ async function applyNamespaces(
   input: Input,
   nsPlan: EnableXrdPlan,
 ): Promise<WriteOutcome> {
-  const verb = options.enable ? 'enabled' : 'disabled';
   for (const c of nsPlan.changes) {
-    for (const x of c.alreadyInState) {
-      writeLine(deps.io.stderr, `namespace/${c.namespace.metadata.name}: ${x} is already ${verb}`);
+    for (const xrd of c.alreadyInState) {
+      deps.warn({ kind: 'already', enable: options.enable, namespace: c.namespace.metadata.name, xrd });
     }
   }
   const [{ planChanges, wouldPrune }, { describeHeld }, { replanOne }] = await Promise.all([
@@ -150,10 +150,7 @@ async function applyNamespaces(
     );
     held = desired.held.map(describeHeld);
     if (desired.settings.manage !== 'all') {
-      writeLine(
-        deps.io.stderr,
-        `warning: management level is "${desired.settings.manage}": namespace roles are not synced`,
-      );
+      deps.warn({ kind: 'not-synced', manage: desired.settings.manage });
     }
     plan = planChanges(desired.objects, input.snapshot, {
       prune: true,

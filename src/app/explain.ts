@@ -4,7 +4,6 @@ import type { AccessMatrix } from '../explain/matrix.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import { familiesOf } from '../crossplane/provider/family.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import type { InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf, servedResources } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
@@ -57,9 +56,7 @@ export async function runExplainRole(options: ExplainRoleOptions, deps: AppDeps)
   const access =
     request !== undefined
       ? requestAttributes(
-          await resolveInput(request.resource, input, false, request.verb, (line) => {
-            writeLine(deps.io.stderr, line);
-          }),
+          await resolveInput(request.resource, input, false, request.verb, deps.warn),
           request.verb,
         )
       : undefined;
@@ -107,9 +104,7 @@ export async function runExplainSubject(
             input,
             options.namespace !== undefined,
             request.verb,
-            (line) => {
-              writeLine(deps.io.stderr, line);
-            },
+            deps.warn,
           ),
         }
       : undefined;

@@ -1,14 +1,13 @@
 /**
  * Fleets: one read-only command across many kubeconfig contexts, each connected exactly as `--context NAME` would
- * be, at most PARALLEL at once, each with its own output captured (nothing interleaves) and its own connection pool
- * closed when it is done. A context that fails fails alone; the results come back in the order the contexts were
+ * be, at most PARALLEL at once, each with its own output captured by the front end (nothing interleaves) and its own
+ * connection pool closed when it is done. A context that fails fails alone; the results come back in the order the contexts were
  * given, whatever finished first.
  */
 import { UsageError, describeError } from '../errors.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
 import { escapeTerminal } from '../escape.js';
-import type { Io, TextSink } from './io.js';
 
 export interface FleetOptions {
   /** --contexts: names or shell-style globs (`prod-*`, `eu-?`, `[ab]-*`), in the order given. */
@@ -17,6 +16,16 @@ export interface FleetOptions {
   readonly all: boolean;
   /** --parallel: how many contexts at once. */
   readonly parallel: number;
+}
+
+/**
+ * Where one context's run writes, as the front end made it (the CLI: the run's own output, captured): handed to the
+ * run as it is, never written to here.
+ */
+export interface Capture<S> {
+  readonly sink: S;
+  /** What the run wrote, once it is over. */
+  readonly text: () => { readonly stdout: string; readonly stderr: string };
 }
 
 /** What one context's run printed and how it ended. */
@@ -115,31 +124,10 @@ export function selectContexts(fleet: FleetOptions, names: readonly string[]): s
   return out;
 }
 
-function buffer(): TextSink & { text: () => string } {
-  const chunks: string[] = [];
-  return { write: (t: string) => chunks.push(t), text: () => chunks.join('') };
-}
-
-/** The AppDeps of one context's run: its own streams (not a terminal), never asking, its clusters closed after. */
-function contextDeps(
-  base: AppDeps,
-  context: string,
-  opened: Cluster[],
-): { deps: AppDeps; out: ReturnType<typeof buffer>; err: ReturnType<typeof buffer> } {
-  const out = buffer();
-  const err = buffer();
-  const io: Io = {
-    ...base.io,
-    stdout: out,
-    stderr: err,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    columns: undefined,
-    stderrColumns: undefined,
-  };
-  const deps: AppDeps = {
+/** The AppDeps of one context's run: never asking, its clusters closed after. */
+function contextDeps(base: AppDeps, context: string, opened: Cluster[]): AppDeps {
+  return {
     ...base,
-    io,
     connect: async (flags) => {
       // Its -v log lines go straight to stderr, beside the other contexts': each names its context.
       const cluster = await base.connect({ ...flags, logContext: escapeTerminal(context) });
@@ -151,18 +139,19 @@ function contextDeps(
     choose: () => Promise.reject(new UsageError('a run across contexts cannot ask')),
     startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
   };
-  return { deps, out, err };
 }
 
 /**
- * Runs RUN once per context, PARALLEL at a time, each with its own streams; RUN returns the exit code (0 or 1) or
- * throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after one failed.
+ * Runs RUN once per context, PARALLEL at a time, each with its own capture (CAPTURE makes one per run); RUN returns
+ * the exit code (0 or 1) or throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after
+ * one failed.
  */
-export async function runFleet(
+export async function runFleet<S>(
   contexts: readonly string[],
   parallel: number,
   base: AppDeps,
-  run: (context: string, deps: AppDeps) => Promise<number>,
+  capture: () => Capture<S>,
+  run: (context: string, deps: AppDeps, sink: S) => Promise<number>,
   progress?: (done: number, failed: number) => void,
   failFast = false,
 ): Promise<ContextRun[]> {
@@ -175,11 +164,12 @@ export async function runFleet(
       const i = next++;
       const context = contexts[i] ?? '';
       const opened: Cluster[] = [];
-      const { deps, out, err } = contextDeps(base, context, opened);
+      const deps = contextDeps(base, context, opened);
+      const captured = capture();
       let exitCode: number;
       let error: string[] | undefined;
       try {
-        exitCode = await run(context, deps);
+        exitCode = await run(context, deps, captured.sink);
       } catch (e) {
         const described = describeError(e, false);
         exitCode = described.exitCode;
@@ -191,8 +181,7 @@ export async function runFleet(
       done++;
       results[i] = {
         context,
-        stdout: out.text(),
-        stderr: err.text(),
+        ...captured.text(),
         exitCode,
         ...(error !== undefined ? { error } : {}),
       };

@@ -113,7 +113,7 @@ export async function readBoundClusterRoles(
  */
 export async function readBoundInput<T extends AlsoRead>(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect'>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect' | 'warn'>,
   parts: readonly SnapshotPart[],
   partial?: PartialLeave,
   extras?: ReadExtras,

@@ -3,7 +3,6 @@ import { parseRequestTimeout, pathNamespace, type ConnectionFlags } from '../por
 import type { ClusterSnapshot, DiscoveredResource, KubeObject } from '../kube/types.js';
 import type { InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import type { Unseen } from './read-snapshot.js';
 
 /** Where a command reads its objects: -f paths, else the cluster the connection flags name. */
@@ -70,7 +69,7 @@ export interface InvalidOwner extends InvalidObject {
  */
 export async function readInput(
   source: InputSource,
-  deps: Pick<AppDeps, 'io' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
+  deps: Pick<AppDeps, 'readStdin' | 'connect'> & Partial<Pick<AppDeps, 'startProgress'>>,
   parts: readonly SnapshotPart[],
   partial?: PartialLeave,
   extras?: ReadExtras,
@@ -81,7 +80,7 @@ export async function readInput(
     const from = source.from;
     const { readManifests } = await import('../input/read-manifests.js');
     const { objects, origins } = await readManifests(from, {
-      readStdin: (max) => deps.io.readStdin(max),
+      readStdin: (max) => deps.readStdin(max),
       maxBytes: source.maxInputBytes,
     });
     const invalid = findInvalidObjects(objects, parts);
@@ -169,38 +168,34 @@ export async function clusterInput(
  * One warning per part a read-only command could not list, saying what the answer leaves out (kubectl's own
  * `Warning:` lines are for the server's; these are the plugin's).
  */
-export function warnUnseen(deps: Pick<AppDeps, 'io'>, input: Input): void {
+export function warnUnseen(deps: Pick<AppDeps, 'warn'>, input: Input): void {
   for (const u of input.unseen) {
-    const where = u.readIn !== undefined ? ` outside namespace ${u.readIn} (read there only)` : '';
-    writeLine(deps.io.stderr, `warning: could not ${u.verb ?? 'list'} ${u.what}${where}: ${u.reason}`);
+    deps.warn({ kind: 'unseen', what: u.what, verb: u.verb ?? 'list', readIn: u.readIn, reason: u.reason });
   }
   if (input.unseen.some((u) => u.part === 'clusterRoles')) {
     const { clusterRoleBindings, roleBindings } = input.snapshot;
     for (const b of [...clusterRoleBindings, ...roleBindings]) {
       if (b.roleRef.kind !== 'ClusterRole') continue;
-      const where = b.metadata.namespace !== undefined ? `${b.metadata.namespace}/` : '';
-      const who = (b.subjects ?? []).map((x) => `${x.kind} ${x.name}`).join(', ');
-      writeLine(
-        deps.io.stderr,
-        `warning: ${b.kind} ${where}${b.metadata.name} binds ClusterRole ${b.roleRef.name}, whose rules could not be read: what it grants${who !== '' ? ` (to ${who})` : ''} is not in this answer`,
-      );
+      deps.warn({
+        kind: 'unread-role',
+        object: { kind: b.kind, name: b.metadata.name, namespace: b.metadata.namespace },
+        role: b.roleRef.name,
+        subjects: (b.subjects ?? []).map((x) => ({ kind: x.kind, name: x.name })),
+      });
     }
   }
-  if (input.unseen.length > 0) {
-    writeLine(
-      deps.io.stderr,
-      `warning: this answer is partial: it counts only what was read (${input.unseen.length === 1 ? 'the part above is' : 'the parts above are'} missing from it)`,
-    );
-  }
+  if (input.unseen.length > 0) deps.warn({ kind: 'partial', parts: input.unseen.length });
 }
 
 /** For commands that only read: one warning per invalid XRD or ProviderRevision left out of the answer. */
-export function warnInvalidOwners(deps: Pick<AppDeps, 'io'>, input: Input): void {
+export function warnInvalidOwners(deps: Pick<AppDeps, 'warn'>, input: Input): void {
   for (const i of input.invalidOwners) {
-    writeLine(
-      deps.io.stderr,
-      `warning: ignoring ${i.origin}: ${i.object.kind} "${i.object.metadata.name}": ${i.problem}`,
-    );
+    deps.warn({
+      kind: 'invalid-owner',
+      object: { kind: i.object.kind, name: i.object.metadata.name },
+      origin: i.origin,
+      reason: i.problem,
+    });
   }
 }
 

@@ -2,6 +2,7 @@
  * What `sync --watch` reports as it goes, as data (the CLI prints it: one line, or one JSON object, per reconcile).
  * A leaf module: deps.ts names these types for AppDeps.onProgress, sync-watch.ts produces them.
  */
+import type { Warning } from './warning.js';
 
 /** A change a watch saw: the object, and what happened to it. */
 export interface WatchChange {
@@ -39,8 +40,8 @@ export interface Reconcile {
   readonly refused: readonly string[];
   /** With status denied: the missing permissions; with failed: why. */
   readonly problems: readonly string[];
-  /** The renderer's warnings and skipped owners, as sync writes them to stderr. */
-  readonly warnings: readonly string[];
+  /** What else sync reported (the renderer's warnings, skipped owners, adopted objects), as data. */
+  readonly warnings: readonly Warning[];
   /** Whether a Ctrl-C stopped its writes. */
   readonly interrupted: boolean;
 }

@@ -16,6 +16,7 @@ import { ApiError, translateError } from '../port/translate-error.js';
 import type { Input, InvalidOwner } from './read-input.js';
 import type { Unseen } from './read-snapshot.js';
 import { resolveInput } from './resource-catalogue.js';
+import type { Warn, Warning } from './warning.js';
 
 /** What resolving read besides discovery, and the answer (or why there is none). */
 export interface LiveResolution {
@@ -28,8 +29,8 @@ export interface LiveResolution {
   /** What could not be read (403, with namespace-only rights), as readClusterObjects names it. */
   readonly unseen: readonly Unseen[];
   readonly invalidOwners: readonly InvalidOwner[];
-  /** Lines for stderr (kubectl's warning for a verb it does not know), written after the reads' own warnings. */
-  readonly warnings: readonly string[];
+  /** Warnings (kubectl's warning for a verb it does not know), reported after the reads' own warnings. */
+  readonly warnings: readonly Warning[];
 }
 
 /** Up to this many XRDs of the group are read one GET each (all in flight at once); more, with one LIST of all. */
@@ -52,15 +53,15 @@ export async function resolveLive(
   explicitNamespace: boolean,
   verb: string,
 ): Promise<LiveResolution> {
-  const warnings: string[] = [];
-  const warn = (line: string): void => {
-    warnings.push(line);
+  const warnings: Warning[] = [];
+  const warn: Warn = (warning) => {
+    warnings.push(warning);
   };
   const read = new OwnerReads(input.cluster);
   const resolveWith = async (
     xrds: readonly Xrd[],
     providerRevisions: readonly ProviderRevision[],
-    onWarning?: (line: string) => void,
+    onWarning?: Warn,
   ): Promise<LiveResolution> => {
     const snapshot = { ...input.snapshot, xrds: [...xrds], providerRevisions: [...providerRevisions] };
     // In the order readClusterObjects names the parts, whichever refusal came first.

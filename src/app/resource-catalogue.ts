@@ -2,6 +2,7 @@ import type { KubeObject, Role } from '../kube/types.js';
 import { isRoleObject } from '../kube/rbac-guards.js';
 import type { KnownResource, ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { Input } from './read-input.js';
+import type { Warn } from './warning.js';
 import { translateError } from '../port/translate-error.js';
 
 /**
@@ -87,7 +88,7 @@ export async function resolveInput(
   input: Input,
   explicitNamespace: boolean,
   verb: string,
-  warn?: (line: string) => void,
+  warn?: Warn,
 ): Promise<ResolvedResource> {
   const [{ resolveResource }, { unknownVerbWarning }, known] = await Promise.all([
     import('../crossplane/resolve-resource.js'),
@@ -100,7 +101,7 @@ export async function resolveInput(
     resolved.path !== undefined,
     known.flatMap((k) => k.verbs ?? []),
   );
-  // kubectl auth can-i's words (its warning printer's `Warning: ` prefix): the request is still answered.
-  if (warning !== undefined) warn?.(`Warning: ${warning}`);
+  // kubectl auth can-i warns and still answers the request.
+  if (warning !== undefined) warn?.({ kind: 'unknown-verb', reason: warning });
   return resolved.scopeUnknown === true ? { ...resolved, namespaced: explicitNamespace } : resolved;
 }

@@ -21,6 +21,7 @@ import type { AppDeps } from './deps.js';
 import { clusterInput } from './read-input.js';
 import { partList } from './read-snapshot.js';
 import type { Reconcile, WatchChange } from './reconcile.js';
+import type { Warning } from './warning.js';
 import { syncInput, syncParts, type SyncOutcome, type SyncRunOptions } from './sync.js';
 
 export interface SyncWatchOptions extends SyncRunOptions {
@@ -218,11 +219,11 @@ async function reconcileOnce(
   for (const part of Object.values(WRITTEN_PARTS)) {
     for (const [key, o] of stores.get(part) ?? []) planned.set(key, o.metadata.resourceVersion);
   }
-  // The lines sync writes to stderr (warnings, held and refused owners) become data of the reconcile.
-  const lines: string[] = [];
+  // What sync reports (warnings, held and refused owners) becomes data of the reconcile.
+  const reported: Warning[] = [];
   const quiet: AppDeps = {
     ...deps,
-    io: { ...deps.io, stderr: { write: (text: string) => lines.push(...text.split('\n').filter(Boolean)) } },
+    warn: (w) => reported.push(w),
     startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
   };
   const base = {
@@ -247,9 +248,9 @@ async function reconcileOnce(
   } catch (err) {
     // An object sync cannot read (validate-input): nothing is written until it is fixed; the loop goes on.
     if (!(err instanceof InvalidInputError)) throw err;
-    return { ...base, ...ended(started), status: 'failed', problems: [err.message], warnings: lines };
+    return { ...base, ...ended(started), status: 'failed', problems: [err.message], warnings: reported };
   }
-  const warnings = lines.filter((l) => !l.startsWith('held ') && !l.startsWith('refused '));
+  const warnings = reported.filter((w) => w.kind !== 'held' && w.kind !== 'refused');
   const shared = {
     ...base,
     held: outcome.held,

@@ -6,10 +6,9 @@ import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { PruneScope } from '../crossplane/owned-objects.js';
 import type { Plan } from '../plan/plan.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import { holdInvalidOwners, liveCrdsOf, readInput, type Input, type InputSource } from './read-input.js';
 import { writePlan, type WriteOptions, type WriteOutcome } from './write.js';
-import { COMPOSED_PARTS, type ComposedReport } from './composed.js';
+import { COMPOSED_PARTS, readComposedPart, type ComposedReads, type ComposedReport } from './composed.js';
 
 /** What to render: sync's settings as flags give them (the invalid owners and live CRDs are added from the input). */
 export type RenderOptions = Omit<SyncOptions, 'hold' | 'liveCrds'>;
@@ -49,6 +48,19 @@ export function syncParts(only: readonly SyncFamily[] | undefined): readonly Sna
   return only?.includes('composed') === true ? [...SYNC_PARTS, 'roles', ...COMPOSED_PARTS] : SYNC_PARTS;
 }
 
+/** What planSync needs read beyond the input: with the composed part, the composites and the resources known. */
+export interface PlanReads {
+  readonly composed?: ComposedReads | undefined;
+}
+
+/**
+ * Reads what planning the families of ONLY needs beyond INPUT (with `composed`: readComposedPart), so that planSync
+ * plans from what it is given and reads nothing.
+ */
+export async function readForPlan(input: Input, only: readonly SyncFamily[] | undefined): Promise<PlanReads> {
+  return only?.includes('composed') === true ? { composed: await readComposedPart(input) } : {};
+}
+
 /** What sync would write: the plan against the live objects, the owners it holds, and the composed report. */
 export interface SyncPlan {
   readonly plan: Plan;
@@ -61,18 +73,21 @@ export interface SyncPlan {
 }
 
 /**
- * Renders what sync makes from INPUT (read with syncParts) and plans it against the live objects, writing the
- * renderer's skipped owners and warnings (and, with `report`, the composed report) to stderr as sync does.
- * Shared by sync and the answers `--after-sync` gives.
+ * Renders what sync makes from INPUT (read with syncParts) and READS (readForPlan) and plans it against the live
+ * objects, reading nothing; reports the renderer's skipped owners and warnings (and, with `report`, the composed
+ * report) as sync does. Shared by sync and the answers `--after-sync` gives.
  */
 export async function planSync(
   input: Input,
+  reads: PlanReads,
   render: RenderOptions,
   how: { readonly prune: boolean; readonly adopt: boolean; readonly report: boolean },
-  deps: Pick<AppDeps, 'io'>,
+  deps: Pick<AppDeps, 'warn'>,
 ): Promise<SyncPlan> {
   const desired = await renderDesired(input, render, deps);
-  for (const s of desired.skipped) writeLine(deps.io.stderr, `skipped ${s.kind} ${s.name}: ${s.reason}`);
+  for (const s of desired.skipped) {
+    deps.warn({ kind: 'skipped', object: { kind: s.kind, name: s.name }, reason: s.reason });
+  }
   const [{ planChanges }, { describeHeld }] = await Promise.all([
     import('../plan/plan.js'),
     import('../sync/held.js'),
@@ -81,18 +96,16 @@ export async function planSync(
   let scope = desired.scope;
   let composed: ComposedReport | undefined;
   if (render.only?.includes('composed') === true) {
-    const [{ renderComposedPart }, { formatComposedReport }] = await Promise.all([
-      import('./composed.js'),
-      import('../composed/report.js'),
-    ]);
-    composed = await renderComposedPart(input, render, desired.settings, desired.objects);
+    const { renderComposedPart } = await import('./composed.js');
+    // Read before planning (readForPlan); its absence is a bug of the caller, not input.
+    if (reads.composed === undefined) throw new Error('planSync: the composed part was not read');
+    composed = await renderComposedPart(input, reads.composed, render, desired.settings, desired.objects);
     objects = [...objects, ...composed.objects];
     scope = { ...scope, groups: [...scope.groups, ...composed.groups] };
     if (how.report) {
-      for (const line of formatComposedReport(composed.analysis, composed.grantAuthors))
-        writeLine(deps.io.stderr, line);
+      deps.warn({ kind: 'composed-report', analysis: composed.analysis, authors: composed.grantAuthors });
     }
-    for (const w of composed.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
+    for (const w of composed.warnings) deps.warn({ kind: 'warning', reason: w });
   }
   const plan = planChanges(objects, input.snapshot, {
     prune: how.prune,
@@ -128,8 +141,10 @@ export async function syncInput(
   deps: AppDeps,
   report: boolean,
 ): Promise<SyncOutcome> {
+  const reads = await readForPlan(input, options.render.only);
   const { plan, held, pruneScope, composed, desired } = await planSync(
     input,
+    reads,
     options.render,
     { prune: options.prune, adopt: options.adopt, report },
     deps,
@@ -148,13 +163,13 @@ export async function syncInput(
 
 /**
  * Renders the desired objects from INPUT as sync does: its invalid owners held, its live CRDs checked (an owner
- * whose CRDs are not its own is held), and the renderer's warnings written. Shared by sync and enable-xrd (which
+ * whose CRDs are not its own is held), and the renderer's warnings reported. Shared by sync and enable-xrd (which
  * renders from SNAPSHOT: the input with its namespace changes).
  */
 export async function renderDesired(
   input: Input,
   options: RenderOptions,
-  deps: Pick<AppDeps, 'io'>,
+  deps: Pick<AppDeps, 'warn'>,
   snapshot: ClusterSnapshot = input.snapshot,
 ): Promise<DesiredState> {
   const { renderSync } = await import('../sync/render.js');
@@ -163,6 +178,6 @@ export async function renderDesired(
     hold: holdInvalidOwners(input),
     ...liveCrdsOf(input),
   });
-  for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
+  for (const w of desired.warnings) deps.warn({ kind: 'warning', reason: w });
   return desired;
 }

@@ -2,7 +2,6 @@ import type { WhoCanResult } from '../who-can/who-can.js';
 import type { AccessAttributes } from '../authz/authorize.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 import type { Unseen } from './read-snapshot.js';
 import type { Input, InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
@@ -77,14 +76,14 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
     ({ also: live, ...input } = bound);
   }
   const { whoCan } = await import('../who-can/who-can.js');
-  const warn = (line: string): void => {
-    writeLine(deps.io.stderr, line);
-  };
-  // The reads' warnings were written: now why RESOURCE resolves to nothing, or kubectl's warning about the verb.
+  // The reads' warnings were reported: now why RESOURCE resolves to nothing, or kubectl's warning about the verb.
   if (live !== undefined && live.resource === undefined) throw live.failure;
-  live?.warnings.forEach(warn);
+  live?.warnings.forEach((warning) => {
+    deps.warn(warning);
+  });
   const resource =
-    live?.resource ?? (await resolveInput(options.resource, input, explicitNamespace, options.verb, warn));
+    live?.resource ??
+    (await resolveInput(options.resource, input, explicitNamespace, options.verb, deps.warn));
   const snapshot =
     live !== undefined
       ? { ...input.snapshot, xrds: [...live.xrds], providerRevisions: [...live.providerRevisions] }
@@ -105,10 +104,7 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
   if (input.unseen.length === 0) return result;
   const callerAllowed = await askForCaller(input.cluster, result.request);
   if (callerAllowed !== undefined) {
-    writeLine(
-      deps.io.stderr,
-      `you (the caller) ${callerAllowed ? 'may' : 'may not'} make this request, as the server answers for you (bindings you cannot list count there)`,
-    );
+    deps.warn({ kind: 'caller-allowed', allowed: callerAllowed });
   }
   return { ...result, incomplete: { unseen: input.unseen, callerAllowed } };
 }

@@ -4,7 +4,6 @@ import type { Cluster } from '../port/cluster.js';
 import type { Operation, Replan } from './apply-operations.js';
 import { applyPlan, type ApplyReport } from './apply-plan.js';
 import type { AppDeps } from './deps.js';
-import { writeLine } from './io.js';
 
 export type DryRun = 'none' | 'client' | 'server';
 export const DRY_RUN_CHOICES: readonly DryRun[] = ['none', 'client', 'server'];
@@ -90,9 +89,9 @@ export async function writePlan(
   const preWrites = extras.preWrites ?? [];
   const held = extras.held ?? [];
   const refused = plan.entries.filter((e) => e.action === 'refused');
-  for (const h of held) writeLine(deps.io.stderr, `held ${h}`);
-  for (const e of refused) writeLine(deps.io.stderr, `refused ${e.key}: ${e.reason ?? ''}`);
-  for (const e of plan.entries) if (e.adopt === true) writeLine(deps.io.stderr, `adopting ${e.key}`);
+  for (const h of held) deps.warn({ kind: 'held', owner: h });
+  for (const e of refused) deps.warn({ kind: 'refused', key: e.key, reason: e.reason ?? '' });
+  for (const e of plan.entries) if (e.adopt === true) deps.warn({ kind: 'adopting', key: e.key });
   const total = writes.length + preWrites.length;
   const hasChanges = total > 0;
   const outcome = {

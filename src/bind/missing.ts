@@ -86,12 +86,6 @@ export function withSuggestions(
   }));
 }
 
-/** One line per missing object: `ClusterRole crossplane-admn (did you mean "crossplane-admin"?)`. */
-export function formatMissing(m: MissingObject): string {
-  const close = m.suggestions.map((s) => `"${s}"`).join(', ');
-  return close === '' ? describeNeeded(m) : `${describeNeeded(m)} (did you mean ${close}?)`;
-}
-
 /** The roleRef of a binding as --role-ref spells it: ClusterRole/NAME, ClusterRole/NAME@NS, Role/NAME@NS. */
 function refText(b: Binding): string {
   const ns = bindingNamespace(b);
@@ -140,9 +134,4 @@ export function findTypoPrunes(
     }
   }
   return out;
-}
-
-/** `ClusterRoleBinding X would be deleted; the new list names "ClusterRole/crossplane-admn", did you mean ...?` */
-export function formatTypoPrune(t: TypoPrune): string {
-  return `${t.binding} would be deleted; the new list names "${t.named}", did you mean "${t.meant}"?`;
 }

@@ -101,8 +101,3 @@ export function judgeBindPermission(binding: Binding, facts: BindFacts): BindDen
     `no bind verb on ${roleId(binding)}${scope} (${canIText(binding)}) and you do not hold every rule it grants${incomplete}; missing: ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
   );
 }
-
-/** The pre-flight's verdict as one line per refused binding. */
-export function formatBindDenials(denials: readonly BindDenial[]): string[] {
-  return denials.map((d) => `${d.binding} (to ${d.role}): ${d.reason}`);
-}

@@ -2,10 +2,11 @@ import { UsageError } from '../errors.js';
 import type { AppDeps } from '../app/deps.js';
 import type { InputSource } from '../app/read-input.js';
 import type { Interrupt } from '../app/interrupt.js';
-import type { Io } from '../app/io.js';
+import type { Io } from './io.js';
 import { confirmWrite, type Prompter } from './output/prompt.js';
 import { startProgress } from './output/spinner.js';
 import { useColor } from './output/terminal.js';
+import { printWarning } from './warnings.js';
 
 /** The real dependencies a command runs with; composition-root.ts builds them, tests pass fakes. */
 export interface Deps {
@@ -22,12 +23,13 @@ export interface Deps {
 type ConnectionFlags = InputSource['connection'];
 
 /**
- * What the use cases run with, from the CLI's dependencies: its prompts, its spinner, its streams. COLOR: --color
+ * What the use cases run with, from the CLI's dependencies: its prompts, its spinner, its streams (warnings are
+ * printed there as cli/warnings.ts words them). COLOR: --color
  * (the preview before a question is coloured as the plan would be).
  */
 export function appDeps(deps: Deps, color: boolean): AppDeps {
   return {
-    io: deps.io,
+    readStdin: (maxBytes) => deps.io.readStdin(maxBytes),
     connect: deps.connect,
     interrupt: deps.interrupt,
     confirm: async (request) => {
@@ -42,6 +44,9 @@ export function appDeps(deps: Deps, color: boolean): AppDeps {
     },
     choose: (message, choices) => deps.prompter.checkbox(message, choices),
     startProgress: (text) => startProgress(deps.io, text),
+    warn: (w) => {
+      printWarning(deps.io.stderr, w);
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { dnsLabelProblem } from '../kube/name-rules.js';
 import { DRY_RUN_CHOICES, type DryRun, type WriteOptions } from '../app/write.js';
 import type { AfterSyncOptions } from '../app/after-sync.js';
-import type { Io } from '../app/io.js';
+import type { Io } from './io.js';
 import type { ClusterRole } from '../kube/types.js';
 import type { ReadCommand, readRequiredRole } from '../app/required-role.js';
 import { SYNC_FAMILIES, type SyncFamily } from '../sync/choices.js';

@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../errors.js';
-import type { FleetOptions } from '../app/fleet.js';
+import type { Capture, FleetOptions } from '../app/fleet.js';
 import type { InputSource } from '../app/read-input.js';
-import { writeLine } from '../app/io.js';
+import { writeLine, type Io, type TextSink } from './io.js';
 import type { AppDeps } from '../app/deps.js';
 import { appDeps, type Deps } from './context.js';
 
@@ -13,6 +13,29 @@ export interface FleetArgs {
 }
 
 const DEFAULT_PARALLEL = 8;
+
+function buffer(): TextSink & { text: () => string } {
+  const chunks: string[] = [];
+  return { write: (t: string) => chunks.push(t), text: () => chunks.join('') };
+}
+
+/** One context's run writes to streams of its own (not a terminal), captured; its input and environment are IO's. */
+function captureOutput(io: Io): () => Capture<Io> {
+  return () => {
+    const out = buffer();
+    const err = buffer();
+    const sink: Io = {
+      ...io,
+      stdout: out,
+      stderr: err,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      columns: undefined,
+      stderrColumns: undefined,
+    };
+    return { sink, text: () => ({ stdout: out.text(), stderr: err.text() }) };
+  };
+}
 
 /** The flags of runs across contexts, shown as a group of their own after a command's other flags (help-layout.ts). */
 export const FLEET_FLAGS = {
@@ -124,8 +147,9 @@ export async function runAcrossContexts(
       contexts,
       fleet.parallel,
       base,
-      async (context, d) => {
-        await runOne({ ...deps, io: d.io, connect: d.connect }, context);
+      captureOutput(deps.io),
+      async (context, d, io) => {
+        await runOne({ ...deps, io, connect: d.connect }, context);
         return ExitCode.ok;
       },
       (done, failed) => {
@@ -179,8 +203,8 @@ export async function writeAcrossContexts(
   const base = appDeps(deps, run.color);
   const each =
     (fn: (deps: Deps, context: string) => Promise<void>) =>
-    async (context: string, d: AppDeps): Promise<number> => {
-      await fn({ ...deps, io: d.io, connect: d.connect }, context);
+    async (context: string, d: AppDeps, io: Io): Promise<number> => {
+      await fn({ ...deps, io, connect: d.connect }, context);
       return ExitCode.ok;
     };
   if (!run.yes) {
@@ -188,7 +212,7 @@ export async function writeAcrossContexts(
     if (!deps.io.stdinIsTTY || !deps.io.stderrIsTTY) {
       await confirmWrite(deps.io, deps.prompter, { yes: false, message: '', what: run.what });
     }
-    const plans = await runFleet(contexts, fleet.parallel, base, each(run.preview));
+    const plans = await runFleet(contexts, fleet.parallel, base, captureOutput(deps.io), each(run.preview));
     const shown = mergeFleetOutput(plans, 'table');
     deps.io.stderr.write(shown.stdout);
     for (const line of shown.stderr) writeLine(deps.io.stderr, line);
@@ -205,7 +229,15 @@ export async function writeAcrossContexts(
     });
     if (!yes) throw new UsageError('aborted: nothing was written');
   }
-  const applied = await runFleet(contexts, 1, base, each(run.apply), undefined, run.failFast);
+  const applied = await runFleet(
+    contexts,
+    1,
+    base,
+    captureOutput(deps.io),
+    each(run.apply),
+    undefined,
+    run.failFast,
+  );
   const merged = mergeFleetOutput(applied, 'table', run.headers);
   deps.io.stdout.write(merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
 import type { SyncOutcome } from '../app/sync.js';
-import { writeLine, type Io } from '../app/io.js';
+import { writeLine, type Io } from './io.js';
 import { formatYaml } from './output/format-data.js';
 
 /**

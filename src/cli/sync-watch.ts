@@ -1,8 +1,16 @@
 import { ExitCode, UsageError, UserError } from '../errors.js';
-import { writeLine, type Io } from '../app/io.js';
+import { writeLine, type Io } from './io.js';
 import type { SyncRunOptions } from '../app/sync.js';
 import type { Reconcile, WatchProgress } from '../app/reconcile.js';
 import { appDeps, type Deps } from './context.js';
+import { escapeTerminal } from '../escape.js';
+import type { Warning } from '../app/warning.js';
+import { formatWarning } from './warnings.js';
+
+/** The lines of WARNINGS (unescaped). */
+function warningLines(warnings: readonly Warning[]): string[] {
+  return warnings.flatMap(formatWarning);
+}
 
 /** Reconciles at most once a second, each 100 ms after the first change it takes in (see SyncWatchOptions). */
 const DEBOUNCE_MS = 1_000;
@@ -124,8 +132,11 @@ class WatchPrinter {
   }
 
   private reconciled(r: Reconcile): void {
-    const notes = [...r.held.map((h) => `held ${h}`), ...r.refused.map((x) => `refused ${x}`), ...r.warnings];
-    // Already escaped for the terminal where sync wrote them (writeLine): written as they are.
+    const notes = [
+      ...r.held.map((h) => `held ${h}`),
+      ...r.refused.map((x) => `refused ${x}`),
+      ...warningLines(r.warnings),
+    ].map(escapeTerminal);
     const joined = notes.join('\n');
     if (joined !== this.lastNotes && notes.length > 0) this.io.stderr.write(`${joined}\n`);
     this.lastNotes = joined;
@@ -183,5 +194,10 @@ function resultText(r: Reconcile): string {
 /** One reconcile as one JSON object (for log shippers): the data, with the time as RFC 3339. */
 function reconcileJson(r: Reconcile): Record<string, unknown> {
   const { at, ...rest } = r;
-  return { time: new Date(at).toISOString(), ...rest };
+  // The warnings in words, where they stand among the fields (a key given again keeps its place).
+  return {
+    time: new Date(at).toISOString(),
+    ...rest,
+    warnings: warningLines(r.warnings).map(escapeTerminal),
+  };
 }

@@ -1,8 +1,8 @@
 import { ExitCode, ExitSignal, UserError } from '../errors.js';
 import { helmInstalled } from '../plan/ownership.js';
 import type { WriteOutcome } from '../app/write.js';
-import type { Io } from '../app/io.js';
-import { writeLine } from '../app/io.js';
+import type { Io } from './io.js';
+import { writeLine } from './io.js';
 import { useColor } from './output/terminal.js';
 import type { PresentOptions, WriteOutput } from './flags.js';
 

@@ -33,36 +33,16 @@ const PAGE_SIZE = 500;
 /** How much of a write's 2xx answer is read: enough to see that it is a JSON object. */
 const ANSWER_PREFIX = 64;
 
-/** What a connection needs from the process; composition-root.ts passes the real ones. */
+/** What a connection needs from the process (its -v log, an exec plugin's stdin and stderr); composition-root.ts passes the real ones. */
 export type ConnectDeps = TransportDeps;
 
 /**
  * Connects to the cluster of the kubeconfig and flags, as kubectl would: one transport for the whole run
  * (connection pool, credentials, proxy, timeouts and retries live there), the Cluster's requests on top.
  */
-export function connect(
-  flags: ConnectionFlags,
-  env: NodeJS.ProcessEnv,
-  deps: ConnectDeps = defaultDeps(env),
-): Cluster {
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, deps: ConnectDeps): Cluster {
   const config = loadKubeconfig(flags, env);
   return new ClientCluster(config, new Transport(config, deps, flags.verbosity ?? 0, flags.logContext));
-}
-
-function defaultDeps(env: NodeJS.ProcessEnv): ConnectDeps {
-  return {
-    env,
-    userAgent: 'kubectl-crossplane-rbac/v0.0.0-dev',
-    log: (line) => process.stderr.write(line),
-    pid: process.pid,
-    execIo: {
-      env,
-      stdin: process.stdin,
-      stdinIsTTY: false,
-      stderr: process.stderr,
-      now: () => Date.now(),
-    },
-  };
 }
 
 /**

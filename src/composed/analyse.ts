@@ -16,7 +16,7 @@ import { compareStrings } from '../kube/order.js';
 import type { KnownResource } from '../crossplane/resolve-resource.js';
 import { buildClusterRole } from '../crossplane/object-builders.js';
 import {
-  COMPOSED_ROLE_PREFIX,
+  composedRoleName,
   LABEL_AGGREGATE_TO_CROSSPLANE,
   LABEL_MANAGED_BY,
   LABEL_VALUE_TRUE,
@@ -47,11 +47,6 @@ import {
 export const COMPOSE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] as const;
 /** A watched kind (WatchOperation): read only. */
 export const WATCH_VERBS = ['get', 'list', 'watch'] as const;
-
-/** The plugin's ClusterRole for one API group's composed resources. */
-export function composedRoleName(group: string): string {
-  return `${COMPOSED_ROLE_PREFIX}${group === '' ? 'core' : group}`;
-}
 
 export interface ComposedInput {
   /** Compositions and CompositionRevisions. */

@@ -6,6 +6,11 @@
 /** The label every object the plugin owns outright carries; only those may ever be pruned. */
 /** The plugin's ClusterRoles for the kinds compositions compose: `crossplane:composed:<group>`. */
 export const COMPOSED_ROLE_PREFIX = 'crossplane:composed:';
+
+/** The plugin's ClusterRole for one API group's composed resources (the core group: `core`). */
+export function composedRoleName(group: string): string {
+  return `${COMPOSED_ROLE_PREFIX}${group === '' ? 'core' : group}`;
+}
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY_VALUE = 'kubectl-crossplane-rbac';
 

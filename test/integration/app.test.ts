@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps, ConfirmRequest } from '../../src/app/deps.js';
 import { runSync, type SyncRunOptions } from '../../src/app/sync.js';
 import type { WriteOptions } from '../../src/app/write.js';
-import { connect } from '../../src/cluster/connect.js';
+import type { Warning } from '../../src/app/warning.js';
+import { connect } from '../support/connect.js';
 import type { TestApiServer } from '../apiserver/server.js';
 import { runKubectl } from '../support/kubectl.js';
 import { startSeeded } from './harness.js';
@@ -20,24 +21,15 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** AppDeps that record what the use case asked and wrote, answering every question with ANSWER. */
-function deps(answer: boolean): { deps: AppDeps; asked: ConfirmRequest[]; stderr: string[] } {
+/** AppDeps that record what the use case asked and warned about, answering every question with ANSWER. */
+function deps(answer: boolean): { deps: AppDeps; asked: ConfirmRequest[]; warnings: Warning[] } {
   const asked: ConfirmRequest[] = [];
-  const stderr: string[] = [];
-  const io = {
-    stdout: { write: (): boolean => true },
-    stderr: { write: (t: string): boolean => stderr.push(t) > 0 },
-    readStdin: (): Promise<string> => Promise.resolve(''),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    env: {},
-  };
+  const warnings: Warning[] = [];
   return {
     asked,
-    stderr,
+    warnings,
     deps: {
-      io,
+      readStdin: () => Promise.resolve(''),
       connect: (flags) => Promise.resolve(connect(flags, {})),
       confirm: (request) => {
         asked.push(request);
@@ -45,6 +37,9 @@ function deps(answer: boolean): { deps: AppDeps; asked: ConfirmRequest[]; stderr
       },
       choose: () => Promise.reject(new Error('nothing to choose in sync')),
       startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+      warn: (w) => {
+        warnings.push(w);
+      },
     },
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Kinds } from '../../src/port/cluster.js';
-import { connect } from '../../src/cluster/connect.js';
+import { connect } from '../support/connect.js';
 import { ApiError } from '../../src/port/translate-error.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';

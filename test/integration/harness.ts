@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prompter } from '../../src/cli/output/prompt.js';
-import { connect } from '../../src/cluster/connect.js';
+import { connect } from '../support/connect.js';
 import { contextNames } from '../../src/cluster/connection/kubeconfig.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type ApiServerOptions, type TestApiServer } from '../apiserver/server.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../src/cluster/connect.js';
+import { connect } from '../support/connect.js';
 import { Kinds, type ResourceKind } from '../../src/port/cluster.js';
 import type { TestApiServer } from '../apiserver/server.js';
 import { repoRoot, runPlugin, startSeeded } from './harness.js';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { connect } from '../../src/cluster/connect.js';
+import { connect } from '../support/connect.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import type { Reconcile, WatchProgress } from '../../src/app/reconcile.js';
 import { runSyncWatch, type SyncWatchEnd } from '../../src/app/sync-watch.js';
@@ -48,17 +48,9 @@ function startWatch(kubeconfig: string, interrupt?: Interrupt): Watching {
   const reconciles: Reconcile[] = [];
   const events: WatchProgress[] = [];
   const stop = new AbortController();
-  const sink = { write: () => true };
   const deps: AppDeps = {
-    io: {
-      stdout: sink,
-      stderr: sink,
-      readStdin: () => Promise.resolve(''),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env: {},
-    },
+    readStdin: () => Promise.resolve(''),
+
     connect: (flags) => Promise.resolve(connect(flags, {})),
     interrupt,
     confirm: (request) => {
@@ -67,6 +59,7 @@ function startWatch(kubeconfig: string, interrupt?: Interrupt): Watching {
     },
     choose: () => Promise.resolve([]),
     startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+    warn: () => undefined,
     onProgress: (e) => {
       events.push(e);
       if (e.type === 'reconciled') reconciles.push(e.reconcile);

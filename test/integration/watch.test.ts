@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/cluster/connect.js';
+import { connect } from '../support/connect.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import {
   Kinds,

@@ -3,7 +3,7 @@
 // and an error answer is the ApiError (code, Status message, Retry-After) that the rest of the plugin reads. A
 // recording server answers as the test sets; the requests it saw are checked as the API server would see them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/cluster/connect.js';
+import { connect } from '../support/connect.js';
 import { Kinds } from '../../src/port/cluster.js';
 import { ApiError } from '../../src/port/translate-error.js';
 import { startRecorder, type Answer, type Recorder } from '../support/net-servers.js';

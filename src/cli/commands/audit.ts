@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
-import { writeLine } from '../../app/io.js';
+import { writeLine } from '../io.js';
 import type { AuditOptions, AuditRun } from '../../app/audit.js';
 import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';

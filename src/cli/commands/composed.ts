@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { writeLine } from '../../app/io.js';
+import { writeLine } from '../io.js';
 import type { InputSource } from '../../app/read-input.js';
 import type { ComposedViewOptions } from '../../app/composed-view.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
@@ -90,7 +90,7 @@ async function composedOnce(
   const view = await runComposedView(options, appDeps(deps, args.color));
   const [{ formatComposedTable }, { authorsLine, REPORTED_ONLY }, data] = await Promise.all([
     import('../output/format-composed.js'),
-    import('../../composed/report.js'),
+    import('../composed-report.js'),
     import('../output/format-data.js'),
   ]);
   if (output === 'json' || output === 'yaml') {

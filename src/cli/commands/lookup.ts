@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { writeLine } from '../../app/io.js';
+import { writeLine } from '../io.js';
 import { parsePattern, parseSubjectKind, type LookupQuery } from '../../lookup/query.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';

@@ -1,5 +1,5 @@
 /** `composed`'s table: one row per resource Crossplane composes, then what could not be resolved or analysed. */
-import { evidenceList } from '../../composed/report.js';
+import { evidenceList } from '../composed-report.js';
 import type { ComposedView } from '../../composed/report.js';
 import { formatTable } from './table.js';
 

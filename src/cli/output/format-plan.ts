@@ -5,7 +5,7 @@ import { formatYaml } from './format-data.js';
 import { diffView } from '../../plan/diff-view.js';
 import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
-import type { TextSink } from '../../app/io.js';
+import type { TextSink } from '../io.js';
 import { isWrite } from '../../app/write.js';
 import { escapeTerminal } from '../../escape.js';
 

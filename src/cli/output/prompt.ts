@@ -1,7 +1,7 @@
 import { UsageError, UserError } from '../../errors.js';
 import { escapeTerminal } from '../../escape.js';
 import type { Choice } from '../../app/deps.js';
-import type { Io } from '../../app/io.js';
+import type { Io } from '../io.js';
 
 export interface Prompter {
   confirm(message: string): Promise<boolean>;

@@ -1,6 +1,6 @@
 import { escapeTerminal } from '../../escape.js';
 import type { Progress } from '../../app/deps.js';
-import type { Io } from '../../app/io.js';
+import type { Io } from '../io.js';
 
 /**
  * A spinner on stderr, only when stderr is a TTY and CI is unset; ora alone would still write to a piped stderr.

@@ -1,5 +1,5 @@
 import { asList, formatJson, formatYaml } from './format-data.js';
-import type { TextSink } from '../../app/io.js';
+import type { TextSink } from '../io.js';
 
 /** Text is handed to the sink in pieces of about this many characters. */
 const WRITE_SIZE = 1 << 16;

@@ -1,4 +1,4 @@
-import type { Io } from '../../app/io.js';
+import type { Io } from '../io.js';
 
 /** Colour is on only for a TTY, without --no-color and without NO_COLOR (https://no-color.org). */
 export function useColor(io: Pick<Io, 'env'>, isTTY: boolean, noColorFlag: boolean): boolean {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   findTypoPrunes,
-  formatMissing,
-  formatTypoPrune,
   neededKey,
   neededObjects,
   withSuggestions,
   type NeededObject,
 } from '../../../src/bind/missing.js';
+// How the CLI words them (the core returns the objects): cli/warnings.ts.
+import { formatMissing, formatTypoPrune } from '../../../src/cli/warnings.js';
 import type { Binding } from '../../../src/bind/target.js';
 
 const RBAC = 'rbac.authorization.k8s.io';

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bindAccessCheck,
-  formatBindDenials,
-  judgeBindPermission,
-  type BindFacts,
-} from '../../../src/bind/permission.js';
+import { bindAccessCheck, judgeBindPermission, type BindFacts } from '../../../src/bind/permission.js';
 import { rootSyncTarget } from '../../../src/bind/config-sync.js';
 import { renderBindings } from '../../../src/bind/render.js';
 import type { Binding } from '../../../src/bind/target.js';
 import type { PolicyRule } from '../../../src/kube/types.js';
+// How the CLI words a denial (the core returns the reason): cli/warnings.ts.
+import { formatBindDenial } from '../../../src/cli/warnings.js';
 
 const target = rootSyncTarget('root-sync');
 const [crb, rbClusterRole, rbRole] = renderBindings(target, [
@@ -112,7 +109,7 @@ describe('judgeBindPermission', () => {
     const denial = judgeBindPermission(tc.binding, tc.facts);
     expect(denial === undefined, tc.reason).toBe(tc.allowed);
     if (tc.want !== undefined)
-      expect(formatBindDenials(denial ? [denial] : [])[0], tc.reason).toMatch(tc.want);
+      expect(denial !== undefined ? formatBindDenial(denial) : undefined, tc.reason).toMatch(tc.want);
   });
 
   it('ManyMissingRulesAreShortened', () => {

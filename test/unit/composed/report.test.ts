@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { analyseComposed, type ComposedInput } from '../../../src/composed/analyse.js';
-import { composedView, formatComposedReport, REPORTED_ONLY } from '../../../src/composed/report.js';
+import { composedView } from '../../../src/composed/report.js';
+// The report in words is the CLI's (cli/composed-report.ts); the core returns the analysis.
+import { formatComposedReport, REPORTED_ONLY } from '../../../src/cli/composed-report.js';
 import { builtinResources } from '../../../src/crossplane/resolve-resource.js';
 import type { ClusterRole, ClusterRoleBinding, KubeObject } from '../../../src/kube/types.js';
 

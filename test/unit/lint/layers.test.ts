@@ -20,7 +20,7 @@ describe('the layer rule sees every import', () => {
   const cases: Record<string, { file: string; text: string; want: RegExp | undefined; reason: string }> = {
     ErrorsImportNoLayer: {
       file: 'src/errors.ts',
-      text: "import { writeLine } from './app/io.js';\nexport const x = writeLine;\n",
+      text: "import { readInput } from './app/read-input.js';\nexport const x = readInput;\n",
       want: /src\/errors.ts and src\/escape.ts sit below every layer: they must not import src\/app/,
       reason:
         'errors.ts is below every layer (the core throws its errors): an import of app/ would climb back up',
