@@ -85,7 +85,7 @@ async function flagValue(
   before: readonly string[],
   deps: Deps,
 ): Promise<Completion> {
-  if (flag === '-o' || flag === '--output') return offer(commandFormats(command ?? ''), current);
+  if (flag === '-o' || flag === '--output') return offer(commandFormats(command ?? '', before), current);
   if (flag === '-n' || flag === '--namespace') return names('namespaces', current, command, before, deps);
   if (flag === '--context' || flag === '--contexts') {
     const args = parseWords(command, before, deps);

@@ -80,9 +80,23 @@ export const COMMAND_RESULTS: Readonly<Record<string, readonly ResultKind[]>> = 
   version: ['version'],
 };
 
-/** Every -o format COMMAND takes, each once, in the order of its kinds (for completion). */
-export function commandFormats(command: string): readonly string[] {
-  return [...new Set((COMMAND_RESULTS[command] ?? []).flatMap((k) => formatsOf(k)))];
+/**
+ * explain's mode on a command line being typed (WORDS, before the word completed): --matrix, else --subject, else a
+ * role, as the command decides it.
+ */
+function explainMode(words: readonly string[]): ResultKind {
+  if (words.some((w) => w === '--matrix' || w === '--matrix=true')) return 'explain-matrix';
+  if (words.some((w) => w === '--subject' || w.startsWith('--subject='))) return 'explain-subject';
+  return 'explain-role';
+}
+
+/**
+ * The -o formats COMMAND takes on the command line WORDS, each once (for completion): explain's mode's only, every
+ * other command's kinds'.
+ */
+export function commandFormats(command: string, words: readonly string[] = []): readonly string[] {
+  const kinds = command === 'explain' ? [explainMode(words)] : (COMMAND_RESULTS[command] ?? []);
+  return [...new Set(kinds.flatMap((k) => formatsOf(k)))];
 }
 
 export { formatsOf, GRAPH_FORMATS, GRAPH_OUTPUTS_HELP, type FormatOf } from './output-formats.js';

@@ -55,11 +55,21 @@ describe('the printer registry', () => {
   });
 
   it.each([
-    { command: 'who-can', want: ['table', 'wide', 'json', 'yaml', 'dot', 'mermaid', 'html'] },
-    { command: 'sync', want: ['table', 'yaml', 'json', 'name', 'diff'] },
-    { command: 'explain', want: ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid', 'text', 'html'] },
-    { command: 'no-such-command', want: [] },
-  ])('completes -o of $command from its kinds', ({ command, want }) => {
-    expect(commandFormats(command)).toEqual(want);
+    { command: 'who-can', words: [], want: ['table', 'wide', 'json', 'yaml', 'dot', 'mermaid', 'html'] },
+    { command: 'sync', words: [], want: ['table', 'yaml', 'json', 'name', 'diff'] },
+    {
+      command: 'explain',
+      words: ['crossplane-edit'],
+      want: ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'],
+    },
+    {
+      command: 'explain',
+      words: ['--subject', 'Group:g'],
+      want: ['text', 'wide', 'yaml', 'json', 'dot', 'mermaid', 'html'],
+    },
+    { command: 'explain', words: ['--subject=Group:g', '--matrix'], want: ['table', 'json', 'yaml'] },
+    { command: 'no-such-command', words: [], want: [] },
+  ])('completes -o of $command $words with its mode only', ({ command, words, want }) => {
+    expect(commandFormats(command, words)).toEqual(want);
   });
 });
