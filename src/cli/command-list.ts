@@ -1,18 +1,15 @@
 import type { CommandModule } from 'yargs';
-import { AUDIT_OUTPUTS, auditCommand } from './commands/audit.js';
+import { auditCommand } from './commands/audit.js';
 import { bindCommand } from './commands/bind.js';
 import { completionCommand } from './commands/completion.js';
-import { COMPOSED_OUTPUTS, composedCommand } from './commands/composed.js';
+import { composedCommand } from './commands/composed.js';
 import { enableXrdCommand } from './commands/enable-xrd.js';
-import { EXPLAIN_OUTPUTS, explainCommand, SUBJECT_OUTPUTS } from './commands/explain.js';
-import { MATRIX_OUTPUTS } from './commands/explain-matrix.js';
-import { LOOKUP_OUTPUTS, lookupCommand } from './commands/lookup.js';
+import { explainCommand } from './commands/explain.js';
+import { lookupCommand } from './commands/lookup.js';
 import { syncCommand } from './commands/sync.js';
 import { versionCommand } from './commands/version.js';
-import { VERSION_OUTPUTS } from './version-text.js';
-import { WHO_CAN_OUTPUTS, whoCanCommand } from './commands/who-can.js';
+import { whoCanCommand } from './commands/who-can.js';
 import type { Deps, GlobalArgs } from './context.js';
-import { WRITE_OUTPUTS } from './flags.js';
 import { formatOptions } from './global-flags.js';
 import { PROGRAM } from './command-help.js';
 import { withHelp } from './help-layout.js';
@@ -45,16 +42,3 @@ function optionsCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs> {
     },
   };
 }
-
-/** Each command's -o formats, every mode's (what its --help lists), for completion. */
-export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[]>> = {
-  sync: WRITE_OUTPUTS,
-  'enable-xrd': WRITE_OUTPUTS,
-  explain: [...new Set([...EXPLAIN_OUTPUTS, ...SUBJECT_OUTPUTS, ...MATRIX_OUTPUTS])],
-  'who-can': WHO_CAN_OUTPUTS,
-  lookup: LOOKUP_OUTPUTS,
-  composed: COMPOSED_OUTPUTS,
-  audit: AUDIT_OUTPUTS,
-  bind: WRITE_OUTPUTS,
-  version: VERSION_OUTPUTS,
-};

@@ -1,7 +1,8 @@
 import yargs, { type Argv } from 'yargs';
 import type { NameKind } from '../app/complete-names.js';
 import { MATRIX_VERBS } from '../explain/matrix.js';
-import { commands, OUTPUT_FORMATS } from './command-list.js';
+import { commands } from './command-list.js';
+import { commandFormats } from './output/registry.js';
 import { appDeps, type Deps, type GlobalArgs } from './context.js';
 import { flagTable } from './flag-table.js';
 import { withGlobalFlags } from './global-flags.js';
@@ -84,7 +85,7 @@ async function flagValue(
   before: readonly string[],
   deps: Deps,
 ): Promise<Completion> {
-  if (flag === '-o' || flag === '--output') return offer(OUTPUT_FORMATS[command ?? ''] ?? [], current);
+  if (flag === '-o' || flag === '--output') return offer(commandFormats(command ?? '', before), current);
   if (flag === '-n' || flag === '--namespace') return names('namespaces', current, command, before, deps);
   if (flag === '--context' || flag === '--contexts') {
     const args = parseWords(command, before, deps);

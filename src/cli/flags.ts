@@ -6,6 +6,7 @@ import type { Io } from './io.js';
 import type { ClusterRole } from '../kube/types.js';
 import type { ReadCommand, readRequiredRole } from '../app/required-role.js';
 import { SYNC_FAMILIES, type SyncFamily } from '../sync/choices.js';
+import { GRAPH_FORMATS, parseFormat, type FormatOf } from './output/registry.js';
 
 // The flags the writing commands share, and sync's --only with --after-sync, which explain and who-can share,
 // defined once. Each command adds them in the order its --help lists them.
@@ -35,21 +36,9 @@ export const noHeadersOption = {
   describe: 'Print tables without their header row (as kubectl)',
 } as const;
 
-/** The help of a command's -o: its own formats, the default first, as they are checked (parseOutput). */
-export function outputHelp(formats: readonly string[], more = ''): string {
-  return `Output format: ${formats.join('|')}${more}`;
-}
-
-/** The graph formats of who-can and explain --subject: Graphviz DOT, a Mermaid flowchart, one HTML page. */
-export const GRAPH_OUTPUTS = ['dot', 'mermaid', 'html'] as const;
-
-/** What the help says of them. */
-export const GRAPH_OUTPUTS_HELP =
-  'dot, mermaid: the paths as a graph; html: one self-contained page that pans, zooms and searches; one cluster, not with --contexts';
-
 /** The graph formats draw one cluster: across contexts there is no one graph to print. */
 export function refuseGraphAcrossContexts(output: string, fleet: object | undefined): void {
-  if (fleet === undefined || !(GRAPH_OUTPUTS as readonly string[]).includes(output)) return;
+  if (fleet === undefined || !GRAPH_FORMATS.includes(output)) return;
   throw new UsageError(`-o ${output} draws one cluster and cannot be merged across contexts`, {
     hint: 'give one --context (or -f), or use -o json across contexts',
   });
@@ -100,33 +89,8 @@ export function parseDryRun(value: string | boolean | undefined): DryRun {
   });
 }
 
-/** The -o formats of the writing commands. */
-export const WRITE_OUTPUTS = ['table', 'yaml', 'json', 'name', 'diff'] as const;
-export type WriteOutput = (typeof WRITE_OUTPUTS)[number];
-
-export function parseWriteOutput(value: string | undefined): WriteOutput {
-  return parseOutput(value, WRITE_OUTPUTS, 'table');
-}
-
-/**
- * -o checked against the formats a command prints (as kubectl's PrintFlags): the default when absent, one
- * `unknown output format` error naming the command (FOR) and the choices otherwise. The one check of -o.
- */
-export function parseOutput<T extends string>(
-  value: string | undefined,
-  formats: readonly T[],
-  fallback: T,
-  forWhat?: string,
-  hint = `use one of: ${formats.join(', ')}`,
-): T {
-  const out = value ?? fallback;
-  if (!(formats as readonly string[]).includes(out)) {
-    throw new UsageError(`unknown output format "${out}"${forWhat !== undefined ? ` for ${forWhat}` : ''}`, {
-      hint,
-    });
-  }
-  return out as T;
-}
+/** The -o formats of the writing commands: the plan's (output/registry.ts). */
+export type WriteOutput = FormatOf<'plan'>;
 
 /** How a write command's outcome is shown. */
 export interface PresentOptions {
@@ -161,7 +125,7 @@ export function writeFlags(
   extra: { readonly check?: boolean; readonly preview?: boolean } = {},
 ): { write: WriteOptions; present: PresentOptions } {
   const dryRun = parseDryRun(args['dry-run']);
-  const output = parseWriteOutput(args.output);
+  const output = parseFormat('plan', args.output);
   checkConcurrency(args.concurrency);
   const check = extra.check ?? false;
   return {

@@ -1,23 +1,21 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
-import { writeLine } from '../io.js';
-import type { AuditOptions, AuditRun } from '../../app/audit.js';
+import type { AuditOptions } from '../../app/audit.js';
 import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
-import { useColor } from '../output/terminal.js';
+import { outputHelpOf, parseFormat, parseOutput, type FormatOf } from '../output/registry.js';
+import { GRAPH_FORMATS } from '../output/output-formats.js';
+import { printResult } from '../output/print-result.js';
 import {
   afterSyncFlags,
   afterSyncOptions,
   noHeadersOption,
-  outputHelp,
-  parseOutput,
   printReadRole,
   printReadRoleOption,
 } from '../flags.js';
 
-export const AUDIT_OUTPUTS = ['table', 'wide', 'json', 'yaml', 'sarif', 'dot', 'mermaid', 'html'] as const;
 const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
 
 interface AuditArgs extends GlobalArgs, FleetArgs {
@@ -53,13 +51,7 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         })
         .option('filename', filenameOption)
         .options(afterSyncOptions)
-        .describe(
-          'output',
-          outputHelp(
-            AUDIT_OUTPUTS,
-            ' (sarif: SARIF 2.1.0 for code scanning; dot, mermaid, html: the paths as a graph)',
-          ),
-        )
+        .describe('output', outputHelpOf('audit'))
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
@@ -67,7 +59,7 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
       if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
       const fleet = fleetOptions(args, false);
       if (fleet === undefined) return auditOnce(deps, args, output, options, failOn);
-      if (output !== 'table' && output !== 'wide' && output !== 'json' && output !== 'yaml') {
+      if (output === 'sarif' || GRAPH_FORMATS.includes(output)) {
         throw new UsageError(`-o ${output} describes one cluster and cannot be merged across contexts`, {
           hint: 'give one --context (or -f), or use -o json across contexts',
         });
@@ -90,62 +82,23 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
 async function auditOnce(
   deps: Deps,
   args: AuditArgs,
-  output: (typeof AUDIT_OUTPUTS)[number],
+  output: FormatOf<'audit'>,
   options: AuditOptions,
   failOn: (typeof FAIL_ON)[number] | undefined,
 ): Promise<void> {
   const { runAudit, failsOn } = await import('../../app/audit.js');
   const run = await runAudit(options, appDeps(deps, args.color));
-  await presentAudit(deps, args, output, run);
+  await printResult(deps, 'audit', output, run, { color: args.color, headers: !args['no-headers'] });
   if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
-}
-
-/** The report as OUTPUT on stdout; with a table, what it does not show on stderr. */
-async function presentAudit(
-  deps: Deps,
-  args: AuditArgs,
-  output: (typeof AUDIT_OUTPUTS)[number],
-  run: AuditRun,
-): Promise<void> {
-  const { report } = run;
-  const [{ formatAuditTable, auditSummary }, data, { formatAuditSarif }, { formatGraph }, { auditGraph }] =
-    await Promise.all([
-      import('../output/format-audit.js'),
-      import('../output/format-data.js'),
-      import('../output/format-audit-sarif.js'),
-      import('../output/format-graph.js'),
-      import('../output/graph-model.js'),
-    ]);
-  const table = output === 'table' || output === 'wide';
-  const summary = table ? auditSummary(report) : [];
-  if (table && report.findings.length === 0) {
-    // As kubectl's "No resources found": on stderr, so that tables merged across contexts stay tables.
-    for (const l of ['No findings.', ...summary]) writeLine(deps.io.stderr, l);
-    return;
-  }
-  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-  const text = {
-    table: () => formatAuditTable(report, false, color, !args['no-headers']),
-    wide: () => formatAuditTable(report, true, color, !args['no-headers']),
-    json: () => data.formatJson(report),
-    yaml: () => data.formatYaml(report),
-    sarif: () => formatAuditSarif(report, run.bindingOrigins, deps.version),
-    dot: () => formatGraph(auditGraph(report.findings), 'dot'),
-    mermaid: () => formatGraph(auditGraph(report.findings), 'mermaid'),
-    html: () => formatGraph(auditGraph(report.findings), 'html'),
-  }[output]();
-  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  if (output === 'table' || output === 'wide')
-    for (const l of auditSummary(report)) writeLine(deps.io.stderr, l);
 }
 
 /** The flags checked into the run's options before anything is read. */
 function auditFlags(args: AuditArgs): {
-  output: (typeof AUDIT_OUTPUTS)[number];
+  output: FormatOf<'audit'>;
   options: AuditOptions;
   failOn: (typeof FAIL_ON)[number] | undefined;
 } {
-  const output = parseOutput(args.output, AUDIT_OUTPUTS, 'table', 'audit');
+  const output = parseFormat('audit', args.output, 'audit');
   const failOn =
     args['fail-on'] === undefined ? undefined : parseOutput(args['fail-on'], FAIL_ON, 'high', '--fail-on');
   let subject: AuditOptions['subject'];

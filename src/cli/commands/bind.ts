@@ -10,12 +10,11 @@ import {
   concurrencyOption,
   dryRunOption,
   noHeadersOption,
-  outputHelp,
-  WRITE_OUTPUTS,
   writeFlags,
   yesOption,
   type PresentOptions,
 } from '../flags.js';
+import { outputHelpOf } from '../output/registry.js';
 
 interface BindArgs extends GlobalArgs {
   readonly filename: FromPaths | undefined;
@@ -114,7 +113,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
           describe: 'Delete our bindings of this account that are no longer declared (--no-prune keeps them)',
         })
         .option('dry-run', dryRunOption)
-        .describe('output', outputHelp(WRITE_OUTPUTS))
+        .describe('output', outputHelpOf('plan'))
         .option('no-headers', noHeadersOption)
         .option('allow-privileged', {
           type: 'boolean',

@@ -11,12 +11,11 @@ import {
   concurrencyOption,
   dryRunOption,
   noHeadersOption,
-  outputHelp,
-  WRITE_OUTPUTS,
   writeFlags,
   yesOption,
   type PresentOptions,
 } from '../flags.js';
+import { outputHelpOf } from '../output/registry.js';
 
 interface EnableXrdArgs extends GlobalArgs {
   readonly xrds: string[] | undefined;
@@ -70,7 +69,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
           describe: 'Sync the namespace roles of the namespaces (--no-sync: only annotate)',
         })
         .option('dry-run', dryRunOption)
-        .describe('output', outputHelp(WRITE_OUTPUTS))
+        .describe('output', outputHelpOf('plan'))
         .option('no-headers', noHeadersOption)
         .option('interactive', {
           alias: 'i',

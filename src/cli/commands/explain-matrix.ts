@@ -2,15 +2,13 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { inputSource, type FromPaths } from '../input-flags.js';
-import { useColor } from '../output/terminal.js';
-import { checkNamespaceFlag, parseOutput } from '../flags.js';
+import { parseFormat, type FormatOf } from '../output/registry.js';
+import { printResult } from '../output/print-result.js';
+import { checkNamespaceFlag } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 
 // `explain --subject KIND:NAME --matrix`: its flags, checked before anything is read, and its presentation. The
 // explain command routes here; its own file stays the role and subject explanations.
-
-/** The matrix's -o formats (explain's help names them). */
-export const MATRIX_OUTPUTS = ['table', 'json', 'yaml'] as const;
 
 export interface MatrixArgs extends GlobalArgs {
   readonly role: string | undefined;
@@ -59,7 +57,7 @@ export function refuseMatrixFlags(args: MatrixArgs): void {
 }
 
 /** The matrix's flags, checked before anything is read. */
-function matrixFlags(args: MatrixArgs): { output: (typeof MATRIX_OUTPUTS)[number]; subject: string } {
+function matrixFlags(args: MatrixArgs): { output: FormatOf<'explain-matrix'>; subject: string } {
   if (args.subject === undefined || args.subject === '') {
     throw new UsageError('--matrix needs --subject KIND:NAME', {
       hint: 'e.g. explain --subject ServiceAccount:crossplane-system/crossplane --matrix',
@@ -80,7 +78,7 @@ function matrixFlags(args: MatrixArgs): { output: (typeof MATRIX_OUTPUTS)[number
   }
   checkNamespaceFlag('--namespace', args.namespace);
   return {
-    output: parseOutput(args.output, MATRIX_OUTPUTS, 'table', 'explain --matrix'),
+    output: parseFormat('explain-matrix', args.output, 'explain --matrix'),
     subject: args.subject,
   };
 }
@@ -91,10 +89,8 @@ export async function explainMatrixHandler(
   afterSync?: AfterSyncOptions,
 ): Promise<void> {
   const { output, subject } = matrixFlags(args);
-  const [{ parseSubject }, { formatMatrix }, data, { runExplainMatrix }] = await Promise.all([
+  const [{ parseSubject }, { runExplainMatrix }] = await Promise.all([
     import('../../explain/explain-subject.js'),
-    import('../output/format-matrix.js'),
-    import('../output/format-data.js'),
     import('../../app/explain.js'),
   ]);
   const diffWith = args['diff-with'];
@@ -110,11 +106,8 @@ export async function explainMatrixHandler(
     },
     appDeps(deps, args.color),
   );
-  const text = {
-    table: () =>
-      formatMatrix(matrix, useColor(deps.io, deps.io.stdoutIsTTY, !args.color), args['no-headers'] !== true),
-    yaml: () => data.formatYaml(matrix),
-    json: () => data.formatJson(matrix),
-  }[output]();
-  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  await printResult(deps, 'explain-matrix', output, matrix, {
+    color: args.color,
+    headers: args['no-headers'] !== true,
+  });
 }

@@ -2,30 +2,26 @@ import type { CommandModule } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource } from '../input-flags.js';
-import { palette, useColor } from '../output/terminal.js';
+import {
+  formatsOf,
+  GRAPH_OUTPUTS_HELP,
+  outputHelpOf,
+  parseFormat,
+  type FormatOf,
+} from '../output/registry.js';
+import { printResult } from '../output/print-result.js';
 import {
   afterSyncFlags,
   afterSyncOptions,
-  GRAPH_OUTPUTS,
-  GRAPH_OUTPUTS_HELP,
   noHeadersOption,
   printReadRole,
   printReadRoleOption,
-  outputHelp,
-  parseOutput,
   refuseGraphAcrossContexts,
 } from '../flags.js';
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
-import {
-  explainMatrixHandler,
-  MATRIX_OUTPUTS,
-  matrixOptions,
-  refuseMatrixFlags,
-  type MatrixArgs,
-} from './explain-matrix.js';
+import { explainMatrixHandler, matrixOptions, refuseMatrixFlags, type MatrixArgs } from './explain-matrix.js';
 
-export const EXPLAIN_OUTPUTS = ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid'] as const;
 interface ExplainArgs extends MatrixArgs, FleetArgs {
   readonly 'print-required-role': boolean;
   readonly 'after-sync': boolean;
@@ -80,9 +76,9 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
           .option('filename', filenameOption)
           .describe(
             'output',
-            outputHelp(
-              EXPLAIN_OUTPUTS,
-              ` (with --subject: ${SUBJECT_OUTPUTS.join('|')}; with --matrix: ${MATRIX_OUTPUTS.join('|')}). With --subject, ${GRAPH_OUTPUTS_HELP}`,
+            outputHelpOf(
+              'explain-role',
+              ` (with --subject: ${formatsOf('explain-subject').join('|')}; with --matrix: ${formatsOf('explain-matrix').join('|')}). With --subject, ${GRAPH_OUTPUTS_HELP}`,
             ),
           )
           .option('no-headers', noHeadersOption)
@@ -129,29 +125,16 @@ async function explainOnce(args: ExplainArgs, deps: Deps): Promise<void> {
     { source: inputSource(args), role, request, afterSync },
     appDeps(deps, args.color),
   );
-  const [fmt, data] = await Promise.all([
-    import('../output/format-explain.js'),
-    import('../output/format-data.js'),
-  ]);
-  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-  // On a terminal, long lists fold to its width (-o wide, json and yaml stay complete).
-  const width = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
-  const text = {
-    tree: () => fmt.formatExplainTree(explanation, palette(color), width),
-    table: () => fmt.formatExplainTable(explanation, false, args['no-headers'] !== true, width),
-    wide: () => fmt.formatExplainTable(explanation, true, args['no-headers'] !== true),
-    yaml: () => data.formatYaml(explanation),
-    json: () => data.formatJson(explanation),
-    dot: () => fmt.formatExplainDot(explanation),
-    mermaid: () => fmt.formatExplainMermaid(explanation),
-  }[output]();
-  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  await printResult(deps, 'explain-role', output, explanation, {
+    color: args.color,
+    headers: args['no-headers'] !== true,
+  });
 }
 
 /** explain ROLE's flags, checked before anything is read. */
 function explainRoleFlags(args: ExplainArgs): {
   role: string;
-  output: (typeof EXPLAIN_OUTPUTS)[number];
+  output: FormatOf<'explain-role'>;
   request: ReturnType<typeof parseAccess>;
   afterSync: AfterSyncOptions | undefined;
 } {
@@ -161,7 +144,7 @@ function explainRoleFlags(args: ExplainArgs): {
     });
   }
   if (args.group !== undefined) throw new UsageError('--group needs --subject');
-  const output = parseOutput(args.output, EXPLAIN_OUTPUTS, 'tree', 'explain');
+  const output = parseFormat('explain-role', args.output, 'explain');
   return {
     role: args.role,
     output,
@@ -170,10 +153,8 @@ function explainRoleFlags(args: ExplainArgs): {
   };
 }
 
-export const SUBJECT_OUTPUTS = ['text', 'wide', 'yaml', 'json', ...GRAPH_OUTPUTS] as const;
-
 async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<void> {
-  const output = parseOutput(args.output, SUBJECT_OUTPUTS, 'text', 'explain --subject');
+  const output = parseFormat('explain-subject', args.output, 'explain --subject');
   if (args.role !== undefined) {
     throw new UsageError('explain takes a ClusterRole or --subject, not both', {
       hint: 'explain ROLE explains a role; explain --subject KIND:NAME the bindings of a subject',
@@ -184,15 +165,10 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
       hint: 'e.g. --for sqlinstances.aws.platform.upbound.io --verb create',
     });
   }
-  const [{ parseSubject }, { formatSubjectText }, data, { runExplainSubject }, graph, { subjectGraph }] =
-    await Promise.all([
-      import('../../explain/explain-subject.js'),
-      import('../output/format-explain-subject.js'),
-      import('../output/format-data.js'),
-      import('../../app/explain.js'),
-      import('../output/format-graph.js'),
-      import('../output/graph-model.js'),
-    ]);
+  const [{ parseSubject }, { runExplainSubject }] = await Promise.all([
+    import('../../explain/explain-subject.js'),
+    import('../../app/explain.js'),
+  ]);
   const subject = parseSubject(args.subject ?? '');
   const afterSync = afterSyncFlags(args);
   const explanation = await runExplainSubject(
@@ -209,16 +185,7 @@ async function explainSubjectHandler(args: ExplainArgs, deps: Deps): Promise<voi
     },
     appDeps(deps, args.color),
   );
-  const text = {
-    text: () => formatSubjectText(explanation, false),
-    wide: () => formatSubjectText(explanation, true),
-    yaml: () => data.formatYaml(explanation),
-    json: () => data.formatJson(explanation),
-    dot: () => graph.formatGraph(subjectGraph(explanation), 'dot'),
-    mermaid: () => graph.formatGraph(subjectGraph(explanation), 'mermaid'),
-    html: () => graph.formatGraph(subjectGraph(explanation), 'html'),
-  }[output]();
-  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  await printResult(deps, 'explain-subject', output, explanation, { color: args.color, headers: true });
   // As `kubectl auth can-i`: the answer is printed, and a denial exits 1.
   if (explanation.access?.allowed === false) throw new ExitSignal(ExitCode.denied);
 }

@@ -1,15 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { writeLine } from '../io.js';
 import { parsePattern, parseSubjectKind, type LookupQuery } from '../../lookup/query.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
-import { useColor } from '../output/terminal.js';
-import { noHeadersOption, outputHelp, parseOutput, printReadRole, printReadRoleOption } from '../flags.js';
+import { outputHelpOf, parseFormat, type FormatOf } from '../output/registry.js';
+import { printResult } from '../output/print-result.js';
+import { noHeadersOption, printReadRole, printReadRoleOption } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
-
-export const LOOKUP_OUTPUTS = ['table', 'wide', 'json', 'yaml'] as const;
 
 interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly pattern: string | undefined;
@@ -44,7 +42,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
           describe: 'RoleBindings of every namespace (the default); -n NS: only those in NS',
         })
         .option('filename', filenameOption)
-        .describe('output', outputHelp(LOOKUP_OUTPUTS))
+        .describe('output', outputHelpOf('lookup'))
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption)
         .epilogue(
@@ -69,37 +67,17 @@ async function lookupOnce(
   deps: Deps,
   args: LookupArgs,
   source: InputSource,
-  output: (typeof LOOKUP_OUTPUTS)[number],
+  output: FormatOf<'lookup'>,
   query: LookupQuery,
 ): Promise<void> {
   const { runLookup } = await import('../../app/lookup.js');
   const result = await runLookup({ source, query }, appDeps(deps, args.color));
-  const [{ lookupTableChunks, noSubjectsMessage }, data] = await Promise.all([
-    import('../output/format-lookup.js'),
-    import('../output/format-data.js'),
-  ]);
-  if (output === 'table' || output === 'wide') {
-    if (result.subjects.length === 0) {
-      writeLine(deps.io.stderr, noSubjectsMessage(result));
-      return;
-    }
-    const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-    // Piece by piece: a table of any length is printed without being held as one string.
-    let last: string | undefined;
-    for (const piece of lookupTableChunks(result, output === 'wide', color, !args['no-headers'])) {
-      deps.io.stdout.write(last === undefined ? piece : `\n${piece}`);
-      last = piece;
-    }
-    if (last === undefined || !last.endsWith('\n')) deps.io.stdout.write('\n');
-    return;
-  }
-  const text = output === 'json' ? data.formatJson(result) : data.formatYaml(result);
-  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  await printResult(deps, 'lookup', output, result, { color: args.color, headers: !args['no-headers'] });
 }
 
 /** lookup's flags, checked before anything is read: the output format and the query. */
-function lookupFlags(args: LookupArgs): { output: (typeof LOOKUP_OUTPUTS)[number]; query: LookupQuery } {
-  const output = parseOutput(args.output, LOOKUP_OUTPUTS, 'table', 'lookup');
+function lookupFlags(args: LookupArgs): { output: FormatOf<'lookup'>; query: LookupQuery } {
+  const output = parseFormat('lookup', args.output, 'lookup');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
       hint: '-n NS lists the RoleBindings of NS (and the ClusterRoleBindings), -A those of every namespace',

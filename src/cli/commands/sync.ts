@@ -22,14 +22,13 @@ import {
   concurrencyOption,
   dryRunOption,
   noHeadersOption,
-  outputHelp,
   parseOnly,
   printRole,
-  WRITE_OUTPUTS,
   writeFlags,
   yesOption,
   type PresentOptions,
 } from '../flags.js';
+import { outputHelpOf } from '../output/registry.js';
 
 interface SyncArgs extends GlobalArgs, FleetArgs {
   readonly 'fail-fast': boolean;
@@ -86,7 +85,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
           describe: 'Only this CompositeResourceDefinition (repeatable)',
         })
         .option('dry-run', dryRunOption)
-        .describe('output', outputHelp(WRITE_OUTPUTS))
+        .describe('output', outputHelpOf('plan'))
         .option('no-headers', noHeadersOption)
         .option('check', {
           type: 'boolean',

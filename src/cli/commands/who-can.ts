@@ -1,17 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { writeLine } from '../io.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
-import { useColor } from '../output/terminal.js';
+import { outputHelpOf, parseFormat, type FormatOf } from '../output/registry.js';
+import { printResult } from '../output/print-result.js';
 import {
   afterSyncFlags,
   afterSyncOptions,
-  GRAPH_OUTPUTS,
-  GRAPH_OUTPUTS_HELP,
   noHeadersOption,
-  outputHelp,
-  parseOutput,
   printReadRole,
   printReadRoleOption,
   refuseGraphAcrossContexts,
@@ -19,8 +15,6 @@ import {
 import type { AfterSyncOptions } from '../../app/after-sync.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
-
-export const WHO_CAN_OUTPUTS = ['table', 'wide', 'json', 'yaml', ...GRAPH_OUTPUTS] as const;
 
 interface WhoCanArgs extends GlobalArgs, FleetArgs {
   readonly verb: string | undefined;
@@ -67,7 +61,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
             'Read every ClusterRole and answer with the rules the aggregation controller converges to, marking paths through rules it has not stored yet (default: the rules each bound role stores, as the API server answers; --after-sync implies it)',
         })
         .options(afterSyncOptions)
-        .describe('output', outputHelp(WHO_CAN_OUTPUTS, ` (${GRAPH_OUTPUTS_HELP})`))
+        .describe('output', outputHelpOf('who-can'))
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
@@ -97,7 +91,7 @@ async function whoCanOnce(
   deps: Deps,
   args: WhoCanArgs & { readonly verb: string; readonly resource: string },
   source: InputSource,
-  output: (typeof WHO_CAN_OUTPUTS)[number],
+  output: FormatOf<'who-can'>,
   afterSync: AfterSyncOptions | undefined,
 ): Promise<void> {
   const { runWhoCan } = await import('../../app/who-can.js');
@@ -114,40 +108,15 @@ async function whoCanOnce(
     },
     appDeps(deps, args.color),
   );
-  const [{ formatWhoCanTable, whoCanWarnings }, data, { formatGraph }, { whoCanGraph }] = await Promise.all([
-    import('../output/format-who-can.js'),
-    import('../output/format-data.js'),
-    import('../output/format-graph.js'),
-    import('../output/graph-model.js'),
-  ]);
-  const color = useColor(deps.io, deps.io.stdoutIsTTY, !args.color);
-  const text = {
-    table: () => formatWhoCanTable(result, false, color, !args['no-headers']),
-    // On a terminal a rule's long resource list folds to its width (piped: complete), each resource once.
-    wide: () =>
-      formatWhoCanTable(
-        result,
-        true,
-        color,
-        !args['no-headers'],
-        deps.io.stdoutIsTTY ? deps.io.columns : undefined,
-      ),
-    json: () => data.formatJson(result),
-    yaml: () => data.formatYaml(result),
-    dot: () => formatGraph(whoCanGraph(result), 'dot'),
-    mermaid: () => formatGraph(whoCanGraph(result), 'mermaid'),
-    html: () => formatGraph(whoCanGraph(result), 'html'),
-  }[output]();
-  deps.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  for (const line of whoCanWarnings(result)) writeLine(deps.io.stderr, `warning: ${line}`);
+  await printResult(deps, 'who-can', output, result, { color: args.color, headers: !args['no-headers'] });
 }
 
 /** who-can's flags, checked before anything is read: the output format and --after-sync. */
 function whoCanFlags(args: WhoCanArgs): {
-  output: (typeof WHO_CAN_OUTPUTS)[number];
+  output: FormatOf<'who-can'>;
   afterSync: AfterSyncOptions | undefined;
 } {
-  const output = parseOutput(args.output, WHO_CAN_OUTPUTS, 'table', 'who-can');
+  const output = parseFormat('who-can', args.output, 'who-can');
   if (args['all-namespaces'] && args.namespace !== undefined) {
     throw new UsageError('-n and -A cannot be used together', {
       hint: '-n NS asks about one namespace, -A about all of them',

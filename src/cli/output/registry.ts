@@ -1,0 +1,102 @@
+/**
+ * The printer registry, as kubectl's PrintFlags.ToPrinter: for each kind of result a command returns, the `-o`
+ * formats it prints (the default first) and, loaded only when a run reaches it, the printer of each format. Every
+ * command's `-o` choices, the help of its `-o` and shell completion come from here; a command parses -o with
+ * parseFormat and prints its result with toPrinter. Importing this file loads no printer (help and completion stay
+ * cheap): the printers of a kind are one module of printers/, imported when toPrinter asks for it.
+ */
+import { UsageError } from '../../errors.js';
+import { formatsOf, RESULT_FORMATS, type FormatOf, type ResultKind } from './output-formats.js';
+import type { Printer, Printers, PrintedKind, ResultOf } from './printer.js';
+
+/** The help of -o for KIND: its formats, the default first, and what MORE the command adds. */
+export function outputHelpOf(kind: ResultKind, more?: string): string {
+  const entry: { readonly formats: readonly string[]; readonly more?: string } = RESULT_FORMATS[kind];
+  return `Output format: ${entry.formats.join('|')}${more ?? entry.more ?? ''}`;
+}
+
+/** -o checked against KIND's formats: the default (the first) when absent, else as parseOutput. */
+export function parseFormat<K extends ResultKind>(
+  kind: K,
+  value: string | undefined,
+  forWhat?: string,
+  hint?: string,
+): FormatOf<K> {
+  const formats = formatsOf(kind);
+  const fallback = formats[0];
+  if (fallback === undefined) throw new Error(`no formats for ${kind}`);
+  return parseOutput(value, formats, fallback, forWhat, hint);
+}
+
+/**
+ * A value checked against the choices a flag takes (as kubectl's PrintFlags checks -o): the default when absent,
+ * one `unknown output format` error naming the command (FOR) and the choices otherwise. The one check of -o.
+ */
+export function parseOutput<T extends string>(
+  value: string | undefined,
+  formats: readonly T[],
+  fallback: T,
+  forWhat?: string,
+  hint = `use one of: ${formats.join(', ')}`,
+): T {
+  const out = value ?? fallback;
+  if (!(formats as readonly string[]).includes(out)) {
+    throw new UsageError(`unknown output format "${out}"${forWhat !== undefined ? ` for ${forWhat}` : ''}`, {
+      hint,
+    });
+  }
+  return out as T;
+}
+
+const LOADERS: { readonly [K in PrintedKind]: () => Promise<Printers<K>> } = {
+  'who-can': async () => (await import('./printers/who-can.js')).whoCanPrinters,
+  lookup: async () => (await import('./printers/lookup.js')).lookupPrinters,
+  composed: async () => (await import('./printers/composed.js')).composedPrinters,
+  audit: async () => (await import('./printers/audit.js')).auditPrinters,
+  'explain-role': async () => (await import('./printers/explain.js')).explainRolePrinters,
+  'explain-subject': async () => (await import('./printers/explain.js')).explainSubjectPrinters,
+  'explain-matrix': async () => (await import('./printers/explain.js')).explainMatrixPrinters,
+};
+
+/** The printer of KIND in FORMAT, its module loaded on first use. */
+export async function toPrinter<K extends PrintedKind>(
+  kind: K,
+  format: FormatOf<K>,
+): Promise<Printer<ResultOf[K]>> {
+  const printers: Printers<K> = await LOADERS[kind]();
+  return printers[format];
+}
+
+/** The kinds of result each command prints (explain: one per mode). */
+export const COMMAND_RESULTS: Readonly<Record<string, readonly ResultKind[]>> = {
+  sync: ['plan'],
+  'enable-xrd': ['plan'],
+  explain: ['explain-role', 'explain-subject', 'explain-matrix'],
+  'who-can': ['who-can'],
+  lookup: ['lookup'],
+  composed: ['composed'],
+  audit: ['audit'],
+  bind: ['plan'],
+  version: ['version'],
+};
+
+/**
+ * explain's mode on a command line being typed (WORDS, before the word completed): --matrix, else --subject, else a
+ * role, as the command decides it.
+ */
+function explainMode(words: readonly string[]): ResultKind {
+  if (words.some((w) => w === '--matrix' || w === '--matrix=true')) return 'explain-matrix';
+  if (words.some((w) => w === '--subject' || w.startsWith('--subject='))) return 'explain-subject';
+  return 'explain-role';
+}
+
+/**
+ * The -o formats COMMAND takes on the command line WORDS, each once (for completion): explain's mode's only, every
+ * other command's kinds'.
+ */
+export function commandFormats(command: string, words: readonly string[] = []): readonly string[] {
+  const kinds = command === 'explain' ? [explainMode(words)] : (COMMAND_RESULTS[command] ?? []);
+  return [...new Set(kinds.flatMap((k) => formatsOf(k)))];
+}
+
+export { formatsOf, GRAPH_FORMATS, GRAPH_OUTPUTS_HELP, type FormatOf } from './output-formats.js';

@@ -1,0 +1,282 @@
+/**
+ * The command lines of the output corpus (test/fixtures/output-corpus/): every read and write command with every
+ * `-o` format it takes, offline on examples/cluster and examples/large, and live (one server, and a fleet of two
+ * with --contexts) for the commands that read a cluster. scripts/output-corpus.ts saves their outputs once;
+ * output-corpus.test.ts runs them again and compares byte for byte. The binary under test is dist/bin's.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+import { loadSeedFiles } from '../apiserver/seed.js';
+import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const corpusDir = join(root, 'test', 'fixtures', 'output-corpus');
+const bin = join(root, 'dist', 'bin', 'kubectl-crossplane_rbac');
+
+/** Outputs over this many bytes are kept as a sha256 and a byte count; smaller ones whole. */
+export const WHOLE_LIMIT = 64 * 1024;
+
+export type Where = 'cluster' | 'large' | 'live' | 'fleet';
+
+export interface CorpusCase {
+  /** A file name: where, then the command line, reduced to [a-z0-9-]. */
+  readonly id: string;
+  readonly where: Where;
+  /** The arguments after the plugin's name; the offline ones without their -f. */
+  readonly args: readonly string[];
+}
+
+const WRITE = ['table', 'yaml', 'json', 'name', 'diff'];
+const GRAPHS = ['dot', 'mermaid', 'html'];
+
+/** What the offline command lines name: objects of examples/cluster, or of examples/large (no RootSync there). */
+const NAMES = {
+  cluster: {
+    xrd: 'xsqlinstances.aws.platform.upbound.io',
+    namespace: 'team-a',
+    account: ['--root-sync', 'root-sync'],
+    resource: 'compositions',
+    subject: 'Group:team-a-devs',
+    subjectNamespace: 'team-b',
+  },
+  large: {
+    xrd: 'xaccounts.platform.acme.io',
+    namespace: 'team-000',
+    account: ['--service-account', 'crossplane-system/crossplane'],
+    resource: 'xaccounts.platform.acme.io',
+    subject: 'ServiceAccount:crossplane-system/crossplane',
+    subjectNamespace: 'team-000',
+  },
+} as const;
+
+/** The offline command lines (each run with -f DIR), every format of each mode. */
+function offline(where: 'cluster' | 'large'): string[][] {
+  const n = NAMES[where];
+  const lines: string[][] = [];
+  const each = (base: string[], formats: readonly string[]): void => {
+    for (const o of formats) lines.push([...base, '-o', o]);
+  };
+  const ask = ['--for', n.resource, '--verb', 'update'];
+  each(['sync'], WRITE);
+  lines.push(['sync']);
+  each(['enable-xrd', n.xrd, '-n', n.namespace], WRITE);
+  each(['bind', ...n.account, '--role-ref', 'ClusterRole/crossplane-view', '--dry-run=client'], WRITE);
+  each(['explain', 'crossplane-edit'], ['tree', 'table', 'wide', 'yaml', 'json', 'dot', 'mermaid']);
+  each(['explain', 'crossplane-edit', ...ask], ['tree', 'table']);
+  each(
+    ['explain', '--subject', 'Group:crossplane:masters', ...ask],
+    ['text', 'wide', 'yaml', 'json', ...GRAPHS],
+  );
+  each(['explain', '--subject', n.subject, '-n', n.subjectNamespace, '--matrix'], ['table', 'json', 'yaml']);
+  each(['who-can', 'update', n.resource], ['table', 'wide', 'json', 'yaml', ...GRAPHS]);
+  each(['lookup', 'crossplane'], ['table', 'wide', 'json', 'yaml']);
+  each(['composed'], ['table', 'wide', 'json', 'yaml']);
+  each(['audit'], ['table', 'wide', 'json', 'yaml', 'sarif']);
+  lines.push(['sync', '--no-headers']);
+  lines.push(['who-can', 'update', n.resource, '--no-headers']);
+  return lines;
+}
+
+/** Read commands against a live server that prod's sync wrote to (and stage's that it did not). */
+function live(): string[][] {
+  return [
+    ...WRITE.map((o) => ['sync', '--check', '-o', o]),
+    ...['table', 'wide', 'json', 'yaml', ...GRAPHS].map((o) => [
+      'who-can',
+      'delete',
+      'buckets.s3.aws.upbound.io',
+      '-A',
+      '-o',
+      o,
+    ]),
+    ...['tree', 'table', 'wide', 'yaml', 'json'].map((o) => ['explain', 'crossplane-edit', '-o', o]),
+    ...['text', 'wide', 'yaml', 'json'].map((o) => [
+      'explain',
+      '--subject',
+      'ServiceAccount:crossplane-system/crossplane',
+      '--for',
+      'cronjobs.batch',
+      '--verb',
+      'patch',
+      '-n',
+      'team-a',
+      '-o',
+      o,
+    ]),
+    ...['table', 'json', 'yaml'].map((o) => [
+      'explain',
+      '--subject',
+      'Group:team-a-devs',
+      '-n',
+      'team-b',
+      '--matrix',
+      '-o',
+      o,
+    ]),
+    ...['table', 'wide', 'json', 'yaml'].map((o) => ['lookup', 'crossplane', '-o', o]),
+    ...['table', 'json', 'yaml'].map((o) => ['composed', '-o', o]),
+    ...['table', 'json'].map((o) => ['audit', '-o', o]),
+  ];
+}
+
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+function named(where: Where, args: readonly string[]): CorpusCase {
+  return { id: `${where}--${slug(args.join(' '))}`, where, args };
+}
+
+/** Every case, in the order the corpus lists them. */
+export function corpusCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  for (const where of ['cluster', 'large'] as const)
+    for (const a of offline(where)) cases.push(named(where, a));
+  for (const a of live()) cases.push(named('live', a));
+  for (const a of live()) cases.push(named('fleet', [...a, '--contexts', 'stage,prod']));
+  return cases;
+}
+
+export interface Output {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** What the corpus keeps of one output: the text, or its sha256 and length in bytes when it is large. */
+export type Kept = { readonly text: string } | { readonly sha256: string; readonly bytes: number };
+
+export function keep(text: string): Kept {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= WHOLE_LIMIT) return { text };
+  return { sha256: createHash('sha256').update(text).digest('hex'), bytes };
+}
+
+/** One case's record in the corpus's index. */
+export interface Recorded {
+  readonly id: string;
+  readonly args: readonly string[];
+  readonly code: number;
+  /** stdout and stderr: `<id>.stdout` in the corpus directory when kept whole, else its hash and length. */
+  readonly stdout: { readonly sha256: string; readonly bytes: number } | 'file';
+  readonly stderr: { readonly sha256: string; readonly bytes: number } | 'file';
+}
+
+export function record(c: CorpusCase, out: Output): { index: Recorded; files: Map<string, string> } {
+  const files = new Map<string, string>();
+  const part = (name: 'stdout' | 'stderr'): Recorded['stdout'] => {
+    const kept = keep(out[name]);
+    if ('text' in kept) {
+      files.set(`${c.id}.${name}`, kept.text);
+      return 'file';
+    }
+    return { sha256: kept.sha256, bytes: kept.bytes };
+  };
+  return {
+    index: { id: c.id, args: c.args, code: out.code, stdout: part('stdout'), stderr: part('stderr') },
+    files,
+  };
+}
+
+/** The corpus's index, as saved. */
+export function readIndex(): Recorded[] {
+  return JSON.parse(readFileSync(join(corpusDir, 'index.json'), 'utf8')) as Recorded[];
+}
+
+/** The servers of the live cases: `live` (one context, synced) and the fleet's stage (never synced) and prod. */
+export interface Servers {
+  readonly kubeconfig: string;
+  readonly fleetKubeconfig: string;
+  stop(): Promise<void>;
+}
+
+interface Named {
+  name: string;
+  [k: string]: unknown;
+}
+
+export async function startServers(): Promise<Servers> {
+  const dir = mkdtempSync(join(tmpdir(), 'xrbac-corpus-'));
+  const seed = (): ReturnType<typeof loadSeedFiles> => loadSeedFiles([join(root, 'examples', 'cluster')]);
+  const servers: TestApiServer[] = await Promise.all(
+    ['live', 'stage', 'prod'].map(() => startApiServer({ aggregation: true, seed: seed() })),
+  );
+  const parts = servers.map((s, i) => {
+    const file = join(dir, `${String(i)}.kubeconfig`);
+    s.writeKubeconfig(file);
+    const k = parse(readFileSync(file, 'utf8')) as { clusters: Named[]; users: Named[] };
+    const name = ['live', 'stage', 'prod'][i] ?? '';
+    return {
+      cluster: { ...(k.clusters[0] as Named), name },
+      user: { ...(k.users[0] as Named), name },
+      context: { name, context: { cluster: name, user: name } },
+    };
+  });
+  const config = (names: string[], current: string): string =>
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: parts.filter((p) => names.includes(p.context.name)).map((p) => p.cluster),
+      users: parts.filter((p) => names.includes(p.context.name)).map((p) => p.user),
+      contexts: parts.filter((p) => names.includes(p.context.name)).map((p) => p.context),
+      'current-context': current,
+    });
+  const kubeconfig = join(dir, 'live.kubeconfig');
+  writeFileSync(kubeconfig, config(['live'], 'live'));
+  const fleetKubeconfig = join(dir, 'fleet.kubeconfig');
+  writeFileSync(fleetKubeconfig, config(['stage', 'prod'], 'stage'));
+  const home = join(dir, 'home');
+  for (const [kc, ctx] of [
+    [kubeconfig, 'live'],
+    [fleetKubeconfig, 'prod'],
+  ] as const) {
+    const r = await runBinary(['sync', '--yes', '--context', ctx], { KUBECONFIG: kc, HOME: home });
+    if (r.code !== 0) throw new Error(`sync --yes on ${ctx}: ${r.stderr}`);
+  }
+  return {
+    kubeconfig,
+    fleetKubeconfig,
+    stop: async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function runBinary(args: readonly string[], env: Record<string, string>): Promise<Output> {
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+        cwd: root,
+        maxBuffer: 256 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        done({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
+      },
+    );
+    child.stdin?.end();
+  });
+}
+
+/** Runs one case with the built binary; offline cases with -f and no kubeconfig, live ones on SERVERS. */
+export function runCase(c: CorpusCase, servers: Servers | undefined, home: string): Promise<Output> {
+  if (c.where === 'cluster' || c.where === 'large') {
+    const dir = c.where === 'cluster' ? 'examples/cluster' : 'examples/large';
+    return runBinary([...c.args, '-f', dir], { KUBECONFIG: '/nonexistent', HOME: home });
+  }
+  if (servers === undefined) throw new Error(`${c.id}: a live case needs the servers`);
+  return runBinary(c.args, {
+    KUBECONFIG: c.where === 'live' ? servers.kubeconfig : servers.fleetKubeconfig,
+    HOME: home,
+  });
+}
