@@ -53,9 +53,15 @@ const ROUNDS = Number(process.env.BENCH_WATCH_ROUNDS ?? 240);
 const PER_ROUND = Math.round(10_000 / 240);
 const HOUR = 10;
 
-/** The watch's resident memory now (VmRSS of /proc/PID/status), in MB. */
+/** The watch's resident memory now (VmRSS of /proc/PID/status), in MB; NaN once it has exited. */
 function rssMB(pid: number): number {
-  const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'));
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+  } catch {
+    return Number.NaN;
+  }
+  const m = /^VmRSS:\s+(\d+) kB$/m.exec(status);
   return Number(m?.[1] ?? Number.NaN) / 1024;
 }
 
@@ -64,9 +70,19 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+/** Thrown when the watch has exited: the run is over, and says so. */
+class WatchGone extends Error {}
+
+async function until(
+  check: () => boolean,
+  what: string,
+  ms = 60_000,
+  gone?: () => string | undefined,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
+    const why = gone?.();
+    if (why !== undefined) throw new WatchGone(`the watch ended (${why}) while waiting for ${what}`);
     if (Date.now() > end) throw new Error(`bench watch: timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -264,8 +280,10 @@ export async function benchWatch(): Promise<void> {
     lines += parts.length;
   });
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  let gone: string | undefined;
   const exited = new Promise<number>((resolve) =>
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
+      gone = `exit ${String(code)}${signal !== null ? ` (${signal})` : ''}`;
       resolve(code ?? -1);
     }),
   );
@@ -295,7 +313,12 @@ export async function benchWatch(): Promise<void> {
     if (unexpected.length < 10) unexpected.push(what);
   });
   try {
-    await until(() => lines >= 1, 'the first sync', 300_000);
+    await until(
+      () => lines >= 1,
+      'the first sync',
+      300_000,
+      () => gone,
+    );
     logging = true;
     const pid = child.pid ?? 0;
     const churn = new Churn(server, seed, ownDeletes);
@@ -303,19 +326,35 @@ export async function benchWatch(): Promise<void> {
     const stuck: Round[] = [];
     const rss: number[][] = Array.from({ length: ROUNDS }, () => []);
     let round = 0;
-    const sampler = setInterval(() => rss[round]?.push(rssMB(pid)), 100);
+    const sampler = setInterval(() => {
+      const mb = rssMB(pid);
+      if (Number.isFinite(mb)) rss[round]?.push(mb);
+    }, 100);
     const startRss = rssMB(pid);
     const t0 = Date.now();
     for (; round < ROUNDS; round++) {
+      // Progress on stderr once per hour-equivalent (a long run stopped early still leaves figures).
+      if (round > 0 && round % HOUR === 0) {
+        const hourRss = hourFigures(rss.slice(round - HOUR, round).flat());
+        console.error(
+          `watch bench: ${String(round)} rounds, ${fixed((Date.now() - t0) / 1000)} s: latency p50 ${fixed(percentile(latencies, 50))} ms, p99 ${fixed(percentile(latencies, 99))} ms; this hour-equivalent's RSS median ${fixed(hourRss.median)} MB, peak ${fixed(hourRss.peak)} MB; ${String(stuck.length)} rounds over 20 s`,
+        );
+      }
       const r: Round = { index: round, start: process.hrtime.bigint(), open: [], last: 0n };
       open.push(r);
       r.open.push(...(await churn.next()));
       try {
         const spent = Number(process.hrtime.bigint() - r.start) / 1e6;
-        await until(() => r.open.length === 0, `round ${String(round)}`, Math.max(0, 20_000 - spent));
+        await until(
+          () => r.open.length === 0,
+          `round ${String(round)}`,
+          Math.max(0, 20_000 - spent),
+          () => gone,
+        );
         latencies.push(Number(r.last - r.start) / 1e6);
         open.splice(open.indexOf(r), 1);
-      } catch {
+      } catch (err) {
+        if (err instanceof WatchGone) throw err;
         // Reported, not hidden: the round counts as 20 s; its writes are still looked for.
         stuck.push(r);
         latencies.push(20_000);
@@ -354,7 +393,8 @@ export async function benchWatch(): Promise<void> {
     stopLog();
     child.kill('SIGINT');
     const code = await exited;
-    if (code !== 130) console.log(`sync --watch ended with ${String(code)}: ${stderr.slice(-2000)}`);
+    if (code !== 130)
+      console.log(`sync --watch ended with ${String(code)} (${gone ?? ''}): ${stderr.slice(-3000)}`);
     await server.stop();
   }
 }
