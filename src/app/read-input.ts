@@ -1,7 +1,7 @@
 import type { Cluster } from '../port/cluster.js';
 import { parseRequestTimeout, pathNamespace, type ConnectionFlags } from '../port/connection-flags.js';
 import type { ClusterSnapshot, DiscoveredResource, KubeObject } from '../kube/types.js';
-import type { InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
+import type { FieldCheck, InvalidObject, SnapshotPart } from '../crossplane/validate-input.js';
 import type { AppDeps } from './deps.js';
 import type { Unseen } from './read-snapshot.js';
 
@@ -138,23 +138,23 @@ export async function readInput(
 
 /**
  * The Input of OBJECTS (of PARTS) read from CLUSTER, checked as every read is: an invalid XRD or ProviderRevision
- * is held, any other invalid object fails (an InvalidInputError). FIND_INVALID: findInvalidObjects, or a cache of it
- * (sync --watch checks each object once). Shared by readInput and `sync --watch`, which
+ * is held, any other invalid object fails (an InvalidInputError). CHECK: findInvalidField, or a memo of it (sync
+ * --watch checks each object once, for the invalid objects and the snapshot alike). Shared by readInput and `sync --watch`, which
  * plans each reconcile against the objects its watches hold.
  */
 export async function clusterInput(
   cluster: Cluster,
   objects: readonly KubeObject[],
   parts: readonly SnapshotPart[],
-  findInvalid?: (objects: readonly KubeObject[], parts: readonly SnapshotPart[]) => InvalidObject[],
+  check?: FieldCheck,
 ): Promise<Input> {
   const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
     await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
-  const invalid = (findInvalid ?? findInvalidObjects)(objects, parts);
+  const invalid = findInvalidObjects(objects, parts, check);
   const fatal = invalid.filter((i) => !isOwnerObject(i.object));
   if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);
   return {
-    snapshot: snapshotFromObjects(objects),
+    snapshot: snapshotFromObjects(objects, check),
     cluster,
     source: cluster.describe,
     invalidOwners: invalid

@@ -10,10 +10,11 @@ import { objectKey } from '../kube/meta.js';
 import type { KubeObject } from '../kube/types.js';
 import {
   InvalidInputError,
-  findInvalidObjects,
-  type InvalidObject,
+  findInvalidField,
+  type FieldCheck,
   type SnapshotPart,
 } from '../crossplane/validate-input.js';
+import { newSyncMemo, type SyncMemo } from '../sync/memo.js';
 import type { Cluster, ListOptions, WatchEvent, WatchOptions } from '../port/cluster.js';
 import { ApiError, ServerGoneError, errorCode, translateError } from '../port/translate-error.js';
 import type { OperationResult } from './apply-operations.js';
@@ -99,6 +100,8 @@ async function watchSession(
   if (options.signal?.aborted === true) abort.abort();
   const stores = new Map(parts.map((p) => [p, new Map<string, KubeObject>()] as const));
   const checked = checkedOnce();
+  // Each owner's roles and each comparison, kept for the next reconcile (weakly, by the objects held here).
+  const memo = newSyncMemo();
   const synced = new Set<SnapshotPart>();
   let batch: { first: WatchChange; count: number; since: number } | undefined;
   let failure: { error: unknown } | undefined;
@@ -177,7 +180,10 @@ async function watchSession(
       lastStart = Date.now();
       const taken = batch;
       batch = undefined;
-      const reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken, checked);
+      const reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken, {
+        checked,
+        memo,
+      });
       deps.onProgress?.({ type: 'reconciled', reconcile });
       if (reconcile.status === 'declined') return 'declined';
       if (reconcile.interrupted || deps.interrupt?.requested === true) return 'interrupted';
@@ -210,7 +216,7 @@ async function reconcileOnce(
   deps: AppDeps,
   state: WatchState,
   batch: { first: WatchChange; count: number },
-  checked: CheckedObjects,
+  kept: { readonly checked: FieldCheck; readonly memo: SyncMemo },
 ): Promise<Reconcile> {
   const started = Date.now();
   const objects = [...stores.values()].flatMap((s) => [...s.values()]);
@@ -242,9 +248,10 @@ async function reconcileOnce(
   };
   let outcome: SyncOutcome;
   try {
-    const input = await clusterInput(cluster, objects, parts, checked);
+    const input = await clusterInput(cluster, objects, parts, kept.checked);
     const write = { ...options.write, yes: state.confirmed };
-    outcome = await syncInput(input, { ...options, write }, quiet, false);
+    const render = { ...options.render, memo: kept.memo };
+    outcome = await syncInput(input, { ...options, render, write }, quiet, false);
   } catch (err) {
     // An object sync cannot read (validate-input): nothing is written until it is fixed; the loop goes on.
     if (!(err instanceof InvalidInputError)) throw err;
@@ -325,20 +332,20 @@ function rememberWrites(
   }
 }
 
-/** findInvalidObjects with each object checked once, when it first comes: a reconcile checks only what changed. */
-type CheckedObjects = (objects: readonly KubeObject[], parts: readonly SnapshotPart[]) => InvalidObject[];
-
-function checkedOnce(): CheckedObjects {
-  const seen = new WeakMap<KubeObject, InvalidObject | null>();
-  return (objects, parts) =>
-    objects.flatMap((o) => {
-      let found = seen.get(o);
-      if (found === undefined) {
-        found = findInvalidObjects([o], parts)[0] ?? null;
-        seen.set(o, found);
-      }
-      return found === null ? [] : [found];
-    });
+/**
+ * findInvalidField with each object checked once, when it first comes: a reconcile checks only what changed. Weak:
+ * an answer goes with its object when the watch lets the object go.
+ */
+function checkedOnce(): FieldCheck {
+  const seen = new WeakMap<KubeObject, ReturnType<FieldCheck> | null>();
+  return (o) => {
+    let found = seen.get(o);
+    if (found === undefined) {
+      found = findInvalidField(o) ?? null;
+      seen.set(o, found);
+    }
+    return found ?? undefined;
+  };
 }
 
 /** A watch event applied to one kind's objects (CRDs: only their metadata, as sync reads them). */

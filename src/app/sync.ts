@@ -111,6 +111,7 @@ export async function planSync(
     prune: how.prune,
     pruneScope: scope,
     adopt: how.adopt,
+    ...(render.memo !== undefined ? { memo: render.memo.plan } : {}),
   });
   const held = [...desired.held.map(describeHeld), ...(composed?.held ?? [])];
   return { plan, held, pruneScope: scope, desired: objects, ...(composed !== undefined ? { composed } : {}) };

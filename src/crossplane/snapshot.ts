@@ -16,19 +16,25 @@ import type {
   RoleBinding,
   Xrd,
 } from '../kube/types.js';
-import { checkedAs, snapshotPartOf } from './validate-input.js';
+import { checkedAs, findInvalidField, snapshotPartOf, type FieldCheck } from './validate-input.js';
 
-const isXrd = checkedAs('xrds');
-const isProviderRevision = checkedAs('providerRevisions');
-const isDeployment = checkedAs('deployments');
-const isNamespace = checkedAs('namespaces');
-const isClusterRole = checkedAs('clusterRoles');
-const isClusterRoleBinding = checkedAs('clusterRoleBindings');
-const isRoleBinding = checkedAs('roleBindings');
-const isConfigMap = checkedAs('configMaps');
-
-/** Sorts a list of objects into a snapshot by kind; objects of other kinds are kept in `others`. */
-export function snapshotFromObjects(objects: readonly KubeObject[]): ClusterSnapshot {
+/**
+ * Sorts a list of objects into a snapshot by kind; objects of other kinds are kept in `others`. CHECK finds an
+ * object's first invalid field (default: findInvalidField; sync --watch gives one that remembers each object's
+ * answer, so an object is checked once however many reconciles read it).
+ */
+export function snapshotFromObjects(
+  objects: readonly KubeObject[],
+  check: FieldCheck = findInvalidField,
+): ClusterSnapshot {
+  const isXrd = checkedAs('xrds', check);
+  const isProviderRevision = checkedAs('providerRevisions', check);
+  const isDeployment = checkedAs('deployments', check);
+  const isNamespace = checkedAs('namespaces', check);
+  const isClusterRole = checkedAs('clusterRoles', check);
+  const isClusterRoleBinding = checkedAs('clusterRoleBindings', check);
+  const isRoleBinding = checkedAs('roleBindings', check);
+  const isConfigMap = checkedAs('configMaps', check);
   const s = {
     xrds: [] as Xrd[],
     providerRevisions: [] as ProviderRevision[],

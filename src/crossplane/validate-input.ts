@@ -263,6 +263,9 @@ const SEMANTIC: Readonly<Record<string, (o: Record<string, unknown>) => Problem 
   Namespace: namespaceProblem,
 };
 
+/** What finds the first problem with one object (findInvalidField, or a memo of it). */
+export type FieldCheck = (obj: KubeObject) => { field: string; problem: string } | undefined;
+
 /** The first problem with one object, or undefined when the plugin may render from it. */
 export function findInvalidField(obj: KubeObject): { field: string; problem: string } | undefined {
   const shape = SHAPES[obj.kind];
@@ -304,9 +307,9 @@ export function snapshotPartOf(obj: KubeObject): SnapshotKey | undefined {
  */
 export function checkedAs<K extends SnapshotKey>(
   part: K,
+  check: FieldCheck = findInvalidField,
 ): (obj: KubeObject) => obj is ClusterSnapshot[K][number] {
-  return (obj): obj is ClusterSnapshot[K][number] =>
-    snapshotPartOf(obj) === part && findInvalidField(obj) === undefined;
+  return (obj): obj is ClusterSnapshot[K][number] => snapshotPartOf(obj) === part && check(obj) === undefined;
 }
 
 const PART_KINDS: Readonly<Record<SnapshotPart, readonly (keyof ClusterSnapshot)[]>> = {
@@ -345,11 +348,12 @@ function isCheckedOther(o: KubeObject): boolean {
 export function findInvalidObjects(
   objects: readonly KubeObject[],
   parts: readonly SnapshotPart[],
+  field: FieldCheck = findInvalidField,
 ): InvalidObject[] {
   const out: InvalidObject[] = [];
   const keys = new Set(parts.flatMap((p) => PART_KINDS[p]));
   const check = (o: KubeObject): void => {
-    const p = findInvalidField(o);
+    const p = field(o);
     if (p !== undefined) out.push({ object: o, ...p });
   };
   // Each object's part found once (a large cluster's input is thousands of objects), then checked part by part.

@@ -76,6 +76,31 @@ export interface PlanOptions {
   readonly adopt?: boolean;
   /** Who owns what; default: the plugin's rule, `pluginOwnership(pruneScope)` (sync and enable-xrd). */
   readonly ownership?: OwnershipRule;
+  /** Comparisons kept from the last plan (sync --watch), used only for the very same desired and live objects. */
+  readonly memo?: PlanMemo;
+}
+
+/** An update's body and the fields that differ, computed from one desired and one live object. */
+interface Compared {
+  readonly live: RbacObject;
+  readonly body: RbacObject;
+  readonly changed: readonly string[];
+}
+
+/**
+ * The comparison of each desired object with the live one it was last compared with, weakly by the desired object:
+ * when a run renders the same object again (sync's memo) and the live one is the same object, the answer is the same.
+ */
+export type PlanMemo = WeakMap<RbacObject, Compared>;
+
+/** updateBody and changedFields of D against L, or the memo's when it compared these very objects. */
+function compared(d: RbacObject, l: RbacObject, memo: PlanMemo | undefined): Compared {
+  const hit = memo?.get(d);
+  if (hit !== undefined && hit.live === l) return hit;
+  const body = updateBody(d, l);
+  const entry = { live: l, body, changed: changedFields(body, l) };
+  memo?.set(d, entry);
+  return entry;
 }
 
 const KIND_RANK: Record<RbacObject['kind'], number> = {
@@ -174,8 +199,8 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
       entries.push({ action: 'refused', ...entryBase(d), object: d, live: l, reason: owner.reason });
       continue;
     }
-    const body = updateBody(d, l);
-    const changed = changedFields(body, l);
+    const { body, changed: found } = compared(d, l, opts.memo);
+    const changed = [...found];
     // Adopting changes who owns it even where the compared fields already agree.
     const ownedBy = controllerOf(d) !== undefined ? 'ownerReferences' : 'labels';
     if (owner.adopt && !changed.includes(ownedBy)) changed.push(ownedBy);

@@ -2,6 +2,7 @@ import { isDeleting } from '../kube/meta.js';
 import type {
   ClusterRole,
   ClusterSnapshot,
+  Deployment,
   ObjectMeta,
   ProviderRevision,
   RbacObject,
@@ -31,6 +32,7 @@ import type { PruneGroup, PruneScope } from '../crossplane/owned-objects.js';
 import { privilegedReason } from '../authz/privileged-rules.js';
 import { HeldOwners, holdRevisionFamily, type HeldOwner } from './held.js';
 import { renderNamespaceFamily } from './render-namespaces.js';
+import { sameObjects } from './memo.js';
 
 export interface SkippedOwner {
   readonly kind: string;
@@ -158,6 +160,64 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
     }
     return undefined;
   };
+  const allowPrivileged = opts.allowPrivileged === true;
+  /** An XRD's roles and why they are privileged: rendered, or the memo's when rendered from this very XRD. */
+  const xrdRoles = (x: Xrd): { roles: ClusterRole[]; privileged: string | undefined } => {
+    const version = settings.crossplaneVersion;
+    const hit = opts.memo?.xrds.get(x);
+    if (hit !== undefined && hit.version === version && hit.allowPrivileged === allowPrivileged) return hit;
+    const roles = renderXrdRoles(x, { crossplaneVersion: version });
+    const entry = { version, allowPrivileged, roles, privileged: privileged(roles) };
+    opts.memo?.xrds.set(x, entry);
+    return entry;
+  };
+  /** A revision's roles: rendered, or the memo's when rendered from the very same family and policy. */
+  const revisionRoles = (
+    r: ProviderRevision,
+  ): { out: ReturnType<typeof renderRevisionClusterRoles>; privileged: string | undefined } => {
+    const members = opts.memo !== undefined ? familyMembers(r, revisions, policy) : [];
+    const hit = opts.memo?.revisions.get(r);
+    if (
+      hit !== undefined &&
+      hit.version === policy.crossplaneVersion &&
+      hit.providerClusterRole === policy.providerClusterRole &&
+      hit.allowPrivileged === allowPrivileged &&
+      sameObjects(hit.members, members)
+    ) {
+      return hit;
+    }
+    const out = renderRevisionClusterRoles(r, revisions, policy);
+    const entry = {
+      members,
+      version: policy.crossplaneVersion,
+      providerClusterRole: policy.providerClusterRole,
+      allowPrivileged,
+      out,
+      privileged: privileged(out.roles),
+    };
+    opts.memo?.revisions.set(r, entry);
+    return entry;
+  };
+
+  /** The Deployments that name each revision's uid as an owner, indexed once: every revision is asked. */
+  const deploymentsByOwner = new Map<string, Deployment[]>();
+  for (const d of snapshot.deployments) {
+    for (const uid of new Set((d.metadata.ownerReferences ?? []).map((o) => o.uid))) {
+      const list = deploymentsByOwner.get(uid);
+      if (list === undefined) deploymentsByOwner.set(uid, [d]);
+      else list.push(d);
+    }
+  }
+  /** A revision's bindings, from the Deployments it owns (all renderProviderBindings reads of them). */
+  const revisionBindings = (r: ProviderRevision): ReturnType<typeof renderProviderBindings> => {
+    const scope = settings.providerBindingScope;
+    const owned = deploymentsByOwner.get(r.metadata.uid ?? '') ?? [];
+    const hit = opts.memo?.bindings.get(r);
+    if (hit !== undefined && hit.scope === scope && sameObjects(hit.deployments, owned)) return hit.out;
+    const out = renderProviderBindings(r, owned, scope);
+    opts.memo?.bindings.set(r, { scope, deployments: owned, out });
+    return out;
+  };
 
   // Base (§3.3): crossplane:aggregated at every level, the user-facing roles at basic and all.
   if (has('base') && !ownersFiltered) {
@@ -189,8 +249,7 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
       if (xrdFilter !== undefined && !xrdFilter.includes(x.metadata.name)) continue;
       if (revisionFilter !== undefined && xrdFilter === undefined) continue;
       if (held.hasXrd(x.metadata.name)) continue;
-      const roles = renderXrdRoles(x, { crossplaneVersion: settings.crossplaneVersion });
-      const why = privileged(roles);
+      const { roles, privileged: why } = xrdRoles(x);
       if (why !== undefined) {
         held.holdXrd(x.metadata.name, why);
         continue;
@@ -218,8 +277,7 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
     const rendered = new Map<string, ReturnType<typeof renderRevisionClusterRoles>>();
     for (const r of inScope) {
       if (held.hasRevision(r.metadata.name)) continue;
-      const out = renderRevisionClusterRoles(r, revisions, policy);
-      const why = privileged(out.roles);
+      const { out, privileged: why } = revisionRoles(r);
       if (why !== undefined) holdRevisionFamily(held, { object: r, reason: why }, revisions, policy);
       else rendered.set(r.metadata.name, out);
     }
@@ -236,7 +294,7 @@ export function renderSync(snapshot: ClusterSnapshot, opts: SyncOptions = {}): D
         objects.push(system);
       }
       // Crossplane's binding reconciler binds every revision, whether or not it has roles (yet).
-      const binding = renderProviderBindings(r, snapshot.deployments, settings.providerBindingScope);
+      const binding = revisionBindings(r);
       objects.push(...binding.objects);
       if (binding.warning !== undefined) warnings.push(binding.warning);
     }

@@ -24,6 +24,7 @@ import {
 } from './choices.js';
 import type { HoldRequest } from './held.js';
 import type { KubeObject } from '../kube/types.js';
+import type { SyncMemo } from './memo.js';
 
 /** The opt-outs a cluster admin sets once in the `crossplane-rbac` ConfigMap in the Crossplane namespace. */
 export interface SyncConfig {
@@ -62,6 +63,8 @@ export interface SyncOptions extends SyncConfig {
   readonly liveCrds?: readonly KubeObject[];
   /** Write roles with privileged rules (escalate, bind, impersonate, …) from XRDs and providers; else hold them. */
   readonly allowPrivileged?: boolean;
+  /** What a run that plans again and again (sync --watch) keeps from one plan to the next; see memo.ts. */
+  readonly memo?: SyncMemo;
 }
 
 /** The settings sync ran with, after flags, ConfigMap and detection. */

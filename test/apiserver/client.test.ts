@@ -464,6 +464,37 @@ describe('faults and counters', () => {
     expect(server.counters.writes()).toBe(1);
   });
 
+  it('logs each answered write to its listeners with its name and status: creates named from the body, reviews left out', async () => {
+    const log: string[] = [];
+    const stop = server.counters.onWrite((w) =>
+      log.push(`${w.verb} ${w.resource} ${w.namespace}/${w.name} ${String(w.status)}`),
+    );
+    await raw('POST', `/apis/${RBAC}/v1/clusterroles`, {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'logged' },
+      rules: [],
+    });
+    await raw('POST', `/apis/${RBAC}/v1/clusterroles`, {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'logged' },
+      rules: [],
+    });
+    await raw('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      spec: { nonResourceAttributes: { verb: 'get', path: '/' } },
+    });
+    await core.listNamespacedConfigMap({ namespace: 'page' });
+    await raw('DELETE', `/apis/${RBAC}/v1/clusterroles/logged`);
+    stop();
+    await raw('DELETE', `/apis/${RBAC}/v1/clusterroles/logged`);
+    expect(log).toStrictEqual([
+      'create clusterroles /logged 201',
+      'create clusterroles /logged 409',
+      'delete clusterroles /logged 200',
+    ]);
+  });
+
   it('times the windows of reads and of writes: from the first received to the last, access reviews left out', async () => {
     server.counters.reset();
     const review = { spec: { nonResourceAttributes: { verb: 'get', path: '/' } } };

@@ -15,9 +15,48 @@ const REVIEWS = new Set([
   'localsubjectaccessreviews',
 ]);
 
+/** One write as the server received and answered it (what writes() counts), for a request log. */
+export interface WriteRecord {
+  readonly verb: string;
+  readonly resource: string;
+  /** '' for cluster-scoped objects. */
+  readonly namespace: string;
+  /** The object's name: from the path, or for a create from the body ('' when the body had none). */
+  readonly name: string;
+  /** When it was received (process.hrtime.bigint(), as window()). */
+  readonly at: bigint;
+  /** The answer's status code; 0 when no answer was sent (a dropped connection). */
+  readonly status: number;
+}
+
 export class RequestCounters {
   private readonly counts = new Map<string, number>();
   private readonly times = new Map<'read' | 'write', { first: bigint; last: bigint }>();
+  private readonly writeListeners = new Set<(w: WriteRecord) => void>();
+
+  /**
+   * Calls LISTENER with each write once it has been answered, until the returned function is called: a request
+   * log of writes, kept by the caller (the server keeps none, so a long run holds no more memory).
+   */
+  onWrite(listener: (w: WriteRecord) => void): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  /** Whether anything listens for writes (the router then reads each write's name and answer). */
+  get loggingWrites(): boolean {
+    return this.writeListeners.size > 0;
+  }
+
+  /** @internal called by the router when a write counted by record() has been answered. */
+  recordWrite(w: WriteRecord): void {
+    for (const l of this.writeListeners) l(w);
+  }
+
+  /** Whether VERB on RESOURCE is a write (as writes() counts them). */
+  static isWrite(verb: string, resource: string): boolean {
+    return (WRITE_VERBS as readonly string[]).includes(verb) && !REVIEWS.has(resource);
+  }
 
   /** @internal called by the server once per request. */
   record(verb: string, resource: string): void {

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type { UserInfo } from './authz.js';
 import { authorize, forbiddenMessage } from './authz.js';
 import { authenticate, impersonate } from './authn.js';
-import type { RequestCounters } from './counters.js';
+import { RequestCounters } from './counters.js';
 import { handleNonResource } from './discovery.js';
 import { pickFault } from './faults.js';
 import { decodeObject, decodeProtobuf, parseJson, readBody, sendJson, sleep } from './http.js';
@@ -60,11 +60,11 @@ export class Router {
     const method = req.method ?? 'GET';
     const ri = parseRequestInfo(url.pathname, method, url.searchParams);
     // Counted first: faulted, unauthenticated, forbidden and failing requests count too.
-    if (ri.resourceRequest)
-      this.deps.counters.record(
-        ri.verb,
-        ri.subresource !== '' ? `${ri.resource}/${ri.subresource}` : ri.resource,
-      );
+    const counted = ri.subresource !== '' ? `${ri.resource}/${ri.subresource}` : ri.resource;
+    if (ri.resourceRequest) this.deps.counters.record(ri.verb, counted);
+    if (ri.resourceRequest && this.deps.counters.loggingWrites && RequestCounters.isWrite(ri.verb, counted)) {
+      this.logWrite(ri, counted, body, res);
+    }
     await sleep(this.deps.faults().latencyMs);
     if (method === 'GET') this.state.aggregation.flush();
     if (ri.resourceRequest) {
@@ -99,6 +99,30 @@ export class Router {
       return;
     }
     this.handleResource(ri, url.searchParams, req, res, body, user);
+  }
+
+  /** Hands the write to the counters' listeners once it is answered (or its connection is gone). */
+  private logWrite(ri: RequestInfo, resource: string, body: Buffer, res: http.ServerResponse): void {
+    const at = process.hrtime.bigint();
+    let name = ri.name;
+    if (name === '' && body.length > 0) {
+      try {
+        const parsed = parseJson(body) as { metadata?: { name?: unknown } };
+        if (typeof parsed.metadata?.name === 'string') name = parsed.metadata.name;
+      } catch {
+        // Not JSON (protobuf): logged without its name.
+      }
+    }
+    res.once('close', () => {
+      this.deps.counters.recordWrite({
+        verb: ri.verb,
+        resource,
+        namespace: ri.namespace,
+        name,
+        at,
+        status: res.writableFinished ? res.statusCode : 0,
+      });
+    });
   }
 
   /** Dispatches a resource request to its verb. */

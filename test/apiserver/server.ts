@@ -26,7 +26,7 @@ import { TEST_CERT, TEST_KEY } from './tls.js';
 import type { ApiServerOptions, FaultConfig, Obj, TestApiServer } from './types.js';
 import { ADMIN_TOKEN } from './types.js';
 
-export { RequestCounters } from './counters.js';
+export { RequestCounters, type WriteRecord } from './counters.js';
 export type { ApiServerOptions, FaultConfig, TestApiServer } from './types.js';
 export type { WatchSettings } from './reads.js';
 export { ADMIN_TOKEN } from './types.js';

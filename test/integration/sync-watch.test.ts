@@ -302,6 +302,44 @@ describe('sync --watch', () => {
     expect(check.code, check.stderr).toBe(0);
   });
 
+  it('after churn (reconciles that reuse what did not change), sync --check still finds nothing to write', async () => {
+    const w = await started();
+    const owned = ownedRoles();
+    for (let i = 0; i < 4; i++) {
+      const n = w.reconciles.length;
+      // A revision added then changed, owned roles deleted and relabelled, Namespaces added: one batch each.
+      if (i === 0) server.seed([revision]);
+      if (i === 2)
+        server.seed([{ ...revision, metadata: { ...revision.metadata, labels: { churn: 'yes' } } }]);
+      const victim = owned[i];
+      const edited = owned[i + 4];
+      if (victim === undefined || edited === undefined) throw new Error('too few owned ClusterRoles');
+      await deleteRole(String(victim.metadata.name));
+      server.seed([
+        {
+          ...edited,
+          metadata: { ...edited.metadata, labels: { ...edited.metadata.labels, churn: String(i) } },
+        },
+      ]);
+      server.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `churn-${String(i)}` } }]);
+      await until(
+        () => role(String(victim.metadata.name)) !== undefined,
+        `round ${String(i)}: the role recreated`,
+      );
+      await until(
+        () => role(String(edited.metadata.name))?.metadata.labels?.churn === undefined,
+        `round ${String(i)}: repaired`,
+      );
+      await until(() => w.reconciles.length > n, `round ${String(i)}: a reconcile`);
+    }
+    await until(() => role(`crossplane:provider:${REVISION}:system`) !== undefined, 'the revision roles');
+    w.stop.abort();
+    expect((await w.done).reason).toBe('stopped');
+    expect(w.reconciles.every((r) => r.status === 'applied' && r.failed.length === 0)).toBe(true);
+    const check = await runPlugin(['sync', '--check', '--kubeconfig', kubeconfig]);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+
   it('leaves the cluster as a one-shot sync would: sync --check finds nothing to write', async () => {
     const w = await started();
     server.seed([revision]);

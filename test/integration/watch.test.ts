@@ -1,6 +1,7 @@
 // Cluster.watch against the test API server: list, then watch from the list's resourceVersion, as client-go's
 // reflector does (tools/cache/reflector.go). Each case drives the server so that a watch resuming from the wrong
 // resourceVersion, ignoring bookmarks or a 410, or leaving its socket open would give a different sequence.
+import { getEventListeners } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -305,6 +306,35 @@ describe('Cluster.watch', () => {
     await until(() => server.openWatchCount() === 0, 'the server to see the watch closed');
     cluster.close?.();
     await until(() => server.connectionCount() === 0, 'every connection closed');
+  });
+
+  it("holds one abort listener per request in flight on the caller's signal: re-watches and relists add none", async () => {
+    // sync --watch runs its nine watches on one signal: the MaxListenersExceededWarning ("11 abort listeners") it
+    // showed is nine watch requests in flight, the session's wake-up and its debounce sleep, over Node's default of
+    // 10, not a leak; sync-watch.ts raises the limit for the session's signal. What must hold is the bound: however
+    // often the server ends a watch (timeoutSeconds: 1) or forgets its history (410), the count stays at one per watch.
+    const watches = Array.from({ length: 3 }, () =>
+      record(cluster, { namespace: NS, timeoutSeconds: 1 }, stop.signal),
+    );
+    for (const w of watches) await w.seen('SYNCED r1,r2');
+    const listeners = (): number => getEventListeners(stop.signal, 'abort').length;
+    const counts: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      await until(
+        () => server.counters.get('watch', 'roles') >= 3 * (round + 1),
+        `re-watch round ${String(round)}`,
+      );
+      if (round === 2) server.compact();
+      server.seed([role(`x${String(round)}`)]);
+      for (const w of watches) await w.seen(`ADDED x${String(round)}`);
+      counts.push(listeners());
+    }
+    // Each watch has at most its one request in flight (between two requests, none).
+    expect(counts.every((n) => n <= watches.length)).toBe(true);
+    expect(server.counters.get('watch', 'roles')).toBeGreaterThanOrEqual(12);
+    stop.abort();
+    await Promise.all(watches.map((w) => w.done));
+    expect(listeners()).toBe(0);
   });
 
   it('does nothing when aborted before it starts', async () => {
