@@ -8,7 +8,8 @@ import { UsageError, describeError } from '../errors.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
 import { escapeTerminal } from '../escape.js';
-import type { Io, TextSink } from './io.js';
+import { writeLine, type Io, type TextSink } from './io.js';
+import { RenderShare } from './render-share.js';
 
 export interface FleetOptions {
   /** --contexts: names or shell-style globs (`prod-*`, `eu-?`, `[ab]-*`), in the order given. */
@@ -125,6 +126,7 @@ function contextDeps(
   base: AppDeps,
   context: string,
   opened: Cluster[],
+  renderShare: RenderShare,
 ): { deps: AppDeps; out: ReturnType<typeof buffer>; err: ReturnType<typeof buffer> } {
   const out = buffer();
   const err = buffer();
@@ -140,6 +142,7 @@ function contextDeps(
   const deps: AppDeps = {
     ...base,
     io,
+    renderShare,
     connect: async (flags) => {
       // Its -v log lines go straight to stderr, beside the other contexts': each names its context.
       const cluster = await base.connect({ ...flags, logContext: escapeTerminal(context) });
@@ -156,7 +159,9 @@ function contextDeps(
 
 /**
  * Runs RUN once per context, PARALLEL at a time, each with its own streams; RUN returns the exit code (0 or 1) or
- * throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after one failed.
+ * throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after one failed. The
+ * contexts share sync's renders (render-share.ts): a context whose render input equals another's by content gets
+ * that render, with its own uids; from VERBOSITY 4 a line on stderr says how many renders were shared.
  */
 export async function runFleet(
   contexts: readonly string[],
@@ -165,8 +170,10 @@ export async function runFleet(
   run: (context: string, deps: AppDeps) => Promise<number>,
   progress?: (done: number, failed: number) => void,
   failFast = false,
+  verbosity = 0,
 ): Promise<ContextRun[]> {
   const results: ContextRun[] = new Array<ContextRun>(contexts.length);
+  const share = new RenderShare();
   let next = 0;
   let done = 0;
   let failed = 0;
@@ -175,7 +182,7 @@ export async function runFleet(
       const i = next++;
       const context = contexts[i] ?? '';
       const opened: Cluster[] = [];
-      const { deps, out, err } = contextDeps(base, context, opened);
+      const { deps, out, err } = contextDeps(base, context, opened, share);
       let exitCode: number;
       let error: string[] | undefined;
       try {
@@ -200,6 +207,13 @@ export async function runFleet(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, contexts.length)) }, worker));
+  if (verbosity >= 4) {
+    const { rendered, shared } = share.counts();
+    writeLine(
+      base.io.stderr,
+      `fleet: ${String(rendered + shared)} renders for ${String(contexts.length)} contexts: ${String(rendered)} rendered, ${String(shared)} shared (inputs equal by content)`,
+    );
+  }
   // With failFast, the contexts never started are left out.
   return results.filter((r) => r !== undefined);
 }

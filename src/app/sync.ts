@@ -69,7 +69,7 @@ export async function planSync(
   input: Input,
   render: RenderOptions,
   how: { readonly prune: boolean; readonly adopt: boolean; readonly report: boolean },
-  deps: Pick<AppDeps, 'io'>,
+  deps: Pick<AppDeps, 'io' | 'renderShare'>,
 ): Promise<SyncPlan> {
   const desired = await renderDesired(input, render, deps);
   for (const s of desired.skipped) writeLine(deps.io.stderr, `skipped ${s.kind} ${s.name}: ${s.reason}`);
@@ -154,15 +154,19 @@ export async function syncInput(
 export async function renderDesired(
   input: Input,
   options: RenderOptions,
-  deps: Pick<AppDeps, 'io'>,
+  deps: Pick<AppDeps, 'io' | 'renderShare'>,
   snapshot: ClusterSnapshot = input.snapshot,
 ): Promise<DesiredState> {
-  const { renderSync } = await import('../sync/render.js');
-  const desired = renderSync(snapshot, {
-    ...options,
-    hold: holdInvalidOwners(input),
-    ...liveCrdsOf(input),
-  });
+  const [{ renderSync }, { renderInput }] = await Promise.all([
+    import('../sync/render.js'),
+    import('./render-share.js'),
+  ]);
+  const opts = { ...options, hold: holdInvalidOwners(input), ...liveCrdsOf(input) };
+  // Alone or across contexts, the renderer sees only the parts a shared render is keyed by.
+  const desired =
+    deps.renderShare !== undefined
+      ? deps.renderShare.render(snapshot, opts, renderSync)
+      : renderSync(renderInput(snapshot), opts);
   for (const w of desired.warnings) writeLine(deps.io.stderr, `warning: ${w}`);
   return desired;
 }
