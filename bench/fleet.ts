@@ -4,7 +4,7 @@
  * plugin is not measured against its servers' CPU in this process's one thread. Targets, printed beside the figures
  * of one run: the fleet run <= 0.2x of a sequential shell loop over the same contexts (the loop it replaces) and
  * <= 2.5x the slowest single context; peak RSS with --parallel 8 <= 3x one context's; client CPU seconds per context
- * beside (GNU time's user + system of kubectl and the plugin).
+ * beside (GNU time's user + system of kubectl and the plugin), and the run's own count of the renders it shared.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -112,7 +112,13 @@ export async function benchFleet(): Promise<void> {
     const fleet: Measured[] = [];
     for (let i = 0; i < 3; i++) {
       fleet.push(
-        await runAsync('kubectl', [...check, '--all-contexts', '--parallel', String(PARALLEL)], {}, drift),
+        // -v=4 logs no requests (from 6), only the line that counts the renders shared.
+        await runAsync(
+          'kubectl',
+          [...check, '--all-contexts', '--parallel', String(PARALLEL), '-v=4'],
+          {},
+          drift,
+        ),
       );
     }
 
@@ -130,6 +136,8 @@ export async function benchFleet(): Promise<void> {
     console.log(
       `${head}: peak RSS ${fixed(fleetPeak)} MB vs one context's ${fixed(onePeak)} MB (median of ${String(COUNT)}): ratio ${ratio(fleetPeak, onePeak)} (target <= 3.00x)`,
     );
+    const shared = (fleet.at(-1)?.err ?? '').split('\n').find((l) => l.startsWith('fleet: '));
+    console.log(`  renders shared (-v=4): ${shared ?? '(no line: a build before renders were shared)'}`);
     console.log(
       `  client CPU (kubectl and the plugin, user + system): ${(cpu(fleet) / COUNT).toFixed(2)} s per context in the fleet run (${cpu(fleet).toFixed(2)} s in all) vs ${cpu(single).toFixed(2)} s for one context alone (median), ${((loop.cpuS ?? Number.NaN) / COUNT).toFixed(2)} s per context in the shell loop (informational)`,
     );

@@ -22,6 +22,8 @@ export interface Measured {
   /** CPU seconds (user + system) of the command and its children, when measured by GNU time (runAsync's PEAK). */
   readonly cpuS?: number | undefined;
   readonly out: string;
+  /** Standard error, from runAsync. */
+  readonly err?: string;
 }
 
 /**
@@ -90,6 +92,7 @@ export function runAsync(
           peakMB,
           cpuS: Number.isFinite(cpu) ? cpu : undefined,
           out: Buffer.concat(out).toString('utf8'),
+          err: Buffer.concat(err).toString('utf8'),
         });
       }
     });

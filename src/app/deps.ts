@@ -5,6 +5,7 @@ import type { KubeObject } from '../kube/types.js';
 import type { Interrupt } from './interrupt.js';
 import type { WatchProgress } from './reconcile.js';
 import type { Warn } from './warning.js';
+import type { RenderShare } from './render-share.js';
 
 /**
  * What a use case runs with: a way to connect, standard input (for `-f -`), and the few interactions only a front
@@ -31,6 +32,8 @@ export interface AppDeps {
    * decides how to show it. Absent: nobody listens.
    */
   readonly onProgress?: ((event: WatchProgress) => void) | undefined;
+  /** A run across contexts: sync's renders shared between contexts whose inputs are equal by content. */
+  readonly renderShare?: RenderShare | undefined;
 }
 
 /** One question before writing. */

@@ -8,6 +8,7 @@ import { UsageError, describeError } from '../errors.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
 import { escapeTerminal } from '../escape.js';
+import { RenderShare } from './render-share.js';
 
 export interface FleetOptions {
   /** --contexts: names or shell-style globs (`prod-*`, `eu-?`, `[ab]-*`), in the order given. */
@@ -125,9 +126,10 @@ export function selectContexts(fleet: FleetOptions, names: readonly string[]): s
 }
 
 /** The AppDeps of one context's run: never asking, its clusters closed after. */
-function contextDeps(base: AppDeps, context: string, opened: Cluster[]): AppDeps {
+function contextDeps(base: AppDeps, context: string, opened: Cluster[], renderShare: RenderShare): AppDeps {
   return {
     ...base,
+    renderShare,
     connect: async (flags) => {
       // Its -v log lines go straight to stderr, beside the other contexts': each names its context.
       const cluster = await base.connect({ ...flags, logContext: escapeTerminal(context) });
@@ -144,7 +146,9 @@ function contextDeps(base: AppDeps, context: string, opened: Cluster[]): AppDeps
 /**
  * Runs RUN once per context, PARALLEL at a time, each with its own capture (CAPTURE makes one per run); RUN returns
  * the exit code (0 or 1) or throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after
- * one failed.
+ * one failed. The contexts share sync's
+ * renders (render-share.ts): a context whose render input equals another's by content gets that render, with its own
+ * uids; from VERBOSITY 4 a line says how many renders were shared.
  */
 export async function runFleet<S>(
   contexts: readonly string[],
@@ -154,8 +158,10 @@ export async function runFleet<S>(
   run: (context: string, deps: AppDeps, sink: S) => Promise<number>,
   progress?: (done: number, failed: number) => void,
   failFast = false,
+  verbosity = 0,
 ): Promise<ContextRun[]> {
   const results: ContextRun[] = new Array<ContextRun>(contexts.length);
+  const share = new RenderShare();
   let next = 0;
   let done = 0;
   let failed = 0;
@@ -164,7 +170,7 @@ export async function runFleet<S>(
       const i = next++;
       const context = contexts[i] ?? '';
       const opened: Cluster[] = [];
-      const deps = contextDeps(base, context, opened);
+      const deps = contextDeps(base, context, opened, share);
       const captured = capture();
       let exitCode: number;
       let error: string[] | undefined;
@@ -189,6 +195,10 @@ export async function runFleet<S>(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, contexts.length)) }, worker));
+  if (verbosity >= 4) {
+    const { rendered, shared } = share.counts();
+    base.warn({ kind: 'renders-shared', contexts: contexts.length, rendered, shared });
+  }
   // With failFast, the contexts never started are left out.
   return results.filter((r) => r !== undefined);
 }

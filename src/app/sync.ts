@@ -82,7 +82,7 @@ export async function planSync(
   reads: PlanReads,
   render: RenderOptions,
   how: { readonly prune: boolean; readonly adopt: boolean; readonly report: boolean },
-  deps: Pick<AppDeps, 'warn'>,
+  deps: Pick<AppDeps, 'warn' | 'renderShare'>,
 ): Promise<SyncPlan> {
   const desired = await renderDesired(input, render, deps);
   for (const s of desired.skipped) {
@@ -170,15 +170,19 @@ export async function syncInput(
 export async function renderDesired(
   input: Input,
   options: RenderOptions,
-  deps: Pick<AppDeps, 'warn'>,
+  deps: Pick<AppDeps, 'warn' | 'renderShare'>,
   snapshot: ClusterSnapshot = input.snapshot,
 ): Promise<DesiredState> {
-  const { renderSync } = await import('../sync/render.js');
-  const desired = renderSync(snapshot, {
-    ...options,
-    hold: holdInvalidOwners(input),
-    ...liveCrdsOf(input),
-  });
+  const [{ renderSync }, { renderInput }] = await Promise.all([
+    import('../sync/render.js'),
+    import('./render-share.js'),
+  ]);
+  const opts = { ...options, hold: holdInvalidOwners(input), ...liveCrdsOf(input) };
+  // Alone or across contexts, the renderer sees only the parts a shared render is keyed by.
+  const desired =
+    deps.renderShare !== undefined
+      ? deps.renderShare.render(snapshot, opts, renderSync)
+      : renderSync(renderInput(snapshot), opts);
   for (const w of desired.warnings) deps.warn({ kind: 'warning', reason: w });
   return desired;
 }

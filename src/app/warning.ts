@@ -97,7 +97,14 @@ export type Warning =
   /** kubectl auth can-i's warning about a verb it does not know (REASON: its sentence). */
   | { readonly kind: 'unknown-verb'; readonly reason: string }
   /** who-can with parts unseen: whether the server lets the caller make the request. */
-  | { readonly kind: 'caller-allowed'; readonly allowed: boolean };
+  | { readonly kind: 'caller-allowed'; readonly allowed: boolean }
+  /** A fleet's run at -v=4: how many of its renders were rendered and how many shared between contexts. */
+  | {
+      readonly kind: 'renders-shared';
+      readonly contexts: number;
+      readonly rendered: number;
+      readonly shared: number;
+    };
 
 /** Hears the warnings of a run; the CLI prints each as a line. */
 export type Warn = (warning: Warning) => void;

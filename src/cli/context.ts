@@ -18,6 +18,8 @@ export interface Deps {
   readonly version: string;
   /** Ctrl-C handling for writes; absent in tests that never interrupt. */
   readonly interrupt?: Interrupt;
+  /** In a run across contexts: the renders the contexts share (app/render-share.ts). */
+  readonly renderShare?: AppDeps['renderShare'];
 }
 
 type ConnectionFlags = InputSource['connection'];
@@ -32,6 +34,7 @@ export function appDeps(deps: Deps, color: boolean): AppDeps {
     readStdin: (maxBytes) => deps.io.readStdin(maxBytes),
     connect: deps.connect,
     interrupt: deps.interrupt,
+    renderShare: deps.renderShare,
     confirm: async (request) => {
       // The plan is shown only when a person will really be asked: not with --yes, not off a terminal.
       const willAsk = !request.yes && deps.io.stdinIsTTY && deps.io.stderrIsTTY;

@@ -149,13 +149,15 @@ export async function runAcrossContexts(
       base,
       captureOutput(deps.io),
       async (context, d, io) => {
-        await runOne({ ...deps, io, connect: d.connect }, context);
+        await runOne({ ...deps, io, connect: d.connect, renderShare: d.renderShare }, context);
         return ExitCode.ok;
       },
       (done, failed) => {
         const failures = failed > 0 ? `, ${String(failed)} failed` : '';
         progress.update(`contexts: ${String(done)}/${String(contexts.length)} done${failures}`);
       },
+      false,
+      source.connection.verbosity,
     );
   } finally {
     progress.stop();
@@ -204,7 +206,7 @@ export async function writeAcrossContexts(
   const each =
     (fn: (deps: Deps, context: string) => Promise<void>) =>
     async (context: string, d: AppDeps, io: Io): Promise<number> => {
-      await fn({ ...deps, io, connect: d.connect }, context);
+      await fn({ ...deps, io, connect: d.connect, renderShare: d.renderShare }, context);
       return ExitCode.ok;
     };
   if (!run.yes) {
@@ -212,7 +214,16 @@ export async function writeAcrossContexts(
     if (!deps.io.stdinIsTTY || !deps.io.stderrIsTTY) {
       await confirmWrite(deps.io, deps.prompter, { yes: false, message: '', what: run.what });
     }
-    const plans = await runFleet(contexts, fleet.parallel, base, captureOutput(deps.io), each(run.preview));
+    const plans = await runFleet(
+      contexts,
+      fleet.parallel,
+      base,
+      captureOutput(deps.io),
+      each(run.preview),
+      undefined,
+      false,
+      run.source.connection.verbosity,
+    );
     const shown = mergeFleetOutput(plans, 'table');
     deps.io.stderr.write(shown.stdout);
     for (const line of shown.stderr) writeLine(deps.io.stderr, line);

@@ -121,6 +121,10 @@ export function formatWarning(w: Warning): string[] {
       return [
         `you (the caller) ${w.allowed ? 'may' : 'may not'} make this request, as the server answers for you (bindings you cannot list count there)`,
       ];
+    case 'renders-shared':
+      return [
+        `fleet: ${String(w.rendered + w.shared)} renders for ${String(w.contexts)} contexts: ${String(w.rendered)} rendered, ${String(w.shared)} shared (inputs equal by content)`,
+      ];
   }
 }
 

@@ -160,10 +160,35 @@ function kubeconfigFiles(flags: ConnectionFlags, env: NodeJS.ProcessEnv): string
   });
 }
 
+/**
+ * The kubeconfig files parsed in this process, by path, with the text each was parsed from: a run across contexts
+ * connects once per context, and parsing (not reading) is the cost. A file whose text changed is parsed again.
+ */
+const parsedFiles = new Map<string, { readonly text: string; readonly raw: RawKubeconfig }>();
+
 function readRaw(file: string): RawKubeconfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`invalid kubeconfig ${file}: ${errorMessage(err)}`, {
+      hint: KUBECONFIG_HINT,
+      cause: err,
+    });
+  }
+  const key = resolve(file);
+  const known = parsedFiles.get(key);
+  if (known?.text === text) return known.raw;
+  const raw = parseRaw(file, text);
+  parsedFiles.set(key, { text, raw });
+  return raw;
+}
+
+/** FILE's TEXT as a kubeconfig, its relative file references made relative to FILE. Nothing changes it after. */
+function parseRaw(file: string, text: string): RawKubeconfig {
   let doc: unknown;
   try {
-    doc = parse(readFileSync(file, 'utf8'));
+    doc = parse(text);
   } catch (err) {
     throw new UserError(`invalid kubeconfig ${file}: ${errorMessage(err)}`, {
       hint: KUBECONFIG_HINT,

@@ -128,6 +128,11 @@ describe('formatWarning', () => {
       ],
       reason: 'who-can with parts unseen',
     },
+    RendersShared: {
+      warning: { kind: 'renders-shared', contexts: 20, rendered: 2, shared: 18 },
+      want: ['fleet: 20 renders for 20 contexts: 2 rendered, 18 shared (inputs equal by content)'],
+      reason: 'a fleet at -v=4',
+    },
   };
   it.each(Object.entries(cases))('%s', (_name, tc) => {
     expect(formatWarning(tc.warning), tc.reason).toStrictEqual(tc.want);

@@ -1,0 +1,86 @@
+/**
+ * runFleet: at most PARALLEL contexts in flight (so at most that many contexts' snapshots held), each result only
+ * its text once formed, one RenderShare for the run's contexts, and from -v=4 a line counting the renders shared.
+ */
+import { describe, expect, it } from 'vitest';
+import { runFleet } from '../../../src/app/fleet.js';
+import type { AppDeps } from '../../../src/app/deps.js';
+import type { Warning } from '../../../src/app/warning.js';
+import type { ClusterSnapshot } from '../../../src/kube/types.js';
+import type { DesiredState } from '../../../src/sync/render.js';
+
+function base(warnings: Warning[]): AppDeps {
+  return {
+    readStdin: () => Promise.resolve(''),
+    warn: (w) => warnings.push(w),
+    connect: () => Promise.reject(new Error('no cluster in this test')),
+    confirm: () => Promise.resolve(false),
+    choose: () => Promise.resolve([]),
+    startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+  };
+}
+
+/** The front end's capture of one run: what it wrote to its own stdout. */
+function capture(): { sink: string[]; text: () => { stdout: string; stderr: string } } {
+  const sink: string[] = [];
+  return { sink, text: () => ({ stdout: sink.join(''), stderr: '' }) };
+}
+
+const snapshot = (namespace: string): ClusterSnapshot => ({
+  xrds: [],
+  providerRevisions: [],
+  deployments: [],
+  namespaces: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }],
+  clusterRoles: [],
+  clusterRoleBindings: [],
+  roleBindings: [],
+  configMaps: [],
+  others: [],
+});
+
+describe('runFleet', () => {
+  it('runs at most PARALLEL contexts at once, shares one RenderShare, and counts the renders shared at -v=4', async () => {
+    const warnings: Warning[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let renders = 0;
+    const shares = new Set<unknown>();
+    const contexts = ['a', 'b', 'c', 'd', 'e'];
+    const runs = await runFleet(
+      contexts,
+      2,
+      base(warnings),
+      capture,
+      async (context, deps, out) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        shares.add(deps.renderShare);
+        // Contexts a-d are alike, e differs.
+        deps.renderShare?.render(snapshot(context === 'e' ? 'other' : 'same'), {}, () => {
+          renders++;
+          // Only counted here: the shared result's other fields are never read.
+          return { objects: [] } as unknown as DesiredState;
+        });
+        out.push(`answer of ${context}\n`);
+        inFlight--;
+        return 0;
+      },
+      undefined,
+      false,
+      4,
+    );
+    expect(most).toBe(2);
+    expect([...shares]).toHaveLength(1);
+    expect([...shares][0]).toBeDefined();
+    expect(renders).toBe(2);
+    expect(runs.map((r) => [r.context, r.stdout])).toEqual(contexts.map((c) => [c, `answer of ${c}\n`]));
+    expect(warnings).toEqual([{ kind: 'renders-shared', contexts: 5, rendered: 2, shared: 3 }]);
+  });
+
+  it('says nothing below -v=4', async () => {
+    const warnings: Warning[] = [];
+    await runFleet(['a'], 1, base(warnings), capture, () => Promise.resolve(0), undefined, false, 3);
+    expect(warnings).toEqual([]);
+  });
+});

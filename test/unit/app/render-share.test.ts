@@ -1,0 +1,135 @@
+/**
+ * RenderShare: a render shared only between inputs equal by content, uids taken by place; each result must be the
+ * render of its own input (renderSync on it alone), whether it was shared or not.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { RenderShare, renderInput } from '../../../src/app/render-share.js';
+import { snapshotFromObjects } from '../../../src/crossplane/snapshot.js';
+import type { ClusterSnapshot, KubeObject } from '../../../src/kube/types.js';
+import { renderSync } from '../../../src/sync/render.js';
+
+const example = join(import.meta.dirname, '..', '..', '..', 'examples', 'cluster');
+const objects: KubeObject[] = readdirSync(example)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .flatMap((f) =>
+    parseAllDocuments(readFileSync(join(example, f), 'utf8')).map((d) => d.toJS() as KubeObject),
+  )
+  .filter((o) => o !== null);
+
+const REVISION_X = 'crossplane-contrib-provider-helm-9dcdf52e24b6';
+const REVISION_Y = 'crossplane-contrib-provider-kubernetes-408e44da486e';
+
+/** The example with each object passed through EDIT (a copy), plus EXTRA. */
+function variant(edit: (o: KubeObject) => KubeObject, extra: readonly KubeObject[] = []): ClusterSnapshot {
+  return snapshotFromObjects([...objects.map((o) => edit(structuredClone(o))), ...extra]);
+}
+
+const uidOf = (name: string): string => {
+  const uid = objects.find((o) => o.metadata.name === name)?.metadata.uid;
+  if (uid === undefined) throw new Error(`no uid on ${name}`);
+  return uid;
+};
+
+/** A provider Deployment owned by the revision with OWNER_UID, running as SA. */
+function deployment(ownerUid: string, sa: string): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'provider-pod',
+      namespace: 'crossplane-system',
+      ownerReferences: [
+        {
+          apiVersion: 'pkg.crossplane.io/v1',
+          kind: 'ProviderRevision',
+          name: 'r',
+          uid: ownerUid,
+          controller: true,
+        },
+      ],
+    },
+    spec: { template: { spec: { serviceAccountName: sa } } },
+  };
+}
+
+/** Every uid string of A mapped to a new one (the same new one wherever it appears). */
+function renamedUids(o: KubeObject): KubeObject {
+  const text = JSON.stringify(o).replace(/"uid":"([^"]*)"/g, (_m, u: string) => `"uid":"renamed-${u}"`);
+  return JSON.parse(text) as KubeObject;
+}
+
+const alone = (s: ClusterSnapshot) => renderSync(renderInput(s), {});
+
+describe('RenderShare', () => {
+  it('shares between inputs that differ only in server-stamped metadata or in uids, each with its own uids', () => {
+    const base = variant((o) => o, [deployment(uidOf(REVISION_X), 'sa-x')]);
+    const stamped = variant(
+      (o) => ({
+        ...o,
+        metadata: {
+          ...o.metadata,
+          resourceVersion: '987',
+          creationTimestamp: '2030-01-01T00:00:00Z',
+          generation: 7,
+        },
+      }),
+      [deployment(uidOf(REVISION_X), 'sa-x')],
+    );
+    const renamed = variant(renamedUids, [renamedUids(deployment(uidOf(REVISION_X), 'sa-x'))]);
+    const share = new RenderShare();
+    for (const s of [base, stamped, renamed]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 1, shared: 2 });
+    // The renamed uids reach the owner references (the example's XRDs and revisions own their roles).
+    const owners = share
+      .render(renamed, {}, renderSync)
+      .objects.flatMap((o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid ?? ''));
+    expect(owners.length).toBeGreaterThan(10);
+    expect(owners.every((u) => u.startsWith('renamed-'))).toBe(true);
+  });
+
+  it('renders again when the uids are placed differently: a Deployment owned by another revision', () => {
+    const x = variant((o) => o, [deployment(uidOf(REVISION_X), 'sa')]);
+    const y = variant((o) => o, [deployment(uidOf(REVISION_Y), 'sa')]);
+    const share = new RenderShare();
+    expect(share.render(x, {}, renderSync)).toEqual(alone(x));
+    expect(share.render(y, {}, renderSync)).toEqual(alone(y));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+    // The two renders differ (which revision's binding names the service account), so sharing would have shown.
+    expect(alone(x)).not.toEqual(alone(y));
+  });
+
+  it('renders again when a revision and its Deployment have an empty uid (no uid, to the renderer) where others have one', () => {
+    const given = variant((o) => o, [deployment(uidOf(REVISION_X), 'sa')]);
+    // Every reference to revision X's uid made empty: the same places, but an empty uid owns nothing.
+    const x = uidOf(REVISION_X);
+    const emptied = (o: KubeObject): KubeObject =>
+      JSON.parse(JSON.stringify(o).replaceAll(`"uid":"${x}"`, '"uid":""')) as KubeObject;
+    const empty = variant(emptied, [deployment('', 'sa')]);
+    const share = new RenderShare();
+    expect(share.render(given, {}, renderSync)).toEqual(alone(given));
+    expect(share.render(empty, {}, renderSync)).toEqual(alone(empty));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+    expect(alone(given)).not.toEqual(alone(empty));
+  });
+
+  it('renders again when content or options differ, and keeps at most KEEP renders', () => {
+    const base = variant((o) => o);
+    const labelled = variant((o) =>
+      o.kind === 'CompositeResourceDefinition'
+        ? { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, tier: 'gold' } } }
+        : o,
+    );
+    const share = new RenderShare(1);
+    expect(share.render(base, {}, renderSync)).toEqual(alone(base));
+    expect(share.render(labelled, {}, renderSync)).toEqual(alone(labelled));
+    expect(share.render(base, { manage: 'basic' }, renderSync)).toEqual(
+      renderSync(renderInput(base), { manage: 'basic' }),
+    );
+    expect(share.render(base, {}, renderSync)).toEqual(alone(base));
+    expect(share.counts()).toEqual({ rendered: 4, shared: 0 });
+  });
+});
