@@ -20,8 +20,8 @@ const FAULTS = [
   'test/integration/sync-v1-large.test.ts',
 ];
 
-// The standalone linux-amd64 executable (npm run release:e2e makes it in dist/release-e2e), when npm test or
-// npm run test:e2e:standalone points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the
+// The standalone linux-amd64 executable, when npm test (its release, dist/release-test) or npm run
+// test:e2e:standalone (npm run release:e2e, dist/release-e2e) points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the
 // e2e-standalone project, in the same run as the rest.
 const STANDALONE = process.env.E2E_STANDALONE_DIR;
 // What the standalone executable runs: the e2e files whose code differs between bun and Node (connections and TLS,
