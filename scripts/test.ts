@@ -56,6 +56,8 @@ function npmRun(script: string, env: NodeJS.ProcessEnv = process.env): Promise<D
   });
 }
 
+const quick = process.argv.includes('--quick');
+
 /** Runs each lane's scripts one after another, the lanes at once; every script runs. */
 async function lanes(...scripts: readonly (readonly string[])[]): Promise<Done[]> {
   const results = await Promise.all(
@@ -71,7 +73,9 @@ async function lanes(...scripts: readonly (readonly string[])[]): Promise<Done[]
 function stopOnFailure(done: readonly Done[]): void {
   const failed = done.filter((d) => d.code !== 0);
   if (failed.length === 0) return;
-  process.stderr.write(`\nnpm test: failed: ${failed.map((d) => `npm run ${d.name}`).join(', ')}\n`);
+  process.stderr.write(
+    `\n${quick ? 'npm run test:quick' : 'npm test'}: failed: ${failed.map((d) => `npm run ${d.name}`).join(', ')}\n`,
+  );
   process.exit(1);
 }
 
@@ -87,9 +91,9 @@ function vitest(args: readonly string[], env: NodeJS.ProcessEnv): void {
   });
 }
 
-if (process.argv.includes('--quick')) {
+if (quick) {
   stopOnFailure(await lanes(['lint'], ['typecheck']));
-  vitest(['--project', 'unit', '--project', 'integration'], process.env);
+  vitest(['--project', 'unit*', '--project', 'integration'], process.env);
 } else {
   const release = join(root, 'dist', 'release-test');
   stopOnFailure([await npmRun('build')]);
