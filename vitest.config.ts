@@ -20,8 +20,12 @@ const FAULTS = [
   'test/integration/sync-v1-large.test.ts',
 ];
 
-// The standalone linux-amd64 executable (npm run release:e2e makes it in dist/release-e2e), when npm test or
-// npm run test:e2e:standalone points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the
+// The unit files that replace modules (vi.mock): they run isolated, as a module graph shared with other files would
+// carry their mocks into those files, or the real modules into theirs.
+const MOCKING = ['test/unit/cli/terminal-escape.test.ts'];
+
+// The standalone linux-amd64 executable, when npm test (its release, dist/release-test) or npm run
+// test:e2e:standalone (npm run release:e2e, dist/release-e2e) points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the
 // e2e-standalone project, in the same run as the rest.
 const STANDALONE = process.env.E2E_STANDALONE_DIR;
 // What the standalone executable runs: the e2e files whose code differs between bun and Node (connections and TLS,
@@ -62,6 +66,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          exclude: MOCKING,
+          // The unit files of a worker share one module graph: each file in a graph of its own evaluated src/ and
+          // its libraries again, file after file. They keep no state between files in modules or globals.
+          isolate: false,
+          testTimeout: 30_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          include: MOCKING,
           testTimeout: 30_000,
           sequence: { groupOrder: 0 },
         },

@@ -18,7 +18,7 @@ import type { PruneGroup } from '../crossplane/owned-objects.js';
 import { composedRoleName } from '../crossplane/names.js';
 import type { RbacSnapshot } from '../authz/effective-roles.js';
 import type { ComposedAnalysis } from '../composed/analyse.js';
-import type { KnownResource } from '../crossplane/resolve-resource.js';
+import type { KnownResource } from '../crossplane/resource-names.js';
 import type { ResolvedSyncSettings, SyncOptions } from '../sync/settings.js';
 import type { Grantee } from '../who-can/who-can.js';
 import { holdInvalidOwners, liveCrdsOf, type Input } from './read-input.js';

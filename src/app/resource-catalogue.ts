@@ -1,6 +1,7 @@
 import type { KubeObject, Role } from '../kube/types.js';
 import { isRoleObject } from '../kube/rbac-guards.js';
-import type { KnownResource, ResolvedResource } from '../crossplane/resolve-resource.js';
+import type { ResolvedResource } from '../crossplane/resolve-resource.js';
+import type { KnownResource } from '../crossplane/resource-names.js';
 import type { Input } from './read-input.js';
 import type { Warn } from './warning.js';
 import { translateError } from '../port/translate-error.js';

@@ -83,7 +83,7 @@ function reportApplied(io: Io, outcome: WriteOutcome, serverDryRun: boolean): vo
   if (report.interrupted) {
     for (const f of failed) if (f.error !== undefined) writeLine(io.stderr, `error: ${f.error}`);
     throw new UserError(
-      `interrupted: ${String(report.written)} of ${String(total)} writes were done, ${String(report.notStarted)} were not started`,
+      `interrupted: ${ofWrites(report.written, total)} ${were(report.written, total)} done, ${String(report.notStarted)} ${were(report.notStarted, 0)} not started`,
       { hint: 're-run the command to finish: it converges', exitCode: ExitCode.interrupted },
     );
   }
@@ -94,17 +94,31 @@ function reportApplied(io: Io, outcome: WriteOutcome, serverDryRun: boolean): vo
       if (f.error !== undefined && f.serverGone !== true) writeLine(io.stderr, `error: ${f.error}`);
     }
     throw new UserError(
-      `${gone.error ?? 'lost the API server'}; ${String(report.written)} of ${String(total)} writes were done before`,
+      `${gone.error ?? 'lost the API server'}; ${ofWrites(report.written, total)} ${were(report.written, total)} done before`,
       { hint: 're-run the command when the server is back: it continues where this run stopped' },
     );
   }
   if (failed.length > 0) {
     for (const f of failed) writeLine(io.stderr, `error: ${f.error ?? ''}`);
-    throw new UserError(`${failed.length} of ${total} writes failed; everything else was written`, {
+    const rest = failed.length === total ? 'nothing was written' : 'everything else was written';
+    throw new UserError(`${ofWrites(failed.length, total)} failed; ${rest}`, {
       hint: 're-run the command to finish: it converges',
     });
   }
   failIfLeftAlone(outcome, !serverDryRun);
+}
+
+/** `COUNT of TOTAL write(s)`: the noun agrees with the total ("0 of 1 write", "1 of 4 writes"). */
+function ofWrites(count: number, total: number): string {
+  return `${String(count)} of ${String(total)} write${total === 1 ? '' : 's'}`;
+}
+
+/**
+ * The verb after COUNT of TOTAL: `was` for one (or none of one: "0 of 1 write was"), else `were` ("0 of 2 writes
+ * were", "2 were").
+ */
+function were(count: number, total: number): string {
+  return count === 1 || total === 1 ? 'was' : 'were';
 }
 
 /** Everything else is done first; then held owners and refused objects fail the run, so that CI notices them. */

@@ -79,7 +79,12 @@ class ClientCluster implements Cluster {
   ): Promise<unknown> {
     const sent = body === undefined ? undefined : JSON.stringify(body);
     const all = sent === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
-    return jsonAnswer(await this.transport.request(url, method, all, sent), method, url);
+    return jsonAnswer(
+      await this.transport.request(url, method, all, sent),
+      method,
+      url,
+      this.config.contextName,
+    );
   }
 
   /** A path below the server's URL (which may have a path of its own, a proxy's prefix). */
@@ -94,7 +99,9 @@ class ClientCluster implements Cluster {
       await readAllPages(
         {
           fetch: (cont) => this.listPage(kind, opts, cont),
-          read: (answer) => jsonAnswer(answer, 'GET', this.listUrl(kind, opts)) as ListPage | undefined,
+          read: (answer) =>
+            jsonAnswer(answer, 'GET', this.listUrl(kind, opts), this.config.contextName) as
+              ListPage | undefined,
         },
         kind.plural,
         (page) => {
@@ -122,7 +129,7 @@ class ClientCluster implements Cluster {
   }
 
   watch(kind: ResourceKind, opts: WatchOptions, signal: AbortSignal): AsyncIterable<WatchEvent> {
-    return watchKind(this.transport, this.config.server, kind, opts, signal);
+    return watchKind(this.transport, this.config, kind, opts, signal);
   }
 
   /** One page of a list, its query in the order client-go sends it (url.Values encodes sorted keys). */
@@ -297,7 +304,7 @@ class ClientCluster implements Cluster {
     const url = this.serverUrl(path);
     const answer = await this.transport.request(url, 'GET', { Accept: DISCOVERY_ACCEPT }, undefined);
     if (path === 'api' && answer.status === 404) return { json: undefined, aggregated: false, missing: true };
-    const json = jsonAnswer(answer, 'GET', url);
+    const json = jsonAnswer(answer, 'GET', url, this.config.contextName);
     return { json, aggregated: isAggregatedDiscovery(answer.headers['content-type']), missing: false };
   }
 

@@ -27,10 +27,12 @@ import {
   NotJsonError,
   answerError,
   jsonAnswer,
+  proxyHint,
   sleepUnlessAborted,
   type Answer,
   type StreamedAnswer,
 } from './connection/http-answer.js';
+import type { RestConfig } from './connection/rest-config.js';
 
 const PAGE_SIZE = 500;
 /**
@@ -48,6 +50,9 @@ export interface WatchTransport {
   get(url: URL, signal: AbortSignal): Promise<Answer>;
   stream(url: URL, signal: AbortSignal, idleMs: number): Promise<Answer | StreamedAnswer>;
 }
+
+/** The server watched, and the kubeconfig context it came from ('' when none), which hints name. */
+export type WatchTarget = Pick<RestConfig, 'server' | 'contextName'>;
 
 /** How one watch request ended: where to resume, whether anything came, and why it stopped. */
 interface WatchEnd {
@@ -71,7 +76,7 @@ interface WatchEnd {
  */
 export async function* watchKind(
   transport: WatchTransport,
-  server: string,
+  target: WatchTarget,
   kind: ResourceKind,
   opts: WatchOptions,
   signal: AbortSignal,
@@ -83,13 +88,13 @@ export async function* watchKind(
   try {
     while (!signal.aborted) {
       if (from === undefined) {
-        const listed = await listAll(transport, server, kind, opts, signal);
+        const listed = await listAll(transport, target, kind, opts, signal);
         from = listed.resourceVersion;
         yield { type: 'SYNCED', objects: listed.objects, resourceVersion: from };
         continue;
       }
       const started = Date.now();
-      const end = yield* watchFrom(transport, server, kind, opts, from, signal);
+      const end = yield* watchFrom(transport, target, kind, opts, from, signal);
       if (end.relist) {
         // As the reflector after an expired watch: list again at once (reflector.go, watch: isExpiredError).
         from = undefined;
@@ -115,7 +120,7 @@ export async function* watchKind(
  */
 async function listAll(
   transport: WatchTransport,
-  server: string,
+  target: WatchTarget,
   kind: ResourceKind,
   opts: WatchOptions,
   signal: AbortSignal,
@@ -126,7 +131,7 @@ async function listAll(
   let limit = PAGE_SIZE;
   const seen = new Set<string>();
   for (;;) {
-    const url = collectionUrl(server, kind, opts);
+    const url = collectionUrl(target.server, kind, opts);
     url.searchParams.set('limit', String(limit));
     if (cont !== '') url.searchParams.set('continue', cont);
     const answer = await transport.get(url, signal);
@@ -137,7 +142,7 @@ async function listAll(
       limit = 0;
       continue;
     }
-    const page = jsonAnswer(answer, 'GET', url) as {
+    const page = jsonAnswer(answer, 'GET', url, target.contextName) as {
       metadata?: { resourceVersion?: unknown; continue?: unknown };
       items?: unknown;
     };
@@ -169,7 +174,7 @@ async function listAll(
 /** One watch request from FROM: yields its changes, and says how it ended. */
 async function* watchFrom(
   transport: WatchTransport,
-  server: string,
+  target: WatchTarget,
   kind: ResourceKind,
   opts: WatchOptions,
   from: string,
@@ -179,7 +184,7 @@ async function* watchFrom(
   const given = opts.timeoutSeconds;
   const timeoutSeconds =
     given !== undefined && given > 0 ? Math.ceil(given) : Math.floor(300 * (1 + Math.random()));
-  const url = collectionUrl(server, kind, opts);
+  const url = collectionUrl(target.server, kind, opts);
   url.searchParams.set('watch', 'true');
   url.searchParams.set('resourceVersion', from);
   url.searchParams.set('allowWatchBookmarks', 'true');
@@ -194,7 +199,7 @@ async function* watchFrom(
   const { stream } = answer;
   try {
     for await (const line of lines(stream)) {
-      const event = parseEvent(line, kind);
+      const event = parseEvent(line, kind, target.contextName);
       switch (event.type) {
         case 'ADDED':
         case 'MODIFIED':
@@ -271,16 +276,18 @@ async function* lines(stream: Readable): AsyncGenerator<string, void, undefined>
   if ((pending + decoder.end()).trim() !== '') throw new Error('the watch stream ended inside an event');
 }
 
-function parseEvent(line: string, kind: ResourceKind): { type: string; object: Record<string, unknown> } {
+function parseEvent(
+  line: string,
+  kind: ResourceKind,
+  context: string,
+): { type: string; object: Record<string, unknown> } {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     throw new NotJsonError(
       `the server sent a watch event of ${kind.plural} that is not JSON: is a proxy in front of the API server?`,
-      {
-        hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
-      },
+      { hint: proxyHint(context) },
     );
   }
   const event = value as { type?: unknown; object?: unknown };

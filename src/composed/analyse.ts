@@ -13,7 +13,7 @@
  */
 import type { ClusterRole, KubeObject, PolicyRule } from '../kube/types.js';
 import { compareStrings } from '../kube/order.js';
-import type { KnownResource } from '../crossplane/resolve-resource.js';
+import type { KnownResource } from '../crossplane/resource-names.js';
 import { buildClusterRole } from '../crossplane/object-builders.js';
 import {
   composedRoleName,

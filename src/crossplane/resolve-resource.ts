@@ -9,30 +9,8 @@
 import { UsageError } from '../errors.js';
 import type { DiscoveredResource, KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
 import { definedResources } from './provider/roles.js';
-import { closeMatches } from '../kube/did-you-mean.js';
 import { compareNames } from '../kube/order.js';
-
-/** One resource the cluster serves (or would serve). */
-export interface KnownResource {
-  readonly group: string;
-  /** Served versions, preferred first (may be empty when unknown). */
-  readonly versions: readonly string[];
-  readonly plural: string;
-  readonly singular: string;
-  readonly kind: string;
-  readonly shortNames: readonly string[];
-  readonly namespaced: boolean;
-  /** Where the name was learnt. */
-  readonly source: 'discovery' | 'builtin' | 'crd' | 'xrd' | 'claim' | 'provider';
-  /** The XRD that defines it (its composite resource or its claim). */
-  readonly xrd?: string;
-  /** The ProviderRevision that defines it (a managed resource). */
-  readonly provider?: string;
-  /** Only the name is known (a ProviderRevision's objectRef, no CRD read): whether it is namespaced is not. */
-  readonly scopeUnknown?: boolean;
-  /** The verbs discovery lists for it and its subresources (live only; absent when it lists none). */
-  readonly verbs?: readonly string[];
-}
+import { closeNames, groupResourceAlias, names, qualified, type KnownResource } from './resource-names.js';
 
 /** A resource request, or a non-resource URL (`path`). */
 export interface ResolvedResource {
@@ -227,25 +205,6 @@ export function catalogue(...sources: readonly (readonly KnownResource[])[]): Kn
   return [...seen.values()];
 }
 
-function qualified(r: KnownResource): string {
-  return r.group === '' ? r.plural : `${r.plural}.${r.group}`;
-}
-
-/** Whether `text` (lower-cased, without subresource) names the resource in one of kubectl's forms. */
-function names(r: KnownResource, text: string): boolean {
-  const bare = [r.plural, r.singular, r.kind, ...r.shortNames]
-    .filter((n) => n !== '')
-    .map((n) => n.toLowerCase());
-  if (bare.includes(text)) return true;
-  if (r.group === '') return false;
-  const group = r.group.toLowerCase();
-  for (const n of bare) {
-    if (text === `${n}.${group}`) return true;
-    for (const v of r.versions) if (text === `${n}.${v.toLowerCase()}.${group}`) return true;
-  }
-  return false;
-}
-
 /**
  * What the API server's impersonation filter asks the authorizer about, one resource per identity it takes on
  * (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation/impersonation.go
@@ -291,46 +250,6 @@ function impersonated(base: string, sub: string | undefined, text: string): Reso
     kind: r.kind,
     source: 'builtin',
   };
-}
-
-/**
- * `GROUP/RESOURCE[/SUBRESOURCE]` (the form explain's --for took first; `core` for the core group) rewritten as
- * kubectl's `RESOURCE.GROUP[/SUBRESOURCE]`; undefined for text in kubectl's form. Two parts are the alias when the
- * first is `core`, or a group that serves the second, or else names no resource but is a known group or a dotted
- * name (`s3.aws.upbound.io/buckets` without the provider's CRDs is then refused as buckets.s3.aws.upbound.io, not
- * as a resource named after the group); `deploy/scale` and `deployments.apps/scale` stay kubectl's
- * RESOURCE/SUBRESOURCE. Three parts can only be the alias.
- */
-function groupResourceAlias(text: string, known: readonly KnownResource[]): string | undefined {
-  const parts = text.split('/');
-  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) return undefined;
-  const [first = '', resource = '', sub] = parts;
-  const group = first.toLowerCase();
-  if (parts.length === 3 && group !== 'core' && !known.some((r) => r.group.toLowerCase() === group))
-    return undefined;
-  if (parts.length === 2 && group !== 'core') {
-    const inGroup = known.filter((r) => r.group.toLowerCase() === group);
-    // apps/deployments is the alias even where an XRD serves a resource named apps.
-    const servedThere = inGroup.some((r) => names(r, resource.toLowerCase()));
-    const namesResource = known.some((r) => names(r, group));
-    if (!servedThere && (namesResource || (inGroup.length === 0 && !group.includes('.')))) return undefined;
-  }
-  const qualifiedName = group === 'core' || group === '' ? resource : `${resource}.${group}`;
-  return sub !== undefined ? `${qualifiedName}/${sub}` : qualifiedName;
-}
-
-/** Up to three qualified names close to BASE: as written (plural.group), or by its plural alone (`compositons`). */
-function closeNames(base: string, known: readonly KnownResource[]): string[] {
-  const byName = new Map<string, Set<string>>();
-  const add = (name: string, q: string): void => {
-    byName.set(name, (byName.get(name) ?? new Set()).add(q));
-  };
-  for (const r of known) {
-    add(qualified(r), qualified(r));
-    add(r.plural, qualified(r));
-  }
-  const out = new Set(closeMatches(base, [...byName.keys()]).flatMap((n) => [...(byName.get(n) ?? [])]));
-  return [...out].slice(0, 3);
 }
 
 /**

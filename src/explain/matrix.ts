@@ -11,7 +11,7 @@
 import { requestAttributes, ruleAllows } from '../authz/authorize.js';
 import { EffectiveRoles } from '../authz/effective-roles.js';
 import { MASTERS_GROUP, matchingSubjects, type UserInfo } from '../authz/subjects.js';
-import type { KnownResource } from '../crossplane/resolve-resource.js';
+import type { KnownResource } from '../crossplane/resource-names.js';
 import { familyMembers } from '../crossplane/provider/roles.js';
 import { LABEL_PARENT_PACKAGE, LABEL_PROVIDER_FAMILY } from '../crossplane/names.js';
 import { isKubernetesGroup } from '../kube/api-names.js';

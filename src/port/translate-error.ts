@@ -42,11 +42,18 @@ const STATUS_HINTS: Readonly<Record<number, string>> = {
  * `kubectl config view --minify` shows only when it is the current one.
  */
 function networkHint(code: string, server: string): string | undefined {
-  const context = /\(context (.+)\)$/.exec(server)?.[1];
-  const view = `kubectl config view --minify${context !== undefined ? ` --context ${shellWord(context)}` : ''}`;
+  const view = configView(/\(context (.+)\)$/.exec(server)?.[1] ?? '');
   if (code === 'ECONNREFUSED') return `is the cluster running? check the server address with: ${view}`;
   if (code === 'ENOTFOUND') return `the server name does not resolve: check the server address with: ${view}`;
   return NETWORK_HINTS[code];
+}
+
+/**
+ * The command that shows the server address, proxy and credentials of CONTEXT (none: '', a run with --server and no
+ * kubeconfig): `--minify` alone shows the current context's, which need not be the one a command used.
+ */
+export function configView(context: string): string {
+  return `kubectl config view --minify${context !== '' ? ` --context ${shellWord(context)}` : ''}`;
 }
 
 /** WORD as a shell reads it back: as it is when it holds nothing the shell treats specially, else single-quoted. */

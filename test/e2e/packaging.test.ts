@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { haveBun, runRelease, standaloneLinuxAmd64 } from '../unit/packaging/release-run.js';
+import { haveBun, platformExecutable, standaloneLinuxAmd64 } from '../unit/packaging/release-run.js';
 import { assertBuilt, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const BIN = 'kubectl-crossplane_rbac';
@@ -184,7 +184,7 @@ if (!haveQemu)
 describe.skipIf(!haveQemu)('the standalone linux-arm64 executable under qemu', () => {
   let exe = '';
   beforeAll(() => {
-    exe = join(runRelease(['linux-arm64']), 'linux-arm64', BIN);
+    exe = platformExecutable('linux-arm64', BIN);
   }, 300_000);
 
   it('VersionAndExplain: the arm64 build answers version and explain', async () => {

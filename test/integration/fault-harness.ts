@@ -47,7 +47,7 @@ export function expectCleanStop(r: CliResult): void {
   const errors = errorLines(r.stderr);
   expect(errors.length, r.stderr).toBeGreaterThan(0);
   const summary =
-    /^error: (\d+ of \d+ writes failed; everything else was written|lost the API server .* writes were done before|.* while (listing|checking) .*)$/;
+    /^error: (\d+ of \d+ writes? failed; (everything else|nothing) was written|lost the API server .* writes? (was|were) done before|.* while (listing|checking) .*)$/;
   expect(errors.at(-1), r.stderr).toMatch(summary);
   for (const line of errors.slice(0, -1)) {
     expect(line, r.stderr).toMatch(/^error: (.* while (creating|updating|deleting|patching) |refused )/);

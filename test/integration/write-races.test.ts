@@ -115,7 +115,7 @@ describe('sync recreating a binding whose roleRef changed', () => {
     expect(errors[0]).toMatch(
       new RegExp(`^error: refused ClusterRoleBinding ${name}: controlled by Application "platform-rbac" `),
     );
-    expect(errors[1]).toBe('error: 1 of 1 writes failed; everything else was written');
+    expect(errors[1]).toBe('error: 1 of 1 write failed; nothing was written');
   });
 });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
-import { ApiError, type StatusBody } from '../../port/translate-error.js';
+import { ApiError, configView, type StatusBody } from '../../port/translate-error.js';
 
 /** One HTTP answer, read whole (and gunzipped). */
 export interface Answer {
@@ -69,6 +69,11 @@ export class NotJsonError extends UserError {
   override readonly name = 'NotJsonError';
 }
 
+/** What to check when something in front of the API server answered for it, in CONTEXT ('' when none). */
+export function proxyHint(context: string): string {
+  return `check the server address and proxy settings (${configView(context)}; HTTPS_PROXY, NO_PROXY)`;
+}
+
 const MAX_BACKOFF_MS = 5_000;
 const MAX_RETRY_AFTER_MS = 10_000;
 
@@ -76,9 +81,10 @@ const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
 
 /**
  * The JSON of a 2xx answer to METHOD URL (undefined when it has no body); a 2xx answer that is not JSON (a proxy's or
- * a login page) is a NotJsonError, and any other answer the ApiError of answerError.
+ * a login page) is a NotJsonError, whose hint names CONTEXT (the kubeconfig context, '' when none), and any other
+ * answer the ApiError of answerError.
  */
-export function jsonAnswer(answer: Answer, method: string, url: URL): unknown {
+export function jsonAnswer(answer: Answer, method: string, url: URL, context: string): unknown {
   if (answer.status < 200 || answer.status > 299) throw answerError(answer);
   if (answer.body.length === 0) return undefined;
   const type = answer.headers['content-type'] ?? '';
@@ -91,9 +97,7 @@ export function jsonAnswer(answer: Answer, method: string, url: URL): unknown {
   }
   throw new NotJsonError(
     `the server answered ${method} ${url.pathname} with ${typeName(type)}, not JSON: is a proxy or a login page in front of the API server?`,
-    {
-      hint: 'check the server address and proxy settings (kubectl config view --minify; HTTPS_PROXY, NO_PROXY)',
-    },
+    { hint: proxyHint(context) },
   );
 }
 

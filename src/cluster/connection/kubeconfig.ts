@@ -7,41 +7,19 @@ import {
   nonEmpty,
   stringList,
   type Raw,
-  type RawNamed,
 } from './kubeconfig-values.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import { UsageError, UserError } from '../../errors.js';
 import { parseExecConfig } from './exec-credential.js';
+import { KUBECONFIG_HINT, originDir, readKubeconfig } from './kubeconfig-files.js';
 import { checkClientKeyPair, decodeDataField } from './tls-material.js';
 import { parseRequestTimeout, type ConnectionFlags } from '../../port/connection-flags.js';
 import { type Credentials, type Impersonation, type RestConfig, type TlsConfig } from './rest-config.js';
 
-interface RawKubeconfig {
-  clusters?: RawNamed[];
-  users?: RawNamed[];
-  contexts?: RawNamed[];
-  'current-context'?: string;
-  [key: string]: unknown;
-}
-
-const PATH_FIELDS: Readonly<Record<'cluster' | 'user', readonly string[]>> = {
-  cluster: ['certificate-authority'],
-  user: ['client-certificate', 'client-key', 'tokenFile'],
-};
-
-/** The folder of the file each entry came from: exec plugins' relative commands are resolved against it. */
-const originDir = new WeakMap<object, string>();
-
-const KUBECONFIG_HINT = 'check it with: kubectl config view';
-
 /** The context names of the kubeconfig kubectl would read (files merged, first definition wins), in file order. */
 export function contextNames(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): string[] {
-  const merged: RawKubeconfig = { clusters: [], users: [], contexts: [] };
-  for (const file of kubeconfigFiles(flags, env)) mergeFirstWins(merged, readRaw(file));
-  return names(merged.contexts);
+  return names(readKubeconfig(flags, env).merged.contexts);
 }
 
 /**
@@ -51,9 +29,7 @@ export function contextNames(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pr
  * all. Only the entries the chosen context uses are validated. Never falls back to an unauthenticated localhost.
  */
 export function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): RestConfig {
-  const files = kubeconfigFiles(flags, env);
-  const merged: RawKubeconfig = { clusters: [], users: [], contexts: [] };
-  for (const file of files) mergeFirstWins(merged, readRaw(file));
+  const { files, merged } = readKubeconfig(flags, env);
   const where = files.length > 0 ? files.join(delimiter) : 'the flags (no kubeconfig file)';
 
   const contextName = nonEmpty(flags.context) ?? nonEmpty(merged['current-context']) ?? '';
@@ -119,7 +95,7 @@ export function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv = 
       user,
       userName,
       flags,
-      userEntry === undefined ? undefined : originDir.get(userEntry),
+      userEntry === undefined ? undefined : originDir(userEntry),
     ),
     impersonate: impersonation(user, flags),
     proxyUrl,
@@ -127,119 +103,6 @@ export function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv = 
     requestTimeoutMs: flags.requestTimeout === undefined ? undefined : (timeout ?? 0),
     execClusterConfig: execExtension(cluster),
   };
-}
-
-function kubeconfigFiles(flags: ConnectionFlags, env: NodeJS.ProcessEnv): string[] {
-  const serverGiven = nonEmpty(flags.server) !== undefined;
-  if (flags.kubeconfig !== undefined && flags.kubeconfig !== '') {
-    if (!existsSync(flags.kubeconfig)) {
-      throw new UserError(`kubeconfig file ${flags.kubeconfig} (from --kubeconfig) does not exist`, {
-        hint: 'pass the path of an existing kubeconfig file',
-      });
-    }
-    return [flags.kubeconfig];
-  }
-  const fromEnv = env.KUBECONFIG;
-  if (fromEnv !== undefined && fromEnv !== '') {
-    const listed = fromEnv.split(delimiter).filter((p) => p !== '');
-    const present = listed.filter((p) => existsSync(p));
-    if (present.length === 0 && !serverGiven) {
-      throw new UserError(
-        `no kubeconfig found: none of the files in KUBECONFIG exists (${listed.join(delimiter)})`,
-        { hint: 'point KUBECONFIG or --kubeconfig at a kubeconfig file, or pass --server' },
-      );
-    }
-    return [...new Set(present)];
-  }
-  const home = env.HOME ?? homedir();
-  const file = join(home, '.kube', 'config');
-  if (existsSync(file)) return [file];
-  if (serverGiven) return [];
-  throw new UserError(`no kubeconfig found: ${file} does not exist and KUBECONFIG is not set`, {
-    hint: 'set KUBECONFIG, pass --kubeconfig or --server; to work without a cluster, pass -f PATH',
-  });
-}
-
-/**
- * The kubeconfig files parsed in this process, by path, with the text each was parsed from: a run across contexts
- * connects once per context, and parsing (not reading) is the cost. A file whose text changed is parsed again.
- */
-const parsedFiles = new Map<string, { readonly text: string; readonly raw: RawKubeconfig }>();
-
-function readRaw(file: string): RawKubeconfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UserError(`invalid kubeconfig ${file}: ${errorMessage(err)}`, {
-      hint: KUBECONFIG_HINT,
-      cause: err,
-    });
-  }
-  const key = resolve(file);
-  const known = parsedFiles.get(key);
-  if (known?.text === text) return known.raw;
-  const raw = parseRaw(file, text);
-  parsedFiles.set(key, { text, raw });
-  return raw;
-}
-
-/** FILE's TEXT as a kubeconfig, its relative file references made relative to FILE. Nothing changes it after. */
-function parseRaw(file: string, text: string): RawKubeconfig {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    throw new UserError(`invalid kubeconfig ${file}: ${errorMessage(err)}`, {
-      hint: KUBECONFIG_HINT,
-      cause: err,
-    });
-  }
-  if (doc === null || doc === undefined) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new UserError(`invalid kubeconfig ${file}: not a YAML mapping`, { hint: KUBECONFIG_HINT });
-  }
-  const raw = doc as RawKubeconfig;
-  const base = dirname(resolve(file));
-  // Relative file references are relative to the file that names them, as in kubectl.
-  for (const [list, key] of [
-    [raw.clusters, 'cluster'],
-    [raw.users, 'user'],
-  ] as const) {
-    for (const entry of Array.isArray(list) ? list : []) {
-      if (entry === null || typeof entry !== 'object') continue;
-      originDir.set(entry, base);
-      const body = entry[key];
-      if (body === null || typeof body !== 'object') continue;
-      const fields = body as Raw;
-      for (const field of PATH_FIELDS[key]) {
-        const value = fields[field];
-        if (typeof value === 'string' && value !== '' && !isAbsolute(value))
-          fields[field] = join(base, value);
-      }
-    }
-  }
-  return raw;
-}
-
-function mergeFirstWins(into: RawKubeconfig, from: RawKubeconfig): void {
-  for (const key of ['clusters', 'users', 'contexts'] as const) {
-    const target = into[key] ?? [];
-    const list = from[key];
-    for (const entry of Array.isArray(list) ? list : []) {
-      if (entry === null || typeof entry !== 'object') continue;
-      const name = asString(entry.name);
-      if (name !== undefined && findNamed(target, name) === undefined) target.push(entry);
-    }
-    into[key] = target;
-  }
-  const current = from['current-context'];
-  if (
-    (into['current-context'] === undefined || into['current-context'] === '') &&
-    typeof current === 'string'
-  ) {
-    into['current-context'] = current;
-  }
 }
 
 function tlsConfig(

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import { newAgent } from './dial.js';
-import { ExecCredentialProvider } from './exec-credential.js';
 import type { ExecCredential, ExecDeadline, ExecIo } from './exec-credential-types.js';
 import { proxyChooser } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
@@ -10,13 +9,13 @@ import {
   encodeExtraKey,
   proxyAuthorization,
   readAnswer,
-  readTokenFile,
   retryAfterMs,
   sleepUnlessAborted,
   streamAnswer,
   type Answer,
   type StreamedAnswer,
 } from './http-answer.js';
+import { RequestAuth } from './request-auth.js';
 import { RequestLog } from './request-log.js';
 import { ServerGoneError, errorCode } from '../../port/translate-error.js';
 
@@ -86,10 +85,9 @@ export interface TransportDeps {
 export class Transport {
   private readonly agents = new Map<string, http.Agent>();
   private readonly proxyFor: (target: URL) => URL | undefined;
-  private readonly exec: ExecCredentialProvider | undefined;
+  private readonly auth: RequestAuth;
   private readonly log: RequestLog;
   private readonly secure: boolean;
-  private tokenFromFile: string | undefined;
   private failingSince: number | undefined;
   private answered = false;
   private gone: ServerGoneError | undefined;
@@ -106,27 +104,7 @@ export class Transport {
     this.proxyFor = proxyChooser(config.proxyUrl, deps.env);
     this.log = new RequestLog(verbosity, deps.log, deps.pid, logContext);
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    const creds = config.credentials;
-    this.exec =
-      creds.kind === 'exec' && this.secure
-        ? new ExecCredentialProvider(creds.exec, {
-            configDir: creds.configDir,
-            userName: config.userName,
-            io: deps.execIo,
-            deadline: execDeadline(config.requestTimeoutMs),
-            cluster: creds.exec.provideClusterInfo
-              ? {
-                  server: config.server,
-                  tlsServerName: config.tls.serverName,
-                  insecureSkipTlsVerify: config.tls.insecure,
-                  certificateAuthorityData: config.tls.ca,
-                  proxyUrl: config.proxyUrl,
-                  disableCompression: config.disableCompression,
-                  config: config.execClusterConfig,
-                }
-              : undefined,
-          })
-        : undefined;
+    this.auth = new RequestAuth(config, deps.execIo, this.secure, execDeadline(config.requestTimeoutMs));
   }
 
   /**
@@ -191,7 +169,7 @@ export class Transport {
       mode.signal?.throwIfAborted();
       if (this.gone !== undefined) throw this.gone;
       if (this.closed) throw new Error(`${method} ${url.pathname}: the connection was closed`);
-      const auth = await this.authorization();
+      const auth = await this.auth.authorization();
       const headers = this.headers(fromClient, auth.header, body);
       const started = Date.now();
       let answer: Answer;
@@ -227,7 +205,11 @@ export class Transport {
       this.failingSince = undefined;
       this.answered = true;
       this.log.response(method, url, answer, Date.now() - started);
-      if (answer.status === 401 && !refreshedAuth && (await this.refreshAfterUnauthorized(auth.credential))) {
+      if (
+        answer.status === 401 &&
+        !refreshedAuth &&
+        (await this.auth.refreshAfterUnauthorized(auth.credential))
+      ) {
         refreshedAuth = true;
         continue;
       }
@@ -264,56 +246,6 @@ export class Transport {
     }
     if (authorization !== undefined) headers.Authorization = authorization;
     return headers;
-  }
-
-  /** The Authorization header to send, and the exec credential it came from. Never over plain http, as kubectl. */
-  private async authorization(): Promise<{
-    header: string | undefined;
-    credential: ExecCredential | undefined;
-  }> {
-    if (!this.secure) return { header: undefined, credential: undefined };
-    const creds = this.config.credentials;
-    switch (creds.kind) {
-      case 'token':
-        return { header: `Bearer ${creds.token}`, credential: undefined };
-      case 'tokenFile':
-        this.tokenFromFile ??= readTokenFile(creds.path);
-        return { header: `Bearer ${this.tokenFromFile}`, credential: undefined };
-      case 'basic':
-        return {
-          header: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
-          credential: undefined,
-        };
-      case 'exec': {
-        const credential = await this.requireExec().get();
-        return {
-          header: credential.token !== undefined ? `Bearer ${credential.token}` : undefined,
-          credential,
-        };
-      }
-      case 'none':
-        return { header: undefined, credential: undefined };
-    }
-  }
-
-  private requireExec(): ExecCredentialProvider {
-    if (this.exec === undefined) throw new Error('exec credentials without a provider');
-    return this.exec;
-  }
-
-  /** After a 401: re-reads a token file or re-runs the exec plugin once; true when there is something new to try. */
-  private async refreshAfterUnauthorized(used: ExecCredential | undefined): Promise<boolean> {
-    const creds = this.config.credentials;
-    if (creds.kind === 'tokenFile' && this.secure) {
-      const before = this.tokenFromFile;
-      this.tokenFromFile = readTokenFile(creds.path);
-      return this.tokenFromFile !== before;
-    }
-    if (creds.kind === 'exec' && used !== undefined && this.exec !== undefined) {
-      const fresh = await this.exec.refreshAfterUnauthorized(used);
-      return fresh !== used;
-    }
-    return false;
   }
 
   private exchange(

@@ -14,8 +14,8 @@ import {
   resourcesFromDiscovery,
   resourcesOfProviderRevision,
   resourcesOfXrd,
-  type KnownResource,
 } from '../../../src/crossplane/resolve-resource.js';
+import type { KnownResource } from '../../../src/crossplane/resource-names.js';
 import { rev } from '../sync/sync-fixtures.js';
 
 function crd(spec: unknown): KubeObject {

@@ -7,8 +7,8 @@ import {
   resolveResource,
   resourceOfCrd,
   resourcesOfXrd,
-  type KnownResource,
 } from '../../../src/crossplane/resolve-resource.js';
+import type { KnownResource } from '../../../src/crossplane/resource-names.js';
 
 const xrdV1: Xrd = {
   apiVersion: 'apiextensions.crossplane.io/v1',

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessMatrix, type AccessMatrix, type MatrixRow } from '../../../src/explain/matrix.js';
 import type { SubjectRef } from '../../../src/explain/explain-subject.js';
-import type { KnownResource } from '../../../src/crossplane/resolve-resource.js';
+import type { KnownResource } from '../../../src/crossplane/resource-names.js';
 import type {
   ClusterRole,
   ClusterRoleBinding,

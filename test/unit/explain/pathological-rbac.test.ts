@@ -15,7 +15,8 @@ import { accessMatrix } from '../../../src/explain/matrix.js';
 import { lookup } from '../../../src/lookup/lookup.js';
 import { whoCan } from '../../../src/who-can/who-can.js';
 import type { SubjectSnapshot } from '../../../src/explain/subject-types.js';
-import type { KnownResource, ResolvedResource } from '../../../src/crossplane/resolve-resource.js';
+import type { ResolvedResource } from '../../../src/crossplane/resolve-resource.js';
+import type { KnownResource } from '../../../src/crossplane/resource-names.js';
 import { BOMB_ROLE, bombObjects, VICTIM, type BombOptions } from '../../support/pathological-rbac.js';
 
 type Obj = Record<string, any>;

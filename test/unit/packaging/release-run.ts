@@ -68,18 +68,43 @@ export function readReleaseJson(out: string): ReleaseJson {
 }
 
 /**
- * The directory of the standalone linux-amd64 executable: $E2E_STANDALONE_DIR when npm test made it before the
- * tests (`npm run release:e2e`: release.ts with the flags runRelease passes, into dist/release-e2e), else a release
- * of linux-amd64 made here. One older than the bundles it is compiled from is refused: it would not be the
+ * The release of every default platform, as `npm run release` makes it: $RELEASE_DIR when npm test made it before
+ * the tests (`npm run release:test`: release.ts with the flags runRelease passes, into dist/release-test; its
+ * linux-amd64 executable is the one the e2e-standalone project runs), else one made here. One older than the
+ * bundles it is compiled from is refused, as in standaloneLinuxAmd64.
+ */
+export function defaultRelease(): string {
+  const dir = process.env.RELEASE_DIR;
+  if (dir === undefined || dir === '') return runRelease();
+  refuseStale(join(dir, 'release.json'), 'npm run release:test');
+  return dir;
+}
+
+/** The executable of PLATFORM (a default one): from $RELEASE_DIR when npm test made it, else a release made here. */
+export function platformExecutable(platform: string, bin: string): string {
+  const dir = process.env.RELEASE_DIR;
+  if (dir === undefined || dir === '') return join(runRelease([platform]), platform, bin);
+  refuseStale(join(dir, 'release.json'), 'npm run release:test');
+  return join(dir, platform, bin);
+}
+
+/** Throws when FILE is missing or older than the bundles the executables are compiled from (dist/standalone). */
+function refuseStale(file: string, remedy: string): void {
+  const sources = join(repoRoot, 'dist', 'standalone');
+  const built = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
+  if (!existsSync(file) || statSync(file).mtimeMs < built)
+    throw new Error(`${file} is missing or older than ${sources}: run "${remedy}"`);
+}
+
+/**
+ * The directory of the standalone linux-amd64 executable: $E2E_STANDALONE_DIR when npm test (the linux-amd64 of
+ * its release, see defaultRelease) or `npm run test:e2e:standalone` (`npm run release:e2e`: linux-amd64 alone,
+ * into dist/release-e2e) made it before the tests, else a release of linux-amd64 made here. One older than the bundles it is compiled from is refused: it would not be the
  * executable of these sources.
  */
 export function standaloneLinuxAmd64(): string {
   const dir = process.env.E2E_STANDALONE_DIR;
   if (dir === undefined || dir === '') return join(runRelease(['linux-amd64']), 'linux-amd64');
-  const exe = join(dir, 'kubectl-crossplane_rbac');
-  const sources = join(repoRoot, 'dist', 'standalone');
-  const built = Math.max(...readdirSync(sources).map((f) => statSync(join(sources, f)).mtimeMs));
-  if (!existsSync(exe) || statSync(exe).mtimeMs < built)
-    throw new Error(`${exe} is missing or older than ${sources}: run "npm run release:e2e"`);
+  refuseStale(join(dir, 'kubectl-crossplane_rbac'), 'npm run release:e2e');
   return dir;
 }
