@@ -134,7 +134,7 @@ describe('names with terminal escapes, from the test API server', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`User ${SUBJECT_SHOWN} (groups: system:authenticated)`);
     expect(lines).toContain(
-      `  RoleBinding/team-a/${BINDING_SHOWN} → ClusterRole/${ROLE_SHOWN}  (1 rules; via User ${SUBJECT_SHOWN})`,
+      `  RoleBinding/team-a/${BINDING_SHOWN} → ClusterRole/${ROLE_SHOWN}  (1 rule; via User ${SUBJECT_SHOWN})`,
     );
   });
 

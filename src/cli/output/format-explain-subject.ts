@@ -30,7 +30,7 @@ export function formatSubjectText(e: SubjectExplanation, wide: boolean): string 
       b.role.drift ? 'aggregation not converged' : '',
     ].filter((n) => n !== '');
     lines.push(
-      `  ${ref(b.binding)} → ${ref(b.role)}  (${String(b.rules.length)} rules; via ${via})${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`,
+      `  ${ref(b.binding)} → ${ref(b.role)}  (${String(b.rules.length)} ${b.rules.length === 1 ? 'rule' : 'rules'}; via ${via})${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`,
     );
     if (wide) {
       for (const r of b.rules) {
