@@ -27,7 +27,8 @@ const EXCEPTIONS: Record<string, string> = {
   'src/cluster/connection/exec-credential-run.ts': "the exec plugin's stderr, passed through",
   'src/cluster/connection/exec-credential.ts': 'hands ExecIo to the plugin run',
   'src/cluster/connection/transport.ts': 'TransportDeps.execIo, handed on to the exec credential provider',
-  'src/cluster/connection/request-auth.ts': "the exec plugin's stderr, handed to the exec credential provider",
+  'src/cluster/connection/request-auth.ts':
+    "the exec plugin's stderr, handed to the exec credential provider",
 };
 
 /** The names of the stream types: Node's writable streams, and the CLI's TextSink (io.ts). */
