@@ -345,19 +345,20 @@ describe("kubectl's plugin completion", () => {
     expect(missing).toStrictEqual([]);
   });
 
-  it("-o: the command's own formats, as its --help lists them", async () => {
+  it("-o: the command's own formats, as its --help lists them (explain: the formats of the mode the line names)", async () => {
     for (const command of ['who-can', 'explain', 'sync', 'lookup', 'version']) {
       const help = await run(['crossplane-rbac', command, '--help']);
       const line = /Output format: ([^\s(]+)(?: \(([^)]*)\))?/.exec(help.stdout.replace(/\s+/g, ' '));
-      // explain: its own formats and those of --subject and --matrix, each once.
-      const listed = [
-        line?.[1] ?? '',
-        ...[...(line?.[2] ?? '').matchAll(/with --[a-z]+: ([a-z|]+)/g)].map((m) => m[1] ?? ''),
-      ]
-        .join('|')
-        .split('|');
-      const { items } = await complete([command, '-o', '']);
-      expect(items, command).toStrictEqual([...new Set(listed)]);
+      expect(line, command).not.toBeNull();
+      expect((await complete([command, '-o', ''])).items, command).toStrictEqual(
+        (line?.[1] ?? '').split('|'),
+      );
+      // explain: each mode's own formats, as "with --subject: ..." and "with --matrix: ..." list them.
+      for (const [, flag, formats] of (line?.[2] ?? '').matchAll(/with --([a-z]+): ([a-z|]+)/g)) {
+        const mode = flag === 'matrix' ? ['--subject', 'User:x', '--matrix'] : [`--${flag ?? ''}`, 'User:x'];
+        const { items } = await complete([command, ...mode, '-o', '']);
+        expect(items, `${command} --${flag ?? ''}`).toStrictEqual((formats ?? '').split('|'));
+      }
     }
   });
 

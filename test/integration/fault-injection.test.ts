@@ -13,7 +13,14 @@ import {
   keyOf,
   storedState,
 } from '../support/cluster-state.js';
-import { LARGE, foreignSeeds, largeSeed, startLarge, type ForeignSeeds } from '../support/large-cluster.js';
+import {
+  LARGE,
+  bootstrapKeys,
+  foreignSeeds,
+  largeSeed,
+  startLarge,
+  type ForeignSeeds,
+} from '../support/large-cluster.js';
 import { faultRun, formatTally, outcomeOf, reference, type Reference, type Tally } from './fault-harness.js';
 import { runPlugin } from './harness.js';
 
@@ -62,6 +69,7 @@ async function serverGoneForGood(ref: Reference, foreign: readonly Obj[]): Promi
     expect(first.stderr).toMatch(/\nhint: re-run the command when the server is back/);
     // Every write it counts as done is stored; a few more may be (in flight when the server went, answer lost).
     const seeded = new Set([...(largeSeed() as Obj[]), ...ref.seed].map(keyOf));
+    for (const key of bootstrapKeys(server)) seeded.add(key);
     const made = [...storedState(server).keys()].filter((k) => !seeded.has(k)).length;
     const done = Number(gone?.[2]);
     expect(done).toBeGreaterThanOrEqual(400);

@@ -110,6 +110,19 @@ export function foreignSeeds(wanted: readonly Obj[]): ForeignSeeds {
 }
 
 /**
+ * The keys of what the test API server stores at start, as a kube-apiserver does: the bootstrap policy, labelled
+ * kubernetes.io/bootstrapping=rbac-defaults (a label the plugin never writes). Neither seeded nor the plugin's.
+ */
+export function bootstrapKeys(server: TestApiServer): Set<string> {
+  return new Set(
+    ['clusterroles', 'clusterrolebindings']
+      .flatMap((resource) => server.list(resource) as Obj[])
+      .filter((o) => o.metadata.labels?.['kubernetes.io/bootstrapping'] === 'rbac-defaults')
+      .map(keyOf),
+  );
+}
+
+/**
  * A third of the plugin-made objects of a converged server (those neither in examples/large nor in EXTRA), each
  * changed the way drift changes them: ClusterRoles gain a label under crossplane.io (the plugin's to remove),
  * bindings a subject, and some bindings another roleRef (which the plugin can only fix by deleting and creating
@@ -117,6 +130,7 @@ export function foreignSeeds(wanted: readonly Obj[]): ForeignSeeds {
  */
 export function drifted(server: TestApiServer, extra: readonly Obj[]): Obj[] {
   const seeded = new Set([...(largeSeed() as Obj[]), ...extra].map(keyOf));
+  for (const key of bootstrapKeys(server)) seeded.add(key);
   const made = (resource: string): Obj[] =>
     (server.list(resource) as Obj[]).filter((o) => !seeded.has(keyOf(o)));
   const out: Obj[] = [];
