@@ -515,6 +515,11 @@ describe('audit flags', () => {
     const a = await audit(['--accept', bad]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/^error: .*entry 1: unknown capability "root"/m);
-    expect((await audit(['--fail-on', 'severe'])).code).toBe(2);
+    const severe = await audit(['--fail-on', 'severe']);
+    expect(severe.code).toBe(2);
+    // A severity, not an output format: the error names what the flag takes.
+    expect(severe.stderr).toBe(
+      'error: --fail-on "severe" is not a severity\nhint: use one of: critical, high, medium, low\n',
+    );
   });
 });

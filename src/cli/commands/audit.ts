@@ -5,7 +5,7 @@ import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
-import { outputHelpOf, parseFormat, parseOutput, type FormatOf } from '../output/registry.js';
+import { outputHelpOf, parseFormat, type FormatOf } from '../output/registry.js';
 import { GRAPH_FORMATS } from '../output/output-formats.js';
 import { printResult } from '../output/print-result.js';
 import {
@@ -92,6 +92,17 @@ async function auditOnce(
   if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
 }
 
+/** --fail-on's severity; anything else is a usage error naming the severities. */
+function parseFailOn(value: string): (typeof FAIL_ON)[number] {
+  const severity = FAIL_ON.find((s) => s === value);
+  if (severity === undefined) {
+    throw new UsageError(`--fail-on "${value}" is not a severity`, {
+      hint: `use one of: ${FAIL_ON.join(', ')}`,
+    });
+  }
+  return severity;
+}
+
 /** The flags checked into the run's options before anything is read. */
 function auditFlags(args: AuditArgs): {
   output: FormatOf<'audit'>;
@@ -99,8 +110,7 @@ function auditFlags(args: AuditArgs): {
   failOn: (typeof FAIL_ON)[number] | undefined;
 } {
   const output = parseFormat('audit', args.output, 'audit');
-  const failOn =
-    args['fail-on'] === undefined ? undefined : parseOutput(args['fail-on'], FAIL_ON, 'high', '--fail-on');
+  const failOn = args['fail-on'] === undefined ? undefined : parseFailOn(args['fail-on']);
   let subject: AuditOptions['subject'];
   if (args.subject !== undefined) {
     subject = parseSubject(args.subject);

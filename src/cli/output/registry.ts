@@ -32,7 +32,7 @@ export function parseFormat<K extends ResultKind>(
  * A value checked against the choices a flag takes (as kubectl's PrintFlags checks -o): the default when absent,
  * one `unknown output format` error naming the command (FOR) and the choices otherwise. The one check of -o.
  */
-export function parseOutput<T extends string>(
+function parseOutput<T extends string>(
   value: string | undefined,
   formats: readonly T[],
   fallback: T,
