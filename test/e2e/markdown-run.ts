@@ -1,20 +1,21 @@
 /**
  * Every command of the user documentation (README.md and every page under docs/), run as the page writes it (see
  * readme-blocks.ts for how blocks are read), with the built plugin through the real kubectl, from a scratch copy of
- * the clone: each top-level entry of the repository is linked into it, so `-f examples/cluster` and `npm run` work
- * and what commands write (`roles.yaml`, `clusters/`) stays out of the clone. readme.test.ts runs README.md,
+ * the clone, one per page: each top-level entry of the repository is linked into it, so `-f examples/cluster` and
+ * `npm run` work and what commands write (`roles.yaml`, `clusters/`) stays out of the clone. readme.test.ts runs README.md,
  * docs.test.ts the pages under docs/ (two files, so vitest runs them side by side).
  *
  * - Each ```sh block (and transcript) gets a fresh test API server seeded with examples/cluster, its kubeconfig in
  *   KUBECONFIG; its commands run in page order, so a block reads as one session on the example cluster.
  *   Files persist across the blocks of a page (a later block reads what an earlier one wrote), as in the reader's
- *   shell.
+ *   shell, but not across pages: each page has its own scratch copy, `/tmp/` and empty HOME, so a page stands
+ *   alone (DOCS_PAGE runs it alone as it runs in the whole suite).
  * - A command runs in `bash -o pipefail -c`, and must exit 0 unless EXIT below says otherwise and why. `export
  *   NAME=VALUE` carries into the block's later commands, as in the reader's shell.
  * - Where a page shows output, the command's terminal output (stderr and stdout as they interleave) must be it,
  *   with the normalisations of readme-blocks.ts outputMatches: `...` lines elide, a line ending in ` ...` matches
- *   any line beginning so, and trailing blanks are ignored. Other normalisation: `/tmp/` in a command is
- *   SCRATCH/tmp/, so runs never share files with each other or the machine.
+ *   any line beginning so, and trailing blanks are ignored. Other normalisation: `/tmp/` in a command is the
+ *   page's SCRATCH/tmp/, so runs and pages never share files with each other or the machine.
  * - What cannot run here is in SKIP, with why; what asks on a terminal is in TERMINAL and runs in a pseudo-terminal
  *   (`script`) that answers `y`; what serves until Ctrl-C is in SERVE and runs in the background until the end.
  *   Every key of these lists must be a command of some page (readme.test.ts checks), so the lists cannot outlive
@@ -34,7 +35,6 @@ import { EXIT, SERVE, SKIP, TERMINAL } from './readme-exceptions.js';
 
 const seed = loadSeedFiles([join(repoRoot, 'examples', 'cluster')]);
 const scratch = tempDir('xrbac-readme-');
-const home = join(scratch, '.home');
 const background: number[] = [];
 const servers: TestApiServer[] = [];
 
@@ -91,13 +91,24 @@ async function fleet(): Promise<Record<string, string>> {
   };
 }
 
-function shell(text: string, env: Record<string, string>, terminal: boolean, input?: string): Promise<Ran> {
-  const script = `exec 2>&1\n${text.replaceAll('/tmp/', `${scratch}/tmp/`)}`;
+/** A page's own scratch copy of the clone (cwd of its commands, its `/tmp/` and HOME inside). */
+function pageScratch(page: string): string {
+  return join(scratch, page.replace(/[^A-Za-z0-9]+/g, '-'));
+}
+
+function shell(
+  dir: string,
+  text: string,
+  env: Record<string, string>,
+  terminal: boolean,
+  input?: string,
+): Promise<Ran> {
+  const script = `exec 2>&1\n${text.replaceAll('/tmp/', `${dir}/tmp/`)}`;
   const [cmd, args] = terminal
     ? ['script', ['-qec', `bash -o pipefail -c ${quote(script)}`, '/dev/null']]
     : ['bash', ['-o', 'pipefail', '-c', script]];
   return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: scratch, env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(cmd, args, { cwd: dir, env, stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.on('close', (code) => {
@@ -114,9 +125,9 @@ function quote(s: string): string {
 }
 
 /** Starts TEXT in the background (its own process group) and resolves once it prints an https URL. */
-function serve(text: string, env: Record<string, string>): Promise<string> {
-  const command = text.replaceAll('/tmp/', `${scratch}/tmp/`);
-  const child = spawn('bash', ['-c', command], { cwd: scratch, env, detached: true, stdio: 'pipe' });
+function serve(dir: string, text: string, env: Record<string, string>): Promise<string> {
+  const command = text.replaceAll('/tmp/', `${dir}/tmp/`);
+  const child = spawn('bash', ['-c', command], { cwd: dir, env, detached: true, stdio: 'pipe' });
   if (child.pid !== undefined) background.push(child.pid);
   return new Promise((done, fail) => {
     let output = '';
@@ -168,11 +179,14 @@ const title = (page: string, c: ReadmeCommand): string =>
 export function runPages(pages: readonly string[]): void {
   beforeAll(() => {
     assertBuilt();
-    for (const entry of readdirSync(repoRoot))
-      if (entry !== '.git') symlinkSync(join(repoRoot, entry), join(scratch, entry));
-    mkdirSync(join(scratch, 'tmp'));
-    // HOME starts empty, as on a fresh machine: a page that writes to ~/bin makes it first.
-    mkdirSync(home, { recursive: true });
+    for (const page of pages) {
+      const dir = pageScratch(page);
+      mkdirSync(join(dir, 'tmp'), { recursive: true });
+      for (const entry of readdirSync(repoRoot))
+        if (entry !== '.git') symlinkSync(join(repoRoot, entry), join(dir, entry));
+      // HOME starts empty, as on a fresh machine: a page that writes to ~/bin makes it first.
+      mkdirSync(join(dir, '.home'));
+    }
   });
 
   afterAll(async () => {
@@ -188,6 +202,7 @@ export function runPages(pages: readonly string[]): void {
 
   for (const page of pages) {
     const blocks = pageBlocks(page);
+    const dir = pageScratch(page);
     for (const block of blocks) {
       describe(`${page}:${String(block.line)} (${block.heading})`, () => {
         let server: TestApiServer;
@@ -198,13 +213,13 @@ export function runPages(pages: readonly string[]): void {
           servers.push(server);
           const wantsFleet = block.commands.some((c) => /--contexts|--all-contexts/.test(c.text));
           const file = kubeconfig(
-            join(scratch, `kubeconfig-${String(block.line)}`),
+            join(dir, `kubeconfig-${String(block.line)}`),
             server,
             wantsFleet ? await fleet() : undefined,
           );
           Object.assign(env, {
             PATH: `${binDir}:${process.env.PATH ?? ''}`,
-            HOME: home,
+            HOME: join(dir, '.home'),
             NO_COLOR: '1',
             TERM: 'dumb',
             KUBECONFIG: file,
@@ -225,19 +240,19 @@ export function runPages(pages: readonly string[]): void {
             title(page, command),
             async () => {
               if (SERVE[command.text] !== undefined) {
-                expect(await serve(command.text, env)).toMatch(/^https:/);
+                expect(await serve(dir, command.text, env)).toMatch(/^https:/);
                 return;
               }
               const exported = /^export ([A-Za-z_][A-Za-z0-9_]*)=/.exec(command.text);
               if (exported !== null) {
                 const name = exported[1] ?? '';
-                const r = await shell(`${command.text}\nprintf %s "$${name}"`, env, false);
+                const r = await shell(dir, `${command.text}\nprintf %s "$${name}"`, env, false);
                 expect(r.code, r.output).toBe(0);
                 env[name] = r.output;
                 return;
               }
               const terminal = TERMINAL[command.text] !== undefined;
-              const r = await shell(command.text, env, terminal, terminal ? 'y\n' : undefined);
+              const r = await shell(dir, command.text, env, terminal, terminal ? 'y\n' : undefined);
               expect(r.code, r.output).toBe(EXIT[command.text]?.code ?? 0);
               if (command.expected !== undefined && !outputMatches(command.expected.text, r.output)) {
                 // The README's text against the output, as a diff (README.md:LINE is where to change it).
