@@ -2,48 +2,15 @@
 // that shows the server address and proxy of the context that failed: with --context (or a fleet run), `kubectl
 // config view --minify` alone shows the current context's, not that one. The hint's command is run through the real
 // kubectl against a kubeconfig whose current context is another.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jsonAnswer, type Answer, type StreamedAnswer } from '../../../src/cluster/connection/http-answer.js';
 import { watchKind, type WatchTransport } from '../../../src/cluster/watch.js';
 import type { ResourceKind } from '../../../src/port/cluster.js';
-
-const dir = mkdtempSync(join(tmpdir(), 'xrbac-notjson-'));
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+import { CURRENT_SERVER, otherContextRunner } from '../../support/context-kubeconfig.js';
 
 const SERVER = 'https://proxied.example:6443';
-
-/** A kubeconfig whose current context is `here`; CONTEXT points at SERVER through a proxy. */
-function kubeconfig(context: string): string {
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: here',
-      '  cluster: {server: "https://current.example:6443"}',
-      `- name: ${JSON.stringify(context)}`,
-      `  cluster: {server: ${JSON.stringify(SERVER)}, proxy-url: "http://proxy.example:3128"}`,
-      'users: [{name: u, user: {token: t}}]',
-      'contexts:',
-      '- name: here',
-      '  context: {cluster: here, user: u}',
-      `- name: ${JSON.stringify(context)}`,
-      `  context: {cluster: ${JSON.stringify(context)}, user: u}`,
-      'current-context: here',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
+const runAgainst = otherContextRunner();
 
 /** The command in HINT, run with bash and the real kubectl against the kubeconfig of CONTEXT: what it prints. */
 function runHint(hint: string, context: string): string {
@@ -51,10 +18,7 @@ function runHint(hint: string, context: string): string {
     hint,
   )?.[1];
   expect(command, hint).toBeDefined();
-  return execFileSync('bash', ['-c', command ?? 'false'], {
-    env: { PATH: process.env.PATH ?? '', KUBECONFIG: kubeconfig(context) },
-    encoding: 'utf8',
-  });
+  return runAgainst(command ?? 'false', { context, server: SERVER, proxyUrl: 'http://proxy.example:3128' });
 }
 
 const page: Answer = {
@@ -84,7 +48,7 @@ describe('jsonAnswer: the hint of a page that is not JSON names the context', ()
     const shown = runHint(hint, context);
     expect(shown).toContain(SERVER);
     expect(shown).toContain('proxy.example');
-    expect(shown).not.toContain('current.example');
+    expect(shown).not.toContain(new URL(CURRENT_SERVER).hostname);
   });
 
   it('without a context (--server, no kubeconfig), the command has no --context', () => {
@@ -141,6 +105,6 @@ describe('watchKind: the hint of a watch event that is not JSON names the contex
     }
     const shown = runHint(hint, context);
     expect(shown).toContain(SERVER);
-    expect(shown).not.toContain('current.example');
+    expect(shown).not.toContain(new URL(CURRENT_SERVER).hostname);
   });
 });
