@@ -8,33 +8,23 @@
  * cluster-admin, and everything else is synced.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import { xrd } from '../support/cluster-state.js';
+import type { RunResult } from './harness.js';
+import { asFlags, startSeeded, type SeededCluster } from './seeded-cluster.js';
 
 const USER = 'mallory';
+/** kubectl's flags to act as USER (the server's authorizer answers for the user, not the administrator). */
+const AS_USER = asFlags({ kind: 'User', name: USER }, USER);
 
-let server: TestApiServer;
-let kubeconfig: string;
+let cluster: SeededCluster;
 
-const run = (args: readonly string[], input?: string): Promise<RunResult> =>
-  kubectl(args, {
-    env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: discoveryCache(kubeconfig) },
-    ...(input !== undefined ? { input } : {}),
-  });
+const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
 
-const evilXrd = {
-  apiVersion: 'apiextensions.crossplane.io/v1',
-  kind: 'CompositeResourceDefinition',
-  metadata: { name: 'clusterroles.rbac.authorization.k8s.io' },
-  spec: {
-    group: 'rbac.authorization.k8s.io',
-    names: { kind: 'ClusterRole', plural: 'clusterroles' },
-    claimNames: { kind: 'ClusterRoleBinding', plural: 'clusterrolebindings' },
-    versions: [{ name: 'v1', served: true, referenceable: true }],
-  },
-};
+const evilXrd = xrd(
+  'rbac.authorization.k8s.io',
+  { kind: 'ClusterRole', plural: 'clusterroles' },
+  { kind: 'ClusterRoleBinding', plural: 'clusterrolebindings' },
+);
 
 const evilRevision = {
   apiVersion: 'pkg.crossplane.io/v1',
@@ -55,16 +45,13 @@ const evilRevisionStatus = {
 };
 
 async function canI(verb: string, resource: string): Promise<string> {
-  const r = await run(['auth', 'can-i', verb, resource, '--as', USER]);
+  const r = await run(['auth', 'can-i', verb, resource, ...AS_USER]);
   expect([0, 1], r.stderr).toContain(r.code);
   return r.stdout.trim();
 }
 
 beforeAll(async () => {
-  assertBuilt();
-  server = await startApiServer({ seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]) });
-  kubeconfig = join(tempDir('xrbac-e2e-escalation-'), 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  cluster = await startSeeded('xrbac-e2e-escalation-', ['cluster']);
   const bound = await run([
     'create',
     'clusterrolebinding',
@@ -78,14 +65,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server.stop();
+  await cluster.server.stop();
 });
 
 describe('an XRD or provider in Kubernetes’ own API groups', () => {
   it('the user may create XRDs but not ClusterRoleBindings before', async () => {
     expect(await canI('create', 'compositeresourcedefinitions.apiextensions.crossplane.io')).toBe('yes');
     expect(await canI('create', 'clusterrolebindings')).toBe('no');
-    const made = await run(['create', '-f', '-', '--as', USER], JSON.stringify(evilXrd));
+    const made = await run(['create', '-f', '-', ...AS_USER], JSON.stringify(evilXrd));
     expect(made.code, made.stderr).toBe(0);
     const rev = await run(['create', '-f', '-'], JSON.stringify(evilRevision));
     expect(rev.code, rev.stderr).toBe(0);
@@ -133,25 +120,15 @@ describe('an XRD or provider in Kubernetes’ own API groups', () => {
       'cluster-admin',
       '--user',
       USER,
-      '--as',
-      USER,
+      ...AS_USER,
     ]);
     expect(made.code).not.toBe(0);
     expect(made.stderr).toMatch(/forbidden/);
   });
 
   it("an XRD named after a provider's CRD is held: that CRD is the provider revision's, not the XRD's", async () => {
-    const squatter = {
-      apiVersion: 'apiextensions.crossplane.io/v1',
-      kind: 'CompositeResourceDefinition',
-      metadata: { name: 'buckets.s3.aws.upbound.io' },
-      spec: {
-        group: 's3.aws.upbound.io',
-        names: { kind: 'Bucket', plural: 'buckets' },
-        versions: [{ name: 'v1', served: true, referenceable: true }],
-      },
-    };
-    const made = await run(['create', '-f', '-', '--as', USER], JSON.stringify(squatter));
+    const squatter = xrd('s3.aws.upbound.io', { kind: 'Bucket', plural: 'buckets' });
+    const made = await run(['create', '-f', '-', ...AS_USER], JSON.stringify(squatter));
     expect(made.code, made.stderr).toBe(0);
     const r = await run(['crossplane-rbac', 'sync', '--dry-run=server']);
     expect(r.code).toBe(2);

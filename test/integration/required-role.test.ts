@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
+import { xrd } from '../support/cluster-state.js';
 import { runPlugin, startSeeded, userKubeconfig } from './harness.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -16,17 +17,12 @@ interface Role {
 }
 
 /** An XRD whose CRDs do not exist yet: discovery does not serve its claim, so who-can reads every XRD and revision. */
-const UNSERVED_XRD = {
-  apiVersion: 'apiextensions.crossplane.io/v1',
-  kind: 'CompositeResourceDefinition',
-  metadata: { name: 'xwidgets.unserved.acme.io' },
-  spec: {
-    group: 'unserved.acme.io',
-    names: { kind: 'XWidget', plural: 'xwidgets' },
-    claimNames: { kind: 'Widget', plural: 'widgets' },
-    versions: [{ name: 'v1alpha1', served: true, referenceable: true }],
-  },
-};
+const UNSERVED_XRD = xrd(
+  'unserved.acme.io',
+  { kind: 'XWidget', plural: 'xwidgets' },
+  { kind: 'Widget', plural: 'widgets' },
+  'v1alpha1',
+);
 
 /**
  * Each read command: how its role is printed, and a run of it that reads everything the role names (who-can: its

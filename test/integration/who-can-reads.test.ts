@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
 import { identityHolding, subjectAccessReview } from '../support/access-review.js';
+import { xrd } from '../support/cluster-state.js';
 import { runPlugin, startSeeded } from './harness.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -192,17 +193,12 @@ describe('who-can reads the XRDs and ProviderRevisions only as far as RESOURCE n
     server = started.server;
     // An XRD whose CRDs do not exist yet, and a user bound to create its claims.
     server.seed([
-      {
-        apiVersion: 'apiextensions.crossplane.io/v1',
-        kind: 'CompositeResourceDefinition',
-        metadata: { name: 'xwidgets.unserved.acme.io' },
-        spec: {
-          group: 'unserved.acme.io',
-          names: { kind: 'XWidget', plural: 'xwidgets' },
-          claimNames: { kind: 'Widget', plural: 'widgets' },
-          versions: [{ name: 'v1alpha1', served: true, referenceable: true }],
-        },
-      },
+      xrd(
+        'unserved.acme.io',
+        { kind: 'XWidget', plural: 'xwidgets' },
+        { kind: 'Widget', plural: 'widgets' },
+        'v1alpha1',
+      ),
       {
         apiVersion: rbac,
         kind: 'ClusterRole',

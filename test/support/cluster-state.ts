@@ -149,6 +149,31 @@ export function clusterRoleBinding(name: string, metadata: Obj = {}): Obj {
   };
 }
 
+/** A name of a Crossplane type: its plural and kind, as an XRD's spec.names and spec.claimNames give them. */
+interface TypeNames {
+  readonly plural: string;
+  readonly kind: string;
+}
+
+/**
+ * A CompositeResourceDefinition named as Crossplane requires (`<plural>.<group>`) of GROUP and NAMES, offering a
+ * claim when CLAIM is given, with one served and referenceable VERSION: the XRDs the access tests create (as a user
+ * or seeded), so that each states only what it is about.
+ */
+export function xrd(group: string, names: TypeNames, claim?: TypeNames, version = 'v1'): Obj {
+  return {
+    apiVersion: 'apiextensions.crossplane.io/v1',
+    kind: 'CompositeResourceDefinition',
+    metadata: { name: `${names.plural}.${group}` },
+    spec: {
+      group,
+      names: { kind: names.kind, plural: names.plural },
+      ...(claim !== undefined ? { claimNames: { kind: claim.kind, plural: claim.plural } } : {}),
+      versions: [{ name: version, served: true, referenceable: true }],
+    },
+  };
+}
+
 /** The lines of a command's stderr that report errors (`error: ...`). */
 export function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l.startsWith('error: '));
