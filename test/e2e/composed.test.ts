@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import type { TestApiServer } from '../apiserver/server.js';
+import { CROSSPLANE_PATCH_CRONJOBS, startExampleServer } from './example-server.js';
 import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 // sync --only composed on examples/cluster (60-compositions.yaml): the kinds its compositions, XRs, events and
@@ -81,13 +81,9 @@ async function composedRoles(): Promise<string[]> {
 
 beforeAll(async () => {
   assertBuilt();
-  server = await startApiServer({
-    aggregation: true,
-    seed: loadSeedFiles([join(repoRoot, 'examples', 'cluster')]),
-  });
   dir = tempDir('xrbac-e2e-composed-');
   kubeconfig = join(dir, 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  server = await startExampleServer(kubeconfig);
 });
 
 afterAll(async () => {
@@ -174,18 +170,7 @@ describe('sync --only composed through the real kubectl', () => {
   it('finds, grants and explains exactly the kinds Crossplane composes', async () => {
     // Before: the API server forbids every composed kind to Crossplane's account.
     expect(await eventually([...COMPOSED, ...STILL_DENIED], false)).toEqual([]);
-    const why = await run([
-      'crossplane-rbac',
-      'explain',
-      '--subject',
-      'ServiceAccount:crossplane-system/crossplane',
-      '--for',
-      'cronjobs.batch',
-      '--verb',
-      'patch',
-      '-n',
-      'team-a',
-    ]);
+    const why = await run(['crossplane-rbac', ...CROSSPLANE_PATCH_CRONJOBS]);
     expect(why.stdout).toMatch(/patch batch\/cronjobs in namespace team-a: denied/);
     expect(why.stdout).toMatch(/fix: kubectl crossplane-rbac sync --only composed$/m);
 

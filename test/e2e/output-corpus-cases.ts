@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import type { TestApiServer } from '../apiserver/server.js';
+import { CROSSPLANE_PATCH_CRONJOBS, startExampleServer } from './example-server.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const corpusDir = join(root, 'test', 'fixtures', 'output-corpus');
@@ -95,19 +95,7 @@ function live(): string[][] {
       o,
     ]),
     ...['tree', 'table', 'wide', 'yaml', 'json'].map((o) => ['explain', 'crossplane-edit', '-o', o]),
-    ...['text', 'wide', 'yaml', 'json'].map((o) => [
-      'explain',
-      '--subject',
-      'ServiceAccount:crossplane-system/crossplane',
-      '--for',
-      'cronjobs.batch',
-      '--verb',
-      'patch',
-      '-n',
-      'team-a',
-      '-o',
-      o,
-    ]),
+    ...['text', 'wide', 'yaml', 'json'].map((o) => [...CROSSPLANE_PATCH_CRONJOBS, '-o', o]),
     ...['table', 'json', 'yaml'].map((o) => [
       'explain',
       '--subject',
@@ -204,13 +192,11 @@ interface Named {
 
 export async function startServers(): Promise<Servers> {
   const dir = mkdtempSync(join(tmpdir(), 'xrbac-corpus-'));
-  const seed = (): ReturnType<typeof loadSeedFiles> => loadSeedFiles([join(root, 'examples', 'cluster')]);
   const servers: TestApiServer[] = await Promise.all(
-    ['live', 'stage', 'prod'].map(() => startApiServer({ aggregation: true, seed: seed() })),
+    ['live', 'stage', 'prod'].map((_, i) => startExampleServer(join(dir, `${String(i)}.kubeconfig`))),
   );
-  const parts = servers.map((s, i) => {
+  const parts = servers.map((_, i) => {
     const file = join(dir, `${String(i)}.kubeconfig`);
-    s.writeKubeconfig(file);
     const k = parse(readFileSync(file, 'utf8')) as { clusters: Named[]; users: Named[] };
     const name = ['live', 'stage', 'prod'][i] ?? '';
     return {

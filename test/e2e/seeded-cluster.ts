@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
-import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
+import type { TestApiServer } from '../apiserver/server.js';
+import { startExampleServer } from './example-server.js';
+import { assertBuilt, discoveryCache, kubectl, tempDir, type RunResult } from './harness.js';
 
 export interface SeededCluster {
   readonly server: TestApiServer;
@@ -20,12 +20,9 @@ export interface SeededCluster {
 /** Starts the test API server seeded with the files of EXAMPLES (folders of repoRoot/examples). */
 export async function startSeeded(prefix: string, examples: readonly string[]): Promise<SeededCluster> {
   assertBuilt();
-  const server = await startApiServer({
-    seed: loadSeedFiles(examples.map((e) => join(repoRoot, 'examples', e))),
-  });
   const dir = tempDir(prefix);
   const kubeconfig = join(dir, 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  const server = await startExampleServer(kubeconfig, examples);
   return {
     server,
     kubeconfig,

@@ -8,8 +8,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeedFiles } from '../apiserver/seed.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import type { TestApiServer } from '../apiserver/server.js';
+import { CROSSPLANE_PATCH_CRONJOBS, startExampleServer } from './example-server.js';
 import {
   assertBuilt,
   binDir,
@@ -63,17 +63,7 @@ const OFFLINE: readonly (readonly string[])[] = [
 const LIVE: readonly (readonly string[])[] = [
   ['sync', '--check', '-o', 'name'],
   ['who-can', 'delete', 'buckets.s3.aws.upbound.io', '-A'],
-  [
-    'explain',
-    '--subject',
-    'ServiceAccount:crossplane-system/crossplane',
-    '--for',
-    'cronjobs.batch',
-    '--verb',
-    'patch',
-    '-n',
-    'team-a',
-  ],
+  CROSSPLANE_PATCH_CRONJOBS,
   ['lookup', 'crossplane', '-o', 'json'],
 ];
 
@@ -84,10 +74,8 @@ describe('every command, standalone against the npm bundle', () => {
   beforeAll(async () => {
     assertBuilt();
     for (const side of ['under-test', 'bundle']) {
-      const server = await startApiServer({ seed: loadSeedFiles([examples]) });
-      servers.push(server);
       const file = join(tempDir(), `kubeconfig-${side}`);
-      server.writeKubeconfig(file);
+      servers.push(await startExampleServer(file));
       kubeconfigs.push(file);
     }
   });
