@@ -96,6 +96,11 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           exclude: FAULTS,
+          // As the unit files: each isolated file was a fresh child process that loaded vitest, src/ and the
+          // client library again (a second of CPU and more per file). They run the plugin in-process against servers
+          // of their own, and keep no state in modules or globals between files (a shared module's only state is
+          // test/support/large-cluster.ts's cache of the generated seed, which sharing only saves).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 0 },
