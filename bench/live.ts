@@ -324,7 +324,7 @@ export async function benchWhoCan(): Promise<void> {
     let floorRead = '';
     let subjects: { kind: string; name: string; namespace?: string }[] = [];
     for (let i = 0; i < runs; i++) {
-      const f = await runAsync(process.execPath, [floorClient, server.url, ns, '16']);
+      const f = await runAsync(process.execPath, [floorClient, server.httpsUrl(), ns, '16']);
       floor.push(f.ms);
       floorRead = f.out.trim();
       const w = await runAsync('kubectl', [
