@@ -62,7 +62,8 @@ await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (next < names.length) {
       const name = names[next++] ?? '';
-      bytes += (await get(`${RBAC}/clusterroles/${encodeURIComponent(name)}`)).length;
+      const body = await get(`${RBAC}/clusterroles/${encodeURIComponent(name)}`);
+      bytes += body.length;
     }
   }),
 );
