@@ -306,11 +306,27 @@ export async function benchWhoCan(): Promise<void> {
         : s.kind === 'Group'
           ? ['--as', 'bench-probe', '--as-group', s.name]
           : ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
+    // The floor: a bare process sending the same reads, bytes only (bench/who-can-floor-client.ts).
+    const floorClient = join(work, 'who-can-floor-client.mjs');
+    await build({
+      entryPoints: [join(root, 'bench', 'who-can-floor-client.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: floorClient,
+      logLevel: 'error',
+    });
     const runs = 3;
     const ours: number[] = [];
     const theirs: number[] = [];
+    const floor: number[] = [];
+    let floorRead = '';
     let subjects: { kind: string; name: string; namespace?: string }[] = [];
     for (let i = 0; i < runs; i++) {
+      const f = await runAsync(process.execPath, [floorClient, server.httpsUrl(), ns, '16']);
+      floor.push(f.ms);
+      floorRead = f.out.trim();
       const w = await runAsync('kubectl', [
         'crossplane-rbac',
         'who-can',
@@ -332,8 +348,13 @@ export async function benchWhoCan(): Promise<void> {
     const clusterRoles = server.list('clusterroles').length;
     const a = median(ours) / 1000;
     const b = median(theirs) / 1000;
+    const c = median(floor) / 1000;
+    const [roles = '?', bytes = '0'] = floorRead.split(' ');
     console.log(
       `who-can ${query.join(' ')} (large example after sync: ${clusterRoles} ClusterRoles, ${teams.length} team RoleBindings, 2 ms latency): ${a.toFixed(2)} s; kubectl auth can-i per subject (${subjects.length} subjects): ${b.toFixed(2)} s; ratio ${(a / b).toFixed(2)}x (target <= 0.60x: who-can reads the bindings, then only the ClusterRoles they reach, and answers from their stored rules as the authorizer; can-i asks the server once per subject already known) (medians of ${runs} paired runs)`,
+    );
+    console.log(
+      `  floor: a bare Node process sending the same reads (discovery, the bindings, a GET of each of the ${roles} bound ClusterRoles, ${fixed(Number(bytes) / 1e6, 1)} MB, 16 in flight), bodies read as bytes: ${c.toFixed(2)} s, ${(c / b).toFixed(2)}x of can-i per subject; who-can is ${(a / c).toFixed(2)}x the floor (informational: no target)`,
     );
   } finally {
     await server.stop();

@@ -137,16 +137,16 @@ export async function readBoundInput<T extends AlsoRead>(
       readBoundClusterRoles(cluster, names),
       also?.({ ...first, cluster }),
     ]);
-    const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError }] = await Promise.all([
-      import('../crossplane/snapshot.js'),
-      import('../crossplane/validate-input.js'),
-    ]);
-    const invalid = findInvalidObjects(bound.roles, ['clusterRoles']);
+    const [{ snapshotFromObjects }, { checkedOnce, findInvalidObjects, invalidInputError }] =
+      await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
+    // Each role checked once, for the refusal and the snapshot alike (a provider's role holds hundreds of rules).
+    const check = checkedOnce();
+    const invalid = findInvalidObjects(bound.roles, ['clusterRoles'], check);
     const describe = cluster.describe;
     if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => describe);
     input = {
       ...first,
-      snapshot: { ...first.snapshot, clusterRoles: snapshotFromObjects(bound.roles).clusterRoles },
+      snapshot: { ...first.snapshot, clusterRoles: snapshotFromObjects(bound.roles, check).clusterRoles },
       // ClusterRoles first, as readClusterObjects orders the parts; ALSO's (the Crossplane kinds) last.
       unseen: [...bound.unseen, ...first.unseen, ...(more?.unseen ?? [])],
       invalidOwners: [...first.invalidOwners, ...(more?.invalidOwners ?? [])],

@@ -74,7 +74,7 @@ export async function readInput(
   partial?: PartialLeave,
   extras?: ReadExtras,
 ): Promise<Input> {
-  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
+  const [{ snapshotFromObjects }, { checkedOnce, findInvalidObjects, invalidInputError, isOwnerObject }] =
     await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
   if (source.from !== undefined) {
     const from = source.from;
@@ -83,11 +83,13 @@ export async function readInput(
       readStdin: (max) => deps.readStdin(max),
       maxBytes: source.maxInputBytes,
     });
-    const invalid = findInvalidObjects(objects, parts);
+    // Checked once for the invalid objects and the snapshot alike.
+    const check = checkedOnce();
+    const invalid = findInvalidObjects(objects, parts, check);
     const fatal = invalid.filter((i) => !isOwnerObject(i.object));
     if (fatal.length > 0) throw invalidInputError(fatal, (o) => origins.get(o) ?? 'input');
     return {
-      snapshot: snapshotFromObjects(objects),
+      snapshot: snapshotFromObjects(objects, check),
       cluster: undefined,
       source: from.map((p) => (p === '-' ? 'standard input' : p)).join(', '),
       invalidOwners: invalid
@@ -148,8 +150,10 @@ export async function clusterInput(
   parts: readonly SnapshotPart[],
   check?: FieldCheck,
 ): Promise<Input> {
-  const [{ snapshotFromObjects }, { findInvalidObjects, invalidInputError, isOwnerObject }] =
+  const [{ snapshotFromObjects }, { checkedOnce, findInvalidObjects, invalidInputError, isOwnerObject }] =
     await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
+  // Without the caller's memo, one for this read: the invalid objects and the snapshot check the same objects.
+  check ??= checkedOnce();
   const invalid = findInvalidObjects(objects, parts, check);
   const fatal = invalid.filter((i) => !isOwnerObject(i.object));
   if (fatal.length > 0) throw invalidInputError(fatal, (_o: KubeObject) => cluster.describe);

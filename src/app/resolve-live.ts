@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { isKubernetesGroup } from '../kube/api-names.js';
 import type { KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
+import type { KnownResource } from '../crossplane/resource-names.js';
 import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
 import { ApiError, translateError } from '../port/translate-error.js';
 import type { Input, InvalidOwner } from './read-input.js';
@@ -108,9 +109,30 @@ export async function resolveLive(
   // A few GETs, or one LIST of every XRD when the group holds more than XRD_GETS_AT_MOST.
   const objects =
     names.length <= XRD_GETS_AT_MOST ? await read.getAll(XRDS, names) : await read.list(XRDS, {});
-  const xrds = await read.valid(objects, 'xrds');
-  // Resolved again with them: the same resource, now with the XRD that defines it (the warning was given once).
-  return resolveWith(xrds, []);
+  const [xrds, { resourcesOfXrd }] = await Promise.all([
+    read.valid(objects, 'xrds'),
+    import('../crossplane/resolve-resource.js'),
+  ]);
+  return {
+    resource: definedBy(served, xrds.flatMap(resourcesOfXrd)),
+    xrds,
+    providerRevisions: [],
+    unseen: read.unseen,
+    invalidOwners: read.invalid,
+    warnings,
+  };
+}
+
+/**
+ * SERVED (discovery's answer) with the XRD that defines it, found among what the XRDs read define by group and
+ * plural: the first, as the catalogue credits a served claim or composite resource to its XRD (catalogue in
+ * resolve-resource.ts). The name is not resolved again: discovery already named the resource.
+ */
+function definedBy(served: ResolvedResource, defined: readonly KnownResource[]): ResolvedResource {
+  const own = defined.find(
+    (r) => r.xrd !== undefined && r.group === served.group && r.plural === served.resource,
+  );
+  return own?.xrd === undefined ? served : { ...served, xrd: own.xrd, source: own.source };
 }
 
 /** The reads resolveLive makes, each 403 noted as unseen, each invalid XRD or ProviderRevision as an invalid owner. */
@@ -169,12 +191,14 @@ class OwnerReads {
     objects: readonly KubeObject[],
     part: P,
   ): Promise<P extends 'xrds' ? Xrd[] : ProviderRevision[]> {
-    const [{ snapshotFromObjects }, { findInvalidObjects }] = await Promise.all([
+    const [{ snapshotFromObjects }, { checkedOnce, findInvalidObjects }] = await Promise.all([
       import('../crossplane/snapshot.js'),
       import('../crossplane/validate-input.js'),
     ]);
-    for (const i of findInvalidObjects(objects, [part]))
+    // Each object checked once, for the invalid owners and the snapshot alike.
+    const check = checkedOnce();
+    for (const i of findInvalidObjects(objects, [part], check))
       this.invalid.push({ ...i, origin: this.cluster.describe });
-    return snapshotFromObjects(objects)[part] as P extends 'xrds' ? Xrd[] : ProviderRevision[];
+    return snapshotFromObjects(objects, check)[part] as P extends 'xrds' ? Xrd[] : ProviderRevision[];
   }
 }

@@ -170,6 +170,23 @@ export function findInvalidField(obj: KubeObject): { field: string; problem: str
   return checkShape(obj, shape, '') ?? SEMANTIC[obj.kind]?.(obj);
 }
 
+/**
+ * findInvalidField with each object's answer kept (weakly, with the object): a read checks its objects for the
+ * invalid ones and sorts the same objects into a snapshot, and each check walks every rule of a role, so one CHECK
+ * given to both (findInvalidObjects, snapshotFromObjects) walks each object once.
+ */
+export function checkedOnce(): FieldCheck {
+  const seen = new WeakMap<KubeObject, ReturnType<FieldCheck> | null>();
+  return (o) => {
+    let found = seen.get(o);
+    if (found === undefined) {
+      found = findInvalidField(o) ?? null;
+      seen.set(o, found);
+    }
+    return found ?? undefined;
+  };
+}
+
 type SnapshotKey = keyof Omit<ClusterSnapshot, 'others'>;
 
 /**

@@ -3,6 +3,7 @@ import { UserError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 import { apiGroupProblem, dns1035LabelProblem, dnsLabelProblem } from '../../../src/kube/name-rules.js';
 import {
+  checkedOnce,
   findInvalidField,
   findInvalidObjects,
   InvalidInputError,
@@ -92,5 +93,34 @@ describe('findInvalidObjects', () => {
     expect(
       findInvalidField({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: 5 }),
     ).toBeUndefined();
+  });
+
+  it('CheckedOnceAnswersAsFindInvalidFieldAndWalksEachObjectOnce', () => {
+    const role = (verbs: unknown): KubeObject => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'r' },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs }],
+    });
+    // Each read of `rules` counted: the memo walks an object's rules once, whatever asks again.
+    let reads = 0;
+    const counted = (o: KubeObject): KubeObject => {
+      const { rules, ...rest } = o as KubeObject & { rules: unknown };
+      return Object.defineProperty(rest, 'rules', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return rules;
+        },
+      });
+    };
+    const good = counted(role(['get']));
+    const bad = counted(role('get'));
+    const check = checkedOnce();
+    for (const o of [good, bad, good, bad]) {
+      expect(check(o)).toStrictEqual(findInvalidField(role(o === good ? ['get'] : 'get')));
+    }
+    expect(check(bad)?.field).toBe('rules[0].verbs');
+    expect(reads).toBe(2);
   });
 });
