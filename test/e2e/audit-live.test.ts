@@ -285,3 +285,31 @@ describe('audit live with namespace-only rights', () => {
     }
   });
 });
+
+describe('audit reads what the authorizer uses; --converged every ClusterRole', () => {
+  it('by default only the ClusterRoles the bindings reach, one GET each; --converged one LIST; the same findings', async () => {
+    const bindings = JSON.parse(
+      ok(await run(['get', 'clusterrolebindings,rolebindings', '-A', '-o', 'json']), 'get bindings').stdout,
+    ) as { items: { roleRef: { kind: string; name: string } }[] };
+    const bound = new Set(
+      bindings.items.filter((b) => b.roleRef.kind === 'ClusterRole').map((b) => b.roleRef.name),
+    );
+    const all = ok(await run(['get', 'clusterroles', '-o', 'name']), 'get clusterroles')
+      .stdout.trim()
+      .split('\n');
+    expect(bound.size).toBeLessThan(all.length / 2);
+    const server = cluster.server;
+    server.counters.reset();
+    const stored = JSON.parse(
+      ok(await run(['crossplane-rbac', 'audit', '-o', 'json']), 'audit').stdout,
+    ) as Report;
+    expect(server.counters.get('list', 'clusterroles')).toBe(0);
+    expect(server.counters.get('get', 'clusterroles')).toBe(bound.size);
+    server.counters.reset();
+    const r = ok(await run(['crossplane-rbac', 'audit', '--converged', '-o', 'json']), 'audit --converged');
+    expect(server.counters.get('list', 'clusterroles')).toBe(1);
+    expect(server.counters.get('get', 'clusterroles')).toBe(0);
+    // After sync the controller has stored what it converges to: the paths are the same, only `via` goes deeper.
+    expect(stored.findings.map(claim)).toStrictEqual((JSON.parse(r.stdout) as Report).findings.map(claim));
+  });
+});
