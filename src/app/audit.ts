@@ -11,6 +11,12 @@ import type { Unseen } from './read-snapshot.js';
 import type { Input, InputSource } from './read-input.js';
 import { AUDIT_PARTS, isKind, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
+import { rbacUnseen, readAuditInput, unseenDecides } from './audit-read.js';
+
+/** The RBAC parts left unseen, as the findings' "may" names them. */
+function unseenRbac(unseen: readonly Unseen[]): string[] {
+  return unseen.filter((u) => unseenDecides(u.part) === 'rbac').map((u) => u.what);
+}
 
 export interface AuditOptions {
   readonly source: InputSource;
@@ -18,8 +24,13 @@ export interface AuditOptions {
   readonly subject?: Identity | undefined;
   /** --accept FILE. */
   readonly acceptFile?: string | undefined;
-  /** --after-sync: audit the cluster as a plain sync (of these families) would leave it. */
+  /** --after-sync: audit the cluster as a plain sync (of these families) would leave it (implies converged). */
   readonly afterSync?: AfterSyncOptions | undefined;
+  /**
+   * --converged (live): every ClusterRole is read and aggregated ones grant what the aggregation controller converges
+   * to; else each bound role's stored rules, as the API server's authorizer uses them. -f and --after-sync converge.
+   */
+  readonly converged?: boolean | undefined;
 }
 
 /** The JSON contract of `audit -o json|yaml` (documented in the README). */
@@ -41,9 +52,14 @@ export interface AuditRun {
 /** `audit`: every path by which a subject may obtain more than its roles grant, with its fix. */
 export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<AuditRun> {
   const acceptances = await readAcceptances(options);
-  const input = await readQuestionInput(options.source, deps, AUDIT_PARTS, options.afterSync, {
-    namespace: undefined,
-  });
+  const converged = options.converged === true || options.afterSync !== undefined;
+  // Live, what the authorizer uses, as far as the caller may read it (the rest unseen). -f holds everything at hand
+  // (a repository's aggregated roles often store no rules: the controller fills them), and --after-sync reads it all.
+  const live = options.source.from === undefined && options.afterSync === undefined;
+  const input = live
+    ? await readAuditInput(options.source, deps, converged)
+    : await readQuestionInput(options.source, deps, AUDIT_PARTS, options.afterSync);
+  warnAuditUnseen(deps, input.unseen);
   const [{ audit }, { applyAcceptances }] = await Promise.all([
     import('../audit/audit.js'),
     import('../audit/accept.js'),
@@ -53,7 +69,11 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
   const compositions = await compositionKinds(input);
   const result = audit(
     { ...input.snapshot, roles: rolesOf(input), providerConfigs, compositions },
-    options.subject !== undefined ? { subject: options.subject } : {},
+    {
+      ...(options.subject !== undefined ? { subject: options.subject } : {}),
+      storedRules: live && !converged,
+      ...(rbacUnseen(input.unseen) ? { rbacUnseen: unseenRbac(input.unseen) } : {}),
+    },
   );
   const { open, accepted } = applyAcceptances(result.findings, acceptances);
   const bindingOrigins = new Map<string, string>();
@@ -132,6 +152,19 @@ async function readAcceptances(options: AuditOptions): Promise<import('../audit/
     });
   }
   return parseAcceptances(doc, file);
+}
+
+/** One warning per read that could not be made: what it is, where it was read instead, and what it decides. */
+function warnAuditUnseen(deps: Pick<AppDeps, 'warn'>, unseen: readonly Unseen[]): void {
+  for (const u of unseen) {
+    deps.warn({
+      kind: 'audit-unseen',
+      what: u.what,
+      verb: u.verb ?? 'list',
+      readIn: u.readIn,
+      decides: unseenDecides(u.part),
+    });
+  }
 }
 
 const XP_EXT = 'apiextensions.crossplane.io';

@@ -52,11 +52,13 @@ export async function readRequiredRole(
       resources.push({ group: k.group, resource: k.plural });
   }
   const role = renderReadRole(`crossplane-rbac-${command}`, resources);
-  // who-can GETs the ClusterRoles the bindings reach, unless it reads every one (--converged, --after-sync), and the
-  // XRDs of the group RESOURCE is served in (resolve-live.ts).
+  // who-can and audit GET the ClusterRoles the bindings reach, unless they read every one (--converged,
+  // --after-sync), and who-can the XRDs of the group RESOURCE is served in (resolve-live.ts).
+  const getRoles = { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] };
+  if (command === 'audit') return { ...role, rules: [...(role.rules ?? []), getRoles] };
   if (command !== 'who-can') return role;
   const get = [
-    { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] },
+    getRoles,
     {
       verbs: ['get'],
       apiGroups: ['apiextensions.crossplane.io'],

@@ -40,6 +40,17 @@ export type Warning =
       readonly readIn?: string | undefined;
       readonly reason: string;
     }
+  /**
+   * audit: a read the caller may not make (WHAT: `Deployments`), READ_IN where it was read instead (namespaces,
+   * comma-separated), DECIDES the steps it decides ('rbac': every step, and what each subject holds already).
+   */
+  | {
+      readonly kind: 'audit-unseen';
+      readonly what: string;
+      readonly verb: string;
+      readonly readIn?: string | undefined;
+      readonly decides: readonly string[] | 'rbac';
+    }
   /** A binding of a ClusterRole whose rules could not be read. */
   | {
       readonly kind: 'unread-role';

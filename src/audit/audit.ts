@@ -34,6 +34,13 @@ import { CROSSPLANE_STEPS } from './steps-crossplane.js';
 export interface AuditOptions {
   /** Audit one subject only. */
   readonly subject?: Identity | undefined;
+  /**
+   * Each bound ClusterRole grants the rules it stores, as the API server's authorizer uses them (its aggregationRule
+   * is not followed); else the rules the aggregation controller converges to.
+   */
+  readonly storedRules?: boolean | undefined;
+  /** The RBAC read left these out (namespace-only rights): each finding "may" be granted already. */
+  readonly rbacUnseen?: readonly string[] | undefined;
 }
 
 export interface SubjectRef {
@@ -196,7 +203,7 @@ function findingStep(s: Step): FindingStep {
 
 export function audit(read: AuditInput, options: AuditOptions = {}): AuditResult {
   const input = withImpliedRoles(read);
-  const rights = new Rights(input);
+  const rights = new Rights(input, options.storedRules === true);
   const ctx = stepContext(input, rights);
   const builtIn: Identity[] = [
     { kind: 'Group', name: AUTHENTICATED_GROUP },
@@ -238,11 +245,21 @@ export function audit(read: AuditInput, options: AuditOptions = {}): AuditResult
       for (const mechanism of MECHANISM_ORDER) {
         const path = pathStarting(graph, dist, subject, mechanism);
         if (path === undefined) continue;
+        const steps = path.map(findingStep);
+        const [first] = steps;
+        if (options.rbacUnseen !== undefined && first !== undefined) {
+          // RBAC is additive: the path holds, but what was not read may grant the subject the capability already.
+          const what = options.rbacUnseen.join(', ');
+          steps[0] = {
+            ...first,
+            why: `${first.why} (may: ${what} could not be read, and may grant ${identityText(subject)} ${cap} already)`,
+          };
+        }
         findings.push({
           capability: cap,
           severity: CAPABILITY_SEVERITY[cap],
           subject: ref(subject),
-          steps: path.map(findingStep),
+          steps,
           fix: fixFor(path[0] as Step, subject),
         });
       }

@@ -78,7 +78,12 @@ export function fixFor(first: Step, subject: Identity): string {
   if (first.mechanism === 'runtime-config') {
     return `remove "${ruleText(rule)}" from ClusterRole ${role} (${via.join(' → ')}), or deny DeploymentRuntimeConfigs a serviceAccountName with this policy:\n${RUNTIME_CONFIG_POLICY}`;
   }
-  const where = role !== boundName ? `ClusterRole ${role} (aggregated into ${bound})` : bound;
+  const where =
+    first.allowed.aggregatedFrom === true
+      ? `the ClusterRole aggregated into ${bound} that holds it (--converged names it: the aggregation controller puts back what is removed from ${boundName} itself)`
+      : role !== boundName
+        ? `ClusterRole ${role} (aggregated into ${bound})`
+        : bound;
   const unbind = binding !== '' ? `, or remove ${who} from ${binding}` : '';
   const compose =
     first.mechanism === 'compose-through-xr'

@@ -38,6 +38,8 @@ export interface Allowed {
   /** The role whose own rule allows it (the end of the chain), and the binding. */
   readonly role: string;
   readonly binding: string;
+  /** With stored rules: the role aggregates, so the rule came from a role its aggregationRule selects (not read). */
+  readonly aggregatedFrom?: true;
 }
 
 interface Grant {
@@ -69,7 +71,14 @@ export class Rights {
   /** Every subject a binding names (normalised), in binding order, once. */
   readonly subjects: Identity[] = [];
 
-  constructor(snapshot: RbacSnapshot) {
+  /**
+   * STORED: each role grants the rules it stores, as the API server's authorizer reads them (the roles an aggregated
+   * one selects need not have been read); else the rules the aggregation controller converges to, with their chain.
+   */
+  constructor(
+    snapshot: RbacSnapshot,
+    private readonly stored = false,
+  ) {
     this.roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
     const add = (b: ClusterRoleBinding | RoleBinding, ns: string): void => {
       for (const raw of b.subjects ?? []) {
@@ -168,11 +177,20 @@ export class Rights {
     const ns = attrs.namespace ?? '';
     for (const g of this.grantsOf(i)) {
       if (g.namespace !== '' && g.namespace !== ns) continue;
-      const rule = g.role.effective.find((r) => ruleAllows(r, attrs));
+      const rule = this.rulesOf(g.role).find((r) => ruleAllows(r, attrs));
       if (rule === undefined) continue;
+      const bound = [...(g.binding !== '' ? [g.binding] : []), g.roleText];
+      if (this.stored) {
+        const from = g.role.aggregated ? { aggregatedFrom: true as const } : {};
+        return { via: bound, rule, role: g.role.name, binding: g.binding, ...from };
+      }
       const chain = g.role.aggregated ? this.roles.chain(g.role.name, rule) : [g.role.name];
-      const via = [...(g.binding !== '' ? [g.binding] : []), g.roleText, ...chain.slice(1)];
-      return { via, rule, role: chain[chain.length - 1] ?? g.role.name, binding: g.binding };
+      return {
+        via: [...bound, ...chain.slice(1)],
+        rule,
+        role: chain[chain.length - 1] ?? g.role.name,
+        binding: g.binding,
+      };
     }
     return undefined;
   }
@@ -181,8 +199,12 @@ export class Rights {
   mayUseVerb(i: Identity, verb: string): boolean {
     if (i.kind === 'Group' && i.name === MASTERS_GROUP) return true;
     return this.grantsOf(i).some((g) =>
-      g.role.effective.some((r) => r.verbs.includes(verb) || r.verbs.includes('*')),
+      this.rulesOf(g.role).some((r) => r.verbs.includes(verb) || r.verbs.includes('*')),
     );
+  }
+
+  private rulesOf(role: ResolvedRole): readonly PolicyRule[] {
+    return this.stored ? role.stored : role.effective;
   }
 
   /** The ClusterRoles the identity holds in every namespace (through ClusterRoleBindings). */

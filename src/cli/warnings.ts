@@ -57,6 +57,18 @@ export function formatWarning(w: Warning): string[] {
       const where = w.readIn !== undefined ? ` outside namespace ${w.readIn} (read there only)` : '';
       return [`warning: could not ${w.verb} ${w.what}${where}: ${w.reason}`];
     }
+    case 'audit-unseen': {
+      // kubectl's warning prefix: the audit goes on without the read, as `kubectl get` prints what it could list.
+      const where =
+        w.readIn !== undefined
+          ? ` cluster-wide (read in namespace${w.readIn.includes(',') ? 's' : ''} ${w.readIn.replaceAll(',', ', ')} only)`
+          : '';
+      const missing =
+        w.decides === 'rbac'
+          ? `what they grant${w.readIn !== undefined ? ' elsewhere' : ''} is not in this audit: paths through it are missing, and each finding may be granted already`
+          : `${w.decides.join(', ')} steps are looked for in what was read only`;
+      return [`Warning: audit could not ${w.verb} ${w.what}${where}: ${missing}`];
+    }
     case 'unread-role': {
       const who = w.subjects.map((x) => `${x.kind} ${x.name}`).join(', ');
       return [

@@ -46,6 +46,10 @@ export const SERVE: Record<string, string> = {
 
 /** Commands whose exit code is not 0, as the README says. */
 export const EXIT: Record<string, { readonly code: number; readonly why: string }> = {
+  'kubectl crossplane-rbac audit --as dana -n team-a': {
+    code: 2,
+    why: 'a partial audit (namespace-only rights) ends with an error after its report, as kubectl get after a forbidden list',
+  },
   'kubectl crossplane-rbac bind --service-account flux-system/kustomize-controller --role-ref ClusterRole/crossplane-edit --role-ref Role/gitops-deployer@team-b':
     {
       code: 2,

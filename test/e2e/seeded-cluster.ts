@@ -93,3 +93,32 @@ export function asFlags(s: SubjectRef, probeUser: string): string[] {
   if (s.kind === 'Group') return ['--as', probeUser, '--as-group', s.name];
   return ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
 }
+
+export const RBAC = 'rbac.authorization.k8s.io';
+
+/** A ClusterRole of RULES. */
+export function clusterRole(name: string, rules: object[]): object {
+  return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
+}
+
+/** A ClusterRoleBinding of ClusterRole ROLE to User USER. */
+export function bindUser(name: string, role: string, user: string): object {
+  return {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: [{ apiGroup: RBAC, kind: 'User', name: user }],
+  };
+}
+
+/** A RoleBinding in NAMESPACE of ClusterRole ROLE to User USER. */
+export function bindUserIn(namespace: string, name: string, role: string, user: string): object {
+  return {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'RoleBinding',
+    metadata: { name, namespace },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: [{ apiGroup: RBAC, kind: 'User', name: user }],
+  };
+}

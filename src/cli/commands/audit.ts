@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
+import { ExitCode, ExitSignal, UsageError, UserError } from '../../errors.js';
 import type { AuditOptions } from '../../app/audit.js';
 import { parseSubject } from '../../audit/accept.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
@@ -25,6 +25,7 @@ interface AuditArgs extends GlobalArgs, FleetArgs {
   readonly filename: FromPaths | undefined;
   readonly 'no-headers': boolean;
   readonly 'after-sync': boolean;
+  readonly converged: boolean;
   readonly only: string | undefined;
   readonly 'print-required-role': boolean;
 }
@@ -50,6 +51,12 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
           describe: `Exit 1 when a finding at or above this severity remains: ${FAIL_ON.join('|')}`,
         })
         .option('filename', filenameOption)
+        .option('converged', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Read every ClusterRole and audit with the rules the aggregation controller converges to (default: the rules each bound role stores, as the API server authorizes; --after-sync implies it)',
+        })
         .options(afterSyncOptions)
         .describe('output', outputHelpOf('audit'))
         .option('no-headers', noHeadersOption)
@@ -78,7 +85,11 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
   };
 }
 
-/** audit against one cluster (or -f): the report as OUTPUT; exit 1 under --fail-on when a finding remains. */
+/**
+ * audit against one cluster (or -f): the report as OUTPUT; exit 1 under --fail-on when a finding remains. A read it
+ * could not make ends it as `kubectl get` ends a list it may not make, after printing what it could read: with an
+ * error (exit 2), so that no partial audit passes for a whole one.
+ */
 async function auditOnce(
   deps: Deps,
   args: AuditArgs,
@@ -89,6 +100,15 @@ async function auditOnce(
   const { runAudit, failsOn } = await import('../../app/audit.js');
   const run = await runAudit(options, appDeps(deps, args.color));
   await printResult(deps, 'audit', output, run, { color: args.color, headers: !args['no-headers'] });
+  const unseen = run.report.unseen.length;
+  if (unseen > 0) {
+    throw new UserError(
+      `the audit is partial: ${String(unseen)} read${unseen === 1 ? ' was' : 's were'} forbidden (named above and in "unseen")`,
+      {
+        hint: 'bind the ClusterRole that --print-required-role prints to whoever runs it, for the whole picture',
+      },
+    );
+  }
   if (failOn !== undefined && failsOn(run.report, failOn)) throw new ExitSignal(ExitCode.drift);
 }
 
@@ -125,6 +145,7 @@ function auditFlags(args: AuditArgs): {
     subject,
     acceptFile: args.accept,
     afterSync: afterSyncFlags(args),
+    converged: args.converged,
   };
   return { output, options, failOn };
 }

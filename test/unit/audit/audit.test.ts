@@ -433,6 +433,39 @@ describe('audit', () => {
     );
   });
 
+  it('with stored rules: an aggregated role grants what it stores, not what its sources would; the fix names that', () => {
+    const LABEL = { 'example.io/aggregate-to-binder': 'true' };
+    const source = {
+      ...role('binder-source', [
+        { apiGroups: [RBAC], resources: ['clusterrolebindings'], verbs: ['create'] },
+      ]),
+      metadata: { name: 'binder-source', labels: LABEL },
+    };
+    const stored: PolicyRule[] = [
+      { apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['cluster-admin'] },
+      { apiGroups: [RBAC], resources: ['clusterrolebindings'], verbs: ['create'] },
+    ];
+    const aggregated: ClusterRole = {
+      ...role('binder', stored),
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: LABEL }] },
+    };
+    const tc = input({ roles: [aggregated, source], crbs: [crb('binder', 'binder', [user('bo')])] });
+    // Converged, the role holds only its source's rule (no bind): no path; stored, as the authorizer reads it: bind.
+    expect(audit(tc).findings).toStrictEqual([]);
+    const [f] = audit(tc, { storedRules: true }).findings;
+    expect(f?.steps.map((s) => [s.mechanism, s.via])).toStrictEqual([
+      ['bind', ['ClusterRoleBinding/binder', 'ClusterRole/binder']],
+    ]);
+    expect(f?.fix).toMatch(
+      /^remove "bind rbac.authorization.k8s.io\/clusterroles[^"]*" from the ClusterRole aggregated into ClusterRole\/binder that holds it/,
+    );
+    // Part of the RBAC unread: the path holds, but the subject may hold the capability already.
+    const [partial] = audit(tc, { storedRules: true, rbacUnseen: ['RoleBindings'] }).findings;
+    expect(partial?.steps[0]?.why).toMatch(
+      /\(may: RoleBindings could not be read, and may grant User\/bo cluster-admin already\)$/,
+    );
+  });
+
   it('--subject audits one subject only', () => {
     const tc = input({
       roles: [

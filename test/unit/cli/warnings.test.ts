@@ -37,6 +37,26 @@ describe('formatWarning', () => {
       want: ['warning: could not list RoleBindings outside namespace team-a (read there only): forbidden'],
       reason: 'the namespace it was read in instead',
     },
+    AuditUnseenRbac: {
+      warning: { kind: 'audit-unseen', what: 'ClusterRoleBindings', verb: 'list', decides: 'rbac' },
+      want: [
+        'Warning: audit could not list ClusterRoleBindings: what they grant is not in this audit: paths through it are missing, and each finding may be granted already',
+      ],
+      reason: 'docs/commands/audit.md: an RBAC part decides every step',
+    },
+    AuditUnseenReadInNamespaces: {
+      warning: {
+        kind: 'audit-unseen',
+        what: 'Deployments',
+        verb: 'list',
+        readIn: 'team-a,team-b',
+        decides: ['run-as', 'define-api'],
+      },
+      want: [
+        'Warning: audit could not list Deployments cluster-wide (read in namespaces team-a, team-b only): run-as, define-api steps are looked for in what was read only',
+      ],
+      reason: 'read in each namespace the caller may list',
+    },
     PartialOfSeveral: {
       warning: { kind: 'partial', parts: 2 },
       want: [

@@ -1,0 +1,138 @@
+/**
+ * What `audit` reads from a live cluster: what the API server's authorizer uses (the bindings, then only the
+ * ClusterRoles they reach, with their stored rules; every ClusterRole with --converged) and what the steps need
+ * (Deployments, XRDs, ProviderRevisions, Compositions and their revisions), as far as the caller may read it. A LIST
+ * the caller may not make cluster-wide is made again in each namespace it may list (else in -n's, or the context's);
+ * every read that still could not be made is `unseen`, with the steps it decides, and the audit goes on without it.
+ */
+import type { KubeObject } from '../kube/types.js';
+import { isBindingObject } from '../kube/rbac-guards.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
+import type { Mechanism } from '../audit/catalogue.js';
+import { Kinds, type Cluster } from '../port/cluster.js';
+import { pathNamespace } from '../port/connection-flags.js';
+import { ApiError, translateError } from '../port/translate-error.js';
+import type { AppDeps } from './deps.js';
+import { partList, type Unseen } from './read-snapshot.js';
+import { boundClusterRoleNames, readBoundClusterRoles } from './read-bound-roles.js';
+import { clusterInput, warnInvalidOwners, type Input, type InputSource } from './read-input.js';
+import { AUDIT_PARTS } from './resource-catalogue.js';
+
+/**
+ * The steps each part decides besides RBAC (cluster-context.ts reads them): the accounts known and what runs as
+ * them (Deployments), whether packages run and which providers act as their own account (ProviderRevisions), what
+ * an XR composes (XRDs, Compositions, CompositionRevisions). An RBAC part decides every step: RBAC_GAP.
+ */
+const DECIDES: Partial<Record<SnapshotPart, readonly Mechanism[]>> = {
+  deployments: [
+    'run-as',
+    'token-request',
+    'secret-token',
+    'impersonate',
+    'runtime-config',
+    'define-api',
+    'provider-identity',
+  ],
+  providerRevisions: ['runtime-config', 'provider-identity'],
+  xrds: ['compose-through-xr'],
+  compositions: ['compose-through-xr'],
+  compositionRevisions: ['compose-through-xr'],
+};
+
+const RBAC_PARTS: ReadonlySet<SnapshotPart> = new Set<SnapshotPart>([
+  'clusterRoles',
+  'clusterRoleBindings',
+  'roleBindings',
+  'roles',
+]);
+
+/** The steps an unseen part decides; 'rbac' for the RBAC objects, which decide every step and every capability. */
+export function unseenDecides(part: SnapshotPart): readonly Mechanism[] | 'rbac' {
+  return RBAC_PARTS.has(part) ? 'rbac' : (DECIDES[part] ?? []);
+}
+
+/** Whether a part of the RBAC was left unseen: then what a finding's subject holds already is not known. */
+export function rbacUnseen(unseen: readonly Unseen[]): boolean {
+  return unseen.some((u) => RBAC_PARTS.has(u.part));
+}
+
+/**
+ * The live input of an audit: CONVERGED reads every ClusterRole (the aggregation sources too), else the bound ones.
+ * Warnings: one per invalid XRD or ProviderRevision; the unseen reads are the caller's to report (audit words them).
+ */
+export async function readAuditInput(
+  source: InputSource,
+  deps: Pick<AppDeps, 'connect' | 'warn'> & Partial<Pick<AppDeps, 'startProgress'>>,
+  converged: boolean,
+): Promise<Input> {
+  const cluster = await deps.connect(source.connection);
+  const fallback = pathNamespace(cluster.defaultNamespace);
+  const progress = await deps.startProgress?.(`reading ${cluster.describe}`);
+  let objects: KubeObject[];
+  const unseen: Unseen[] = [];
+  try {
+    const namespaces = lazyNamespaces(cluster, fallback);
+    const parts = AUDIT_PARTS.filter((p) => converged || p !== 'clusterRoles');
+    const reads = await Promise.all(parts.map((p) => readPart(cluster, p, namespaces)));
+    objects = reads.flatMap((r) => r.objects);
+    for (const r of reads) if (r.unseen !== undefined) unseen.push(r.unseen);
+    if (!converged) {
+      const names = boundClusterRoleNames(objects.filter(isBindingObject));
+      const bound = await readBoundClusterRoles(cluster, names);
+      objects.push(...bound.roles);
+      unseen.unshift(...bound.unseen);
+    }
+  } finally {
+    progress?.stop();
+  }
+  const input = { ...(await clusterInput(cluster, objects, AUDIT_PARTS)), unseen };
+  warnInvalidOwners(deps, input);
+  return input;
+}
+
+/** The namespaces to read a part in when it may not be listed cluster-wide: those the caller may list, else FALLBACK. */
+function lazyNamespaces(cluster: Cluster, fallback: string): () => Promise<string[]> {
+  let names: Promise<string[]> | undefined;
+  return () =>
+    (names ??= cluster.list(Kinds.namespace).then(
+      (list) => list.map((n) => n.metadata.name),
+      (err: unknown) => {
+        if (err instanceof ApiError && err.code === 403) return [fallback];
+        throw translateError(err, 'listing Namespaces', cluster.describe);
+      },
+    ));
+}
+
+/** One part: a LIST cluster-wide, else (403, a namespaced kind) one LIST per namespace the caller may read. */
+async function readPart(
+  cluster: Cluster,
+  part: SnapshotPart,
+  namespaces: () => Promise<string[]>,
+): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
+  const spec = partList(part);
+  const what = spec.what.replace(/^listing (the )?/, '');
+  try {
+    return { objects: await cluster.list(spec.kind, spec.opts) };
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 403))
+      throw translateError(err, spec.what, cluster.describe);
+    const reason = err.status?.message ?? 'forbidden';
+    if (!spec.kind.namespaced) return { objects: [], unseen: { part, what, reason } };
+    const inEach = await Promise.all(
+      (await namespaces()).map(async (namespace) => {
+        try {
+          return { namespace, objects: await cluster.list(spec.kind, { ...spec.opts, namespace }) };
+        } catch (again) {
+          if (again instanceof ApiError && again.code === 403) return undefined;
+          throw translateError(again, `${spec.what} in ${namespace}`, cluster.describe);
+        }
+      }),
+    );
+    const read = inEach.filter((r) => r !== undefined);
+    const readIn = read.map((r) => r.namespace).join(',');
+    return {
+      objects: read.flatMap((r) => r.objects),
+      unseen: { part, what, reason, ...(readIn !== '' ? { readIn } : {}) },
+    };
+  }
+}
