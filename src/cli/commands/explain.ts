@@ -28,17 +28,21 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
     describe:
       'Show the effective rules of a ClusterRole as Kubernetes aggregates them, and where each came from',
     builder: (y) =>
+      // The flags in the order --help lists them: the subject's, the shared input ones, the role's (which the subject
+      // takes too), the shared question ones, the matrix's; -o last.
       matrixFlags(
-        roleFlags(subjectFlags(withFleetFlags(y)))
-          .option('filename', filenameOption)
-          .describe(
-            'output',
-            outputHelpOf(
-              'explain-role',
-              ` (with --subject: ${formatsOf('explain-subject').join('|')}; with --matrix: ${formatsOf('explain-matrix').join('|')}). With --subject, ${GRAPH_OUTPUTS_HELP}`,
-            ),
-          )
-          .option('no-headers', noHeadersOption)
+        roleFlags(
+          subjectFlags(withFleetFlags(y))
+            .option('filename', filenameOption)
+            .describe(
+              'output',
+              outputHelpOf(
+                'explain-role',
+                ` (with --subject: ${formatsOf('explain-subject').join('|')}; with --matrix: ${formatsOf('explain-matrix').join('|')}). With --subject, ${GRAPH_OUTPUTS_HELP}`,
+              ),
+            )
+            .option('no-headers', noHeadersOption),
+        )
           .options(afterSyncOptions)
           .option('print-required-role', printReadRoleOption),
       ),
