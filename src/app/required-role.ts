@@ -10,7 +10,7 @@ import type { AppDeps } from './deps.js';
 import { readInput, type InputSource } from './read-input.js';
 import { partResources } from './read-snapshot.js';
 import { ACCESS_PARTS, AUDIT_PARTS } from './resource-catalogue.js';
-import { EXPLAIN_ROLE_PARTS, EXPLAIN_SUBJECT_PARTS } from './explain.js';
+import { EXPLAIN_MATRIX_PARTS, EXPLAIN_ROLE_PARTS, EXPLAIN_SUBJECT_PARTS } from './explain-parts.js';
 import { LOOKUP_PARTS } from './lookup.js';
 
 /** The read-only commands, as --print-required-role names their roles. */
@@ -21,7 +21,7 @@ const PARTS: Readonly<Record<ReadCommand, readonly SnapshotPart[]>> = {
   'who-can': ACCESS_PARTS,
   explain: EXPLAIN_ROLE_PARTS,
   'explain-subject': EXPLAIN_SUBJECT_PARTS,
-  'explain-matrix': ACCESS_PARTS,
+  'explain-matrix': EXPLAIN_MATRIX_PARTS,
   lookup: LOOKUP_PARTS,
   composed: [],
   audit: AUDIT_PARTS,

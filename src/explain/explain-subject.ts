@@ -4,60 +4,24 @@
  * Crossplane's terms and what would fix it. Subjects are matched as the RBAC authorizer matches them
  * (pkg/registry/rbac/validation/rule.go appliesTo); rules with the aggregation controller's converged rules.
  */
-import { UsageError } from '../errors.js';
 import type { AccessAttributes } from '../authz/authorize.js';
 import { requestAttributes, ruleAllows } from '../authz/authorize.js';
 import { EffectiveRoles } from '../authz/effective-roles.js';
 import type { ResolvedRole } from '../authz/effective-roles.js';
-import {
-  AUTHENTICATED_GROUP,
-  MASTERS_GROUP,
-  UNAUTHENTICATED_GROUP,
-  matchingSubjects,
-  serviceAccountUser,
-} from '../authz/subjects.js';
+import { MASTERS_GROUP, matchingSubjects } from '../authz/subjects.js';
 import type { UserInfo } from '../authz/subjects.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 import type { ClusterRoleBinding, RoleBinding } from '../kube/types.js';
 import { compareNames } from '../kube/order.js';
 import { reasons, type Denial, type Reason } from './why-not.js';
-import type { BoundRole, EffectiveRule, Ref, SubjectSnapshot } from './subject-types.js';
-
-export interface SubjectRef {
-  readonly kind: 'User' | 'Group' | 'ServiceAccount';
-  readonly name: string;
-  /** A ServiceAccount's namespace. */
-  readonly namespace?: string;
-}
-
-/** Parses `User:NAME`, `Group:NAME` or `ServiceAccount:NS/NAME`; `flag` names the flag it came from in errors. */
-export function parseSubject(text: string, flag = '--subject'): SubjectRef {
-  const colon = text.indexOf(':');
-  const kind = colon < 0 ? '' : text.slice(0, colon);
-  const rest = colon < 0 ? '' : text.slice(colon + 1);
-  const hint = 'use User:NAME, Group:NAME or ServiceAccount:NAMESPACE/NAME';
-  if ((kind === 'User' || kind === 'Group') && rest !== '') return { kind, name: rest };
-  if (kind === 'ServiceAccount') {
-    const [ns, name, extra] = rest.split('/');
-    if (ns !== undefined && ns !== '' && name !== undefined && name !== '' && extra === undefined) {
-      return { kind, name, namespace: ns };
-    }
-  }
-  throw new UsageError(`invalid ${flag} "${text}"`, { hint });
-}
-
-/** The identity the authorizer sees for the subject: users and service accounts are authenticated. */
-export function identityOf(subject: SubjectRef, extraGroups: readonly string[]): UserInfo {
-  if (subject.kind === 'ServiceAccount') {
-    const sa = serviceAccountUser(subject.namespace ?? '', subject.name);
-    return { name: sa.name, groups: [...sa.groups, ...extraGroups] };
-  }
-  if (subject.kind === 'User') return { name: subject.name, groups: [AUTHENTICATED_GROUP, ...extraGroups] };
-  // A member of a group has signed in (as kubectl --as-group impersonates one), unless the group is the
-  // unauthenticated one.
-  const signedIn = subject.name === UNAUTHENTICATED_GROUP ? [] : [AUTHENTICATED_GROUP];
-  return { name: '', groups: [...new Set([subject.name, ...signedIn, ...extraGroups])] };
-}
+import {
+  identityOf,
+  type BoundRole,
+  type EffectiveRule,
+  type Ref,
+  type SubjectRef,
+  type SubjectSnapshot,
+} from './subject-types.js';
 
 /** The subject as kubectl create rolebinding takes it. */
 function subjectFlag(s: SubjectRef): string {

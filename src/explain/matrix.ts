@@ -17,7 +17,7 @@ import { LABEL_PARENT_PACKAGE, LABEL_PROVIDER_FAMILY } from '../crossplane/names
 import { isKubernetesGroup } from '../kube/api-names.js';
 import { compareNames } from '../kube/order.js';
 import type { PolicyRule, ProviderRevision } from '../kube/types.js';
-import { identityOf, type SubjectRef } from './explain-subject.js';
+import { identityOf, type SubjectRef } from './subject-types.js';
 import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
 
 /** The columns, in rakkess' order of reading before writing. */

@@ -69,6 +69,10 @@ export const EXIT: Record<string, { readonly code: number; readonly why: string 
     code: 2,
     why: "the test's fleet has prod-dead, which cannot be reached (the drift example above shows it)",
   },
+  'kubectl crossplane-rbac explain --subject Group:team-a-devs --all -f examples/cluster': {
+    code: 2,
+    why: "a flag of another mode (the matrix's --all without --matrix), refused (the transcript shows the error)",
+  },
   'kubectl crossplane-rbac sync -f examples/cluster --provider provider-aws-s3': {
     code: 2,
     why: 'an unknown --provider (the transcript shows the error)',

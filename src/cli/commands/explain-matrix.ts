@@ -1,30 +1,21 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { appDeps, type Deps, type GlobalArgs } from '../context.js';
-import { inputSource, type FromPaths } from '../input-flags.js';
+import { parseSubject } from '../../explain/subject-types.js';
+import { appDeps } from '../context.js';
 import { parseFormat, type FormatOf } from '../output/registry.js';
 import { printResult } from '../output/print-result.js';
 import { checkNamespaceFlag } from '../flags.js';
-import type { AfterSyncOptions } from '../../app/after-sync.js';
+import type { ExplainMatrixOptions } from '../../app/explain-matrix.js';
+import type { InputSource } from '../../app/read-input.js';
+import type { Deps } from '../context.js';
+import type { ExplainArgs, ExplainMode } from './explain-args.js';
 
-// `explain --subject KIND:NAME --matrix`: its flags, checked before anything is read, and its presentation. The
-// explain command routes here; its own file stays the role and subject explanations.
+// `explain --subject KIND:NAME --matrix`: its own flags (--matrix, --all, --diff-with; --subject and --group as
+// explain --subject declares them), the ones it refuses (a ClusterRole, --for and --verb: it answers every resource
+// and verb), and its run.
 
-export interface MatrixArgs extends GlobalArgs {
-  readonly role: string | undefined;
-  readonly subject: string | undefined;
-  readonly group: string[] | undefined;
-  readonly filename: FromPaths | undefined;
-  readonly 'no-headers': boolean | undefined;
-  readonly for: string | undefined;
-  readonly verb: string | undefined;
-  readonly matrix: boolean | undefined;
-  readonly all: boolean | undefined;
-  readonly 'diff-with': string | undefined;
-}
-
-/** The matrix's own flags, added to explain's. */
-export function matrixOptions<T>(y: Argv<T>) {
+/** The matrix's own flags. */
+export function matrixFlags<T>(y: Argv<T>) {
   return y
     .option('matrix', {
       type: 'boolean',
@@ -42,8 +33,8 @@ export function matrixOptions<T>(y: Argv<T>) {
     });
 }
 
-/** Refuses the matrix's flags without --matrix, so a forgotten --matrix is never silently ignored. */
-export function refuseMatrixFlags(args: MatrixArgs): void {
+/** The matrix's flags without --matrix (explain ROLE, explain --subject): refused, so a forgotten --matrix is never silently ignored. */
+export function refuseMatrixFlags(args: ExplainArgs): void {
   for (const [flag, given] of [
     ['--all', args.all !== undefined],
     ['--diff-with', args['diff-with'] !== undefined],
@@ -56,58 +47,57 @@ export function refuseMatrixFlags(args: MatrixArgs): void {
   }
 }
 
-/** The matrix's flags, checked before anything is read. */
-function matrixFlags(args: MatrixArgs): { output: FormatOf<'explain-matrix'>; subject: string } {
-  if (args.subject === undefined || args.subject === '') {
-    throw new UsageError('--matrix needs --subject KIND:NAME', {
-      hint: 'e.g. explain --subject ServiceAccount:crossplane-system/crossplane --matrix',
-    });
-  }
-  if (args.role !== undefined) {
-    throw new UsageError('explain takes a ClusterRole or --subject, not both', {
-      hint: 'explain --subject KIND:NAME --matrix shows the access matrix of a subject',
-    });
-  }
-  if (args.for !== undefined || args.verb !== undefined) {
-    throw new UsageError(
-      `--matrix answers every resource and verb: drop ${args.for !== undefined ? '--for' : '--verb'}`,
-      {
-        hint: 'explain --subject KIND:NAME --for RESOURCE --verb VERB answers one request, with why',
-      },
-    );
-  }
-  checkNamespaceFlag('--namespace', args.namespace);
-  return {
-    output: parseFormat('explain-matrix', args.output, 'explain --matrix'),
-    subject: args.subject,
-  };
+interface MatrixRun {
+  readonly options: Omit<ExplainMatrixOptions, 'source'>;
+  readonly output: FormatOf<'explain-matrix'>;
+  readonly color: boolean;
+  readonly headers: boolean;
 }
 
-export async function explainMatrixHandler(
-  args: MatrixArgs,
-  deps: Deps,
-  afterSync?: AfterSyncOptions,
-): Promise<void> {
-  const { output, subject } = matrixFlags(args);
-  const [{ parseSubject }, { runExplainMatrix }] = await Promise.all([
-    import('../../explain/explain-subject.js'),
-    import('../../app/explain.js'),
-  ]);
-  const diffWith = args['diff-with'];
-  const matrix = await runExplainMatrix(
-    {
-      source: inputSource(args),
-      subject: parseSubject(subject),
-      groups: args.group ?? [],
-      namespace: args.namespace,
-      diffWith: diffWith !== undefined ? parseSubject(diffWith, '--diff-with') : undefined,
-      all: args.all === true,
-      afterSync,
-    },
-    appDeps(deps, args.color),
-  );
-  await printResult(deps, 'explain-matrix', output, matrix, {
-    color: args.color,
-    headers: args['no-headers'] !== true,
-  });
+export const matrixMode: ExplainMode = {
+  name: 'matrix',
+  readCommand: 'explain-matrix',
+  check: (args, shared) => {
+    const subject = args.subject;
+    if (subject === undefined || subject === '') {
+      throw new UsageError('--matrix needs --subject KIND:NAME', {
+        hint: 'e.g. explain --subject ServiceAccount:crossplane-system/crossplane --matrix',
+      });
+    }
+    if (args.role !== undefined) {
+      throw new UsageError('explain takes a ClusterRole or --subject, not both', {
+        hint: 'explain --subject KIND:NAME --matrix shows the access matrix of a subject',
+      });
+    }
+    if (args.for !== undefined || args.verb !== undefined) {
+      throw new UsageError(
+        `--matrix answers every resource and verb: drop ${args.for !== undefined ? '--for' : '--verb'}`,
+        {
+          hint: 'explain --subject KIND:NAME --for RESOURCE --verb VERB answers one request, with why',
+        },
+      );
+    }
+    checkNamespaceFlag('--namespace', args.namespace);
+    const output = parseFormat('explain-matrix', args.output, 'explain --matrix');
+    const diffWith = args['diff-with'];
+    const run: MatrixRun = {
+      options: {
+        subject: parseSubject(subject),
+        groups: args.group ?? [],
+        namespace: args.namespace,
+        diffWith: diffWith !== undefined ? parseSubject(diffWith, '--diff-with') : undefined,
+        all: args.all === true,
+        afterSync: shared.afterSync,
+      },
+      output,
+      ...shared.print,
+    };
+    return (source, deps) => runMatrix(run, source, deps);
+  },
+};
+
+async function runMatrix(run: MatrixRun, source: InputSource, deps: Deps): Promise<void> {
+  const { runExplainMatrix } = await import('../../app/explain-matrix.js');
+  const matrix = await runExplainMatrix({ ...run.options, source }, appDeps(deps, run.color));
+  await printResult(deps, 'explain-matrix', run.output, matrix, run);
 }

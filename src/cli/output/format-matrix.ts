@@ -1,5 +1,5 @@
 import type { UserInfo } from '../../authz/subjects.js';
-import type { SubjectRef } from '../../explain/explain-subject.js';
+import type { SubjectRef } from '../../explain/subject-types.js';
 import type { AccessMatrix, MatrixGroup, MatrixRow, MatrixVerb } from '../../explain/matrix.js';
 import { escapeTerminal } from '../../escape.js';
 import { palette } from './terminal.js';

@@ -53,9 +53,9 @@ const LOADERS: { readonly [K in PrintedKind]: () => Promise<Printers<K>> } = {
   lookup: async () => (await import('./printers/lookup.js')).lookupPrinters,
   composed: async () => (await import('./printers/composed.js')).composedPrinters,
   audit: async () => (await import('./printers/audit.js')).auditPrinters,
-  'explain-role': async () => (await import('./printers/explain.js')).explainRolePrinters,
-  'explain-subject': async () => (await import('./printers/explain.js')).explainSubjectPrinters,
-  'explain-matrix': async () => (await import('./printers/explain.js')).explainMatrixPrinters,
+  'explain-role': async () => (await import('./printers/explain-role.js')).explainRolePrinters,
+  'explain-subject': async () => (await import('./printers/explain-subject.js')).explainSubjectPrinters,
+  'explain-matrix': async () => (await import('./printers/explain-matrix.js')).explainMatrixPrinters,
 };
 
 /** The printer of KIND in FORMAT, its module loaded on first use. */

@@ -1003,6 +1003,51 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
         'refusing to bind a privileged role without --allow-privileged, nothing was written: ClusterRole/edit (in namespace team-a) grants impersonate on serviceaccounts',
     },
 
+    // ---- explain ROLE and explain --subject: each mode's own flags and -o, checked before anything is read ----
+    ExplainRoleMissing: {
+      reason: 'no mode named: neither a ClusterRole nor --subject',
+      argv: ['explain', '-f', good],
+      error: 'explain needs a ClusterRole, or --subject KIND:NAME',
+      hint: 'e.g. explain crossplane-edit, or explain --subject Group:team-a-devs -n team-a',
+    },
+    ExplainRoleWithGroup: {
+      reason: "--group is the subject's: a role has no groups",
+      argv: ['explain', 'admin', '--group', 'team-a', '-f', good],
+      error: '--group needs --subject',
+    },
+    ExplainRoleHtmlOutput: {
+      reason: 'the role mode draws dot and mermaid, not the subject mode html page',
+      argv: ['explain', 'admin', '-o', 'html', '-f', good],
+      error: 'unknown output format "html" for explain',
+      hint: 'use one of: tree, table, wide, yaml, json, dot, mermaid',
+    },
+    ExplainRoleVerbWithoutFor: {
+      reason: '--verb asks about RESOURCE, which --for names',
+      argv: ['explain', 'admin', '--verb', 'get', '-f', good],
+      error: '--verb needs --for RESOURCE',
+    },
+    ExplainSubjectTreeOutput: {
+      reason: "the subject mode has no aggregation tree (the role mode's default)",
+      argv: ['explain', '--subject', 'User:jane', '-o', 'tree', '-f', good],
+      error: 'unknown output format "tree" for explain --subject',
+      hint: 'use one of: text, wide, yaml, json, dot, mermaid, html',
+    },
+    ExplainSubjectWithRole: {
+      reason: 'a ClusterRole and a subject at once',
+      argv: ['explain', 'admin', '--subject', 'User:jane', '-f', good],
+      error: 'explain takes a ClusterRole or --subject, not both',
+    },
+    ExplainSubjectForWithoutVerb: {
+      reason: 'a request is a verb on a resource',
+      argv: ['explain', '--subject', 'User:jane', '--for', 'pods', '-f', good],
+      error: '--for needs --verb',
+    },
+    ExplainMatrixOnlyWithoutAfterSync: {
+      reason: '--only is a shared flag, checked once for every mode: without --after-sync it means nothing',
+      argv: ['explain', '--subject', 'User:jane', '--matrix', '--only', 'base', '-f', good],
+      error: '--only needs --after-sync',
+    },
+
     // ---- explain --subject --matrix: its flags, checked before anything is read ----
     MatrixWithoutSubject: {
       reason: 'the matrix is the access of one subject',

@@ -3,7 +3,7 @@
 // ClusterRoleBindings always, RoleBindings only for a request in their namespace), never computed with the product.
 import { describe, expect, it } from 'vitest';
 import { accessMatrix, type AccessMatrix, type MatrixRow } from '../../../src/explain/matrix.js';
-import type { SubjectRef } from '../../../src/explain/explain-subject.js';
+import type { SubjectRef } from '../../../src/explain/subject-types.js';
 import type { KnownResource } from '../../../src/crossplane/resource-names.js';
 import type {
   ClusterRole,
