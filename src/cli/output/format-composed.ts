@@ -17,6 +17,12 @@ export function formatComposedTable(
   color: boolean,
   headers = true,
 ): string {
+  const { head, rows } = composedTableRows(view, wide);
+  return formatTable(headers ? head : [], rows, color);
+}
+
+/** formatComposedTable's header and rows. */
+export function composedTableRows(view: ComposedView, wide: boolean): { head: string[]; rows: string[][] } {
   const needed = (list: Parameters<typeof evidenceList>[0]): string =>
     evidenceList(list, wide ? Number.POSITIVE_INFINITY : undefined);
   const rows: string[][] = [];
@@ -35,6 +41,5 @@ export function formatComposedTable(
     rows.push(wide ? [...row, NONE, by] : [...row, by]);
   }
   const head = ['STATUS', 'RESOURCE', 'ACCESS', 'LACKS'];
-  const all = wide ? [...head, 'ROLE', 'NEEDED BY'] : [...head, 'NEEDED BY'];
-  return formatTable(headers ? all : [], rows, color);
+  return { head: wide ? [...head, 'ROLE', 'NEEDED BY'] : [...head, 'NEEDED BY'], rows };
 }

@@ -32,6 +32,12 @@ export function lookupTableChunks(
   color: boolean,
   headers = true,
 ): Generator<string> {
+  const { head, rows } = lookupTableRows(result, wide);
+  return tableChunks(headers ? head : [], rows, color);
+}
+
+/** lookupTableChunks's header and rows. */
+export function lookupTableRows(result: LookupResult, wide: boolean): { head: string[]; rows: string[][] } {
   const rows: string[][] = [];
   for (const s of result.subjects) {
     for (const g of s.grants) {
@@ -46,8 +52,7 @@ export function lookupTableChunks(
     }
   }
   const head = ['SUBJECT', 'SCOPE', 'ROLE', 'BINDING'];
-  const all = wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'];
-  return tableChunks(headers ? all : [], rows, color);
+  return { head: wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'], rows };
 }
 
 /** What a table with no rows says instead (on stderr, as kubectl's "No resources found"). */
