@@ -128,9 +128,9 @@ export interface FleetPresent {
 }
 
 /**
- * Runs RUN_ONE once per context of FLEET (what it shows collected as data: its results, warnings and stderr lines), then prints the
- * results in the order of the contexts: merged as PRESENT shows them (see output/fleet-output.ts), each failure as
- * one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or
+ * Runs RUN_ONE once per context of FLEET (what it shows collected as data: its results, warnings and stderr lines),
+ * then prints the results in the order of the contexts: merged as PRESENT shows them (see output/fleet-output.ts),
+ * each failure as one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or
  * was denied, else 0.
  */
 export async function runAcrossContexts(
