@@ -1,6 +1,6 @@
 /**
  * Fleets: one read-only command across many kubeconfig contexts, each connected exactly as `--context NAME` would
- * be, at most PARALLEL at once, each with its own output captured by the front end (nothing interleaves) and its own
+ * be, at most PARALLEL at once, each handing what it shows to the front end as data (nothing interleaves) and its own
  * connection pool closed when it is done. A context that fails fails alone; the results come back in the order the contexts were
  * given, whatever finished first.
  */
@@ -20,20 +20,19 @@ export interface FleetOptions {
 }
 
 /**
- * Where one context's run writes, as the front end made it (the CLI: the run's own output, captured): handed to the
- * run as it is, never written to here.
+ * Where one context's run hands what it shows, as the front end made it (the CLI: its result, warnings and stderr
+ * lines, as data): handed to the run as it is, never looked into here.
  */
-export interface Capture<S> {
+export interface Capture<S, O> {
   readonly sink: S;
-  /** What the run wrote, once it is over. */
-  readonly text: () => { readonly stdout: string; readonly stderr: string };
+  /** What the run handed over, once it is over. */
+  readonly collected: () => O;
 }
 
-/** What one context's run printed and how it ended. */
-export interface ContextRun {
+/** What one context's run showed (as the front end collected it) and how it ended. */
+export interface ContextRun<O> {
   readonly context: string;
-  readonly stdout: string;
-  readonly stderr: string;
+  readonly output: O;
   /** 0, 1 (drift, denied) or 2 (failed: the error lines are in `error`). */
   readonly exitCode: number;
   /** The error's lines (`error: ...`, `hint: ...`) when the run failed. */
@@ -150,17 +149,17 @@ function contextDeps(base: AppDeps, context: string, opened: Cluster[], renderSh
  * renders (render-share.ts): a context whose render input equals another's by content gets that render, with its own
  * uids; from VERBOSITY 4 a line says how many renders were shared.
  */
-export async function runFleet<S>(
+export async function runFleet<S, O>(
   contexts: readonly string[],
   parallel: number,
   base: AppDeps,
-  capture: () => Capture<S>,
+  capture: () => Capture<S, O>,
   run: (context: string, deps: AppDeps, sink: S) => Promise<number>,
   progress?: (done: number, failed: number) => void,
   failFast = false,
   verbosity = 0,
-): Promise<ContextRun[]> {
-  const results: ContextRun[] = new Array<ContextRun>(contexts.length);
+): Promise<ContextRun<O>[]> {
+  const results: ContextRun<O>[] = new Array<ContextRun<O>>(contexts.length);
   const share = new RenderShare();
   let next = 0;
   let done = 0;
@@ -187,7 +186,7 @@ export async function runFleet<S>(
       done++;
       results[i] = {
         context,
-        ...captured.text(),
+        output: captured.collected(),
         exitCode,
         ...(error !== undefined ? { error } : {}),
       };

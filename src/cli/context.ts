@@ -7,6 +7,7 @@ import { confirmWrite, type Prompter } from './output/prompt.js';
 import { startProgress } from './output/spinner.js';
 import { useColor } from './output/terminal.js';
 import { printWarning } from './warnings.js';
+import type { Shown } from './output/shown.js';
 
 /** The real dependencies a command runs with; composition-root.ts builds them, tests pass fakes. */
 export interface Deps {
@@ -20,6 +21,11 @@ export interface Deps {
   readonly interrupt?: Interrupt;
   /** In a run across contexts: the renders the contexts share (app/render-share.ts). */
   readonly renderShare?: AppDeps['renderShare'];
+  /**
+   * In a run across contexts: where the run hands what it shows (its result, warnings and stderr lines, in order) as
+   * data, for the fleet's printer to merge, instead of printing it (output/print-result.ts).
+   */
+  readonly collect?: Shown[];
 }
 
 type ConnectionFlags = InputSource['connection'];
@@ -48,7 +54,8 @@ export function appDeps(deps: Deps, color: boolean): AppDeps {
     choose: (message, choices) => deps.prompter.checkbox(message, choices),
     startProgress: (text) => startProgress(deps.io, text),
     warn: (w) => {
-      printWarning(deps.io.stderr, w);
+      if (deps.collect !== undefined) deps.collect.push({ warning: w });
+      else printWarning(deps.io.stderr, w);
     },
   };
 }

@@ -5,6 +5,7 @@ import type { InputSource } from '../app/read-input.js';
 import { writeLine, type Io, type TextSink } from './io.js';
 import type { AppDeps } from '../app/deps.js';
 import { appDeps, type Deps } from './context.js';
+import type { Shown } from './output/shown.js';
 
 export interface FleetArgs {
   readonly contexts: string[] | undefined;
@@ -14,26 +15,33 @@ export interface FleetArgs {
 
 const DEFAULT_PARALLEL = 8;
 
-function buffer(): TextSink & { text: () => string } {
-  const chunks: string[] = [];
-  return { write: (t: string) => chunks.push(t), text: () => chunks.join('') };
+/** A stream no run across contexts may write to: each hands what it shows to Deps.collect, as data. */
+const NOT_WRITTEN: TextSink = {
+  write: () => {
+    throw new Error('a run across contexts hands its output to Deps.collect; it never writes a stream');
+  },
+};
+
+/** What one context's run works with: no terminal, no stream (what it shows is collected as data), IO's input. */
+interface ContextSink {
+  readonly io: Io;
+  readonly collect: Shown[];
 }
 
-/** One context's run writes to streams of its own (not a terminal), captured; its input and environment are IO's. */
-function captureOutput(io: Io): () => Capture<Io> {
+/** One context's run collects what it shows (its result, warnings, stderr lines) as data; its input is IO's. */
+function collectOutput(io: Io): () => Capture<ContextSink, readonly Shown[]> {
   return () => {
-    const out = buffer();
-    const err = buffer();
+    const collect: Shown[] = [];
     const sink: Io = {
       ...io,
-      stdout: out,
-      stderr: err,
+      stdout: NOT_WRITTEN,
+      stderr: NOT_WRITTEN,
       stdoutIsTTY: false,
       stderrIsTTY: false,
       columns: undefined,
       stderrColumns: undefined,
     };
-    return { sink, text: () => ({ stdout: out.text(), stderr: err.text() }) };
+    return { sink: { io: sink, collect }, collected: () => collect };
   };
 }
 
@@ -115,14 +123,14 @@ export function inContext(source: InputSource, context: string): InputSource {
 export interface FleetPresent {
   readonly output: string;
   readonly color: boolean;
-  /** false: --no-headers (each context's table is still printed with its header, to be merged). */
+  /** false: --no-headers (the merged table's header row; a context shown in a section of its own keeps its own). */
   readonly headers: boolean;
 }
 
 /**
- * Runs RUN_ONE once per context of FLEET (its output captured; a table with its header row), then prints the
- * results in the order of the contexts: merged as PRESENT shows them (see output/fleet-output.ts), each failure as
- * one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or
+ * Runs RUN_ONE once per context of FLEET (what it shows collected as data: its results, warnings and stderr lines),
+ * then prints the results in the order of the contexts: merged as PRESENT shows them (see output/fleet-output.ts),
+ * each failure as one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or
  * was denied, else 0.
  */
 export async function runAcrossContexts(
@@ -147,9 +155,9 @@ export async function runAcrossContexts(
       contexts,
       fleet.parallel,
       base,
-      captureOutput(deps.io),
-      async (context, d, io) => {
-        await runOne({ ...deps, io, connect: d.connect, renderShare: d.renderShare }, context);
+      collectOutput(deps.io),
+      async (context, d, sink) => {
+        await runOne({ ...deps, ...sink, connect: d.connect, renderShare: d.renderShare }, context);
         return ExitCode.ok;
       },
       (done, failed) => {
@@ -162,7 +170,7 @@ export async function runAcrossContexts(
   } finally {
     progress.stop();
   }
-  const merged = mergeFleetOutput(runs, output, present.headers);
+  const merged = await mergeFleetOutput(runs, output, present.headers, deps.version);
   deps.io.stdout.write(merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const failed = runs.filter((r) => r.error !== undefined).length;
@@ -205,8 +213,8 @@ export async function writeAcrossContexts(
   const base = appDeps(deps, run.color);
   const each =
     (fn: (deps: Deps, context: string) => Promise<void>) =>
-    async (context: string, d: AppDeps, io: Io): Promise<number> => {
-      await fn({ ...deps, io, connect: d.connect, renderShare: d.renderShare }, context);
+    async (context: string, d: AppDeps, sink: ContextSink): Promise<number> => {
+      await fn({ ...deps, ...sink, connect: d.connect, renderShare: d.renderShare }, context);
       return ExitCode.ok;
     };
   if (!run.yes) {
@@ -218,13 +226,13 @@ export async function writeAcrossContexts(
       contexts,
       fleet.parallel,
       base,
-      captureOutput(deps.io),
+      collectOutput(deps.io),
       each(run.preview),
       undefined,
       false,
       run.source.connection.verbosity,
     );
-    const shown = mergeFleetOutput(plans, 'table');
+    const shown = await mergeFleetOutput(plans, 'table', true, deps.version);
     deps.io.stderr.write(shown.stdout);
     for (const line of shown.stderr) writeLine(deps.io.stderr, line);
     const failed = plans.filter((p) => p.error !== undefined).length;
@@ -244,12 +252,12 @@ export async function writeAcrossContexts(
     contexts,
     1,
     base,
-    captureOutput(deps.io),
+    collectOutput(deps.io),
     each(run.apply),
     undefined,
     run.failFast,
   );
-  const merged = mergeFleetOutput(applied, 'table', run.headers);
+  const merged = await mergeFleetOutput(applied, 'table', run.headers, deps.version);
   deps.io.stdout.write(merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const failed = applied.filter((r) => r.error !== undefined).length;

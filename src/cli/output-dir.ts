@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import type { SyncOutcome } from '../app/sync.js';
-import { writeLine, type Io } from './io.js';
+import type { Deps } from './context.js';
+import { showLine } from './output/print-result.js';
 import { formatYaml } from './output/format-data.js';
 
 /**
@@ -8,7 +9,7 @@ import { formatYaml } from './output/format-data.js';
  * directory without those objects would delete the held owners' roles, or take over objects that are not the
  * plugin's.
  */
-export async function writeOutputDir(io: Io, outcome: SyncOutcome, dir: string): Promise<void> {
+export async function writeOutputDir(deps: Deps, outcome: SyncOutcome, dir: string): Promise<void> {
   // The held and refused lines were printed once by the write flow (writePlan), before this.
   if (outcome.held.length > 0 || outcome.refused.length > 0) {
     throw new UserError(
@@ -21,5 +22,5 @@ export async function writeOutputDir(io: Io, outcome: SyncOutcome, dir: string):
   const { writeManifestDir } = await import('../app/output-dir.js');
   const { written, removed } = writeManifestDir(dir, outcome.desired, formatYaml);
   const gone = removed > 0 ? `, removed ${String(removed)} no longer rendered` : '';
-  writeLine(io.stderr, `wrote ${String(written)} objects to ${dir} (listed in kustomization.yaml${gone})`);
+  showLine(deps, `wrote ${String(written)} objects to ${dir} (listed in kustomization.yaml${gone})`);
 }

@@ -1,87 +1,68 @@
 import { ExitCode, ExitSignal, UserError } from '../errors.js';
 import { helmInstalled } from '../plan/ownership.js';
 import type { WriteOutcome } from '../app/write.js';
-import type { Io } from './io.js';
-import { writeLine } from './io.js';
-import { useColor } from './output/terminal.js';
-import type { PresentOptions, WriteOutput } from './flags.js';
+import type { Deps } from './context.js';
+import { printResult, showLine } from './output/print-result.js';
+import type { PresentOptions } from './flags.js';
 
 /**
- * Shows what a write command did and turns it into the exit code: the plan (table, yaml, json, name, diff) with the
- * writes that failed, then one line per failure; refused and held objects fail the run after everything else, drift
- * under --check exits 1.
+ * Shows what a write command did and turns it into the exit code: the plan, printed through the registry (its
+ * `plan` printers: table, yaml, json, name, diff), then one line per failure; refused and held objects fail the run
+ * after everything else, drift under --check exits 1.
  */
-export async function presentWrite(io: Io, outcome: WriteOutcome, opts: PresentOptions): Promise<void> {
-  const fmt = await import('./output/format-plan.js');
-  const color = useColor(io, io.stdoutIsTTY, !opts.color);
-  const print = async (failed: ReadonlySet<string>, dryRun: boolean): Promise<void> => {
-    // The objects are printed one by one as they are formatted: a large plan never becomes one string.
-    if (opts.output === 'yaml' || opts.output === 'json') {
-      await fmt.printPlanObjects(io.stdout, outcome.plan.entries, opts.output, outcome.leading);
-      return;
-    }
-    const text = {
-      table: () => fmt.formatPlanSummary(outcome.shown, failed, { color, dryRun, headers: opts.headers }),
-      name: () => fmt.formatPlanNames(outcome.shown),
-      diff: () => fmt.formatPlanDiff(outcome.shown),
-    }[opts.output]();
-    io.stdout.write(text);
-  };
+export async function presentWrite(deps: Deps, outcome: WriteOutcome, opts: PresentOptions): Promise<void> {
+  const flags = { color: opts.color, headers: opts.headers };
+  const print = (written: boolean, dryRun: boolean): Promise<void> =>
+    printResult(
+      deps,
+      'plan',
+      opts.output,
+      {
+        outcome,
+        failed: outcome.report?.failedKeys ?? new Set<string>(),
+        dryRun,
+        written,
+        serverDryRun: opts.serverDryRun,
+      },
+      flags,
+    );
   switch (outcome.status) {
     case 'previewed':
-      await print(new Set(), true);
+      await print(false, true);
       if (outcome.fromFiles) {
-        writeLine(
-          io.stderr,
-          `read from ${outcome.source}: nothing was written (-f never writes to a cluster)`,
-        );
+        showLine(deps, `read from ${outcome.source}: nothing was written (-f never writes to a cluster)`);
       }
       failIfLeftAlone(outcome, false);
       if (opts.check && outcome.hasChanges) throw new ExitSignal(ExitCode.drift);
       return;
-    case 'denied':
-      await printMissingRole(io, outcome, opts.output);
-      return;
+    case 'denied': {
+      // -o yaml|json prints every missing rule as a ClusterRole; then the error.
+      await print(false, true);
+      const missing = outcome.missing ?? { lines: [], rules: [] };
+      throw new UserError(
+        `not allowed to ${outcome.what}, nothing was written; missing: ${missing.lines.join('; ')}`,
+        {
+          hint: 'ask a cluster admin for these permissions (sync --print-required-role prints a ClusterRole with them)',
+        },
+      );
+    }
     case 'declined':
       throw new UserError('aborted: nothing was written');
     case 'applied':
       // Each object written named first, as kubectl names them; then the summary.
-      if (opts.output === 'table') {
-        const failed = outcome.report?.failedKeys ?? new Set<string>();
-        io.stdout.write(fmt.formatPlanWritten(outcome.shown, failed, opts.serverDryRun));
-      }
-      await print(outcome.report?.failedKeys ?? new Set(), opts.serverDryRun);
-      reportApplied(io, outcome, opts.serverDryRun);
+      await print(true, opts.serverDryRun);
+      reportApplied(deps, outcome, opts.serverDryRun);
   }
-}
-
-/** The pre-flight found missing permissions: -o yaml|json gets every missing rule as a ClusterRole; then the error. */
-async function printMissingRole(io: Io, outcome: WriteOutcome, output: WriteOutput): Promise<never> {
-  const missing = outcome.missing ?? { lines: [], rules: [] };
-  if (output === 'yaml' || output === 'json') {
-    const [{ renderMissingRulesRole }, data] = await Promise.all([
-      import('../authz/summarize-rules.js'),
-      import('./output/format-data.js'),
-    ]);
-    const role = renderMissingRulesRole(missing.rules);
-    io.stdout.write(output === 'json' ? data.formatJson(role) : data.formatYaml(role));
-  }
-  throw new UserError(
-    `not allowed to ${outcome.what}, nothing was written; missing: ${missing.lines.join('; ')}`,
-    {
-      hint: 'ask a cluster admin for these permissions (sync --print-required-role prints a ClusterRole with them)',
-    },
-  );
 }
 
 /** After writing: an interrupted run, a lost server, failed writes, then refused or held objects fail the run. */
-function reportApplied(io: Io, outcome: WriteOutcome, serverDryRun: boolean): void {
+function reportApplied(deps: Deps, outcome: WriteOutcome, serverDryRun: boolean): void {
   const report = outcome.report;
   if (report === undefined) return;
   const failed = report.results.filter((r) => r.error !== undefined || r.notAttempted === true);
   const total = report.results.length;
   if (report.interrupted) {
-    for (const f of failed) if (f.error !== undefined) writeLine(io.stderr, `error: ${f.error}`);
+    for (const f of failed) if (f.error !== undefined) showLine(deps, `error: ${f.error}`);
     throw new UserError(
       `interrupted: ${ofWrites(report.written, total)} ${were(report.written, total)} done, ${String(report.notStarted)} ${were(report.notStarted, 0)} not started`,
       { hint: 're-run the command to finish: it converges', exitCode: ExitCode.interrupted },
@@ -91,7 +72,7 @@ function reportApplied(io: Io, outcome: WriteOutcome, serverDryRun: boolean): vo
   if (gone !== undefined) {
     // One line for the whole run, not one per write that could not be sent.
     for (const f of failed) {
-      if (f.error !== undefined && f.serverGone !== true) writeLine(io.stderr, `error: ${f.error}`);
+      if (f.error !== undefined && f.serverGone !== true) showLine(deps, `error: ${f.error}`);
     }
     throw new UserError(
       `${gone.error ?? 'lost the API server'}; ${ofWrites(report.written, total)} ${were(report.written, total)} done before`,
@@ -99,7 +80,7 @@ function reportApplied(io: Io, outcome: WriteOutcome, serverDryRun: boolean): vo
     );
   }
   if (failed.length > 0) {
-    for (const f of failed) writeLine(io.stderr, `error: ${f.error ?? ''}`);
+    for (const f of failed) showLine(deps, `error: ${f.error ?? ''}`);
     const rest = failed.length === total ? 'nothing was written' : 'everything else was written';
     throw new UserError(`${ofWrites(failed.length, total)} failed; ${rest}`, {
       hint: 're-run the command to finish: it converges',

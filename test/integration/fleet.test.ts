@@ -159,6 +159,50 @@ describe('--contexts and --all-contexts', () => {
     expect(r.stderr).toMatch(/^2 contexts: 1 ok, 1 drifted or denied, 0 failed$/m);
   });
 
+  it.each([
+    [['sync', '--check']],
+    [['who-can', 'delete', 'buckets.s3.aws.upbound.io', '-A']],
+    [['who-can', 'delete', 'buckets.s3.aws.upbound.io', '-A', '-o', 'wide']],
+    [['lookup', 'crossplane', '-o', 'wide']],
+    [['composed']],
+  ])('merges %j: each context alone, byte for byte, with a CONTEXT column first', async (question) => {
+    const contexts = ['eu-synced', 'eu-drifted'];
+    const fleet = await runPlugin([...question, ...K(), '--contexts', contexts.join(',')]);
+    const alone = await Promise.all(contexts.map((c) => runPlugin([...question, ...K(), '--context', c])));
+    // The oracle is the single runs' bytes: their header row says where each column starts.
+    const rows = alone.flatMap((r, i) => {
+      const [header = '', ...body] = r.stdout.trimEnd().split('\n');
+      const starts = [...header.matchAll(/(?:^|(?<= {2}))\S/g)].map((m) => m.index);
+      const cells = (line: string): string[] =>
+        starts.map((s, j) => line.slice(s, starts[j + 1] ?? line.length).trim());
+      return [
+        ...(i === 0 ? [['CONTEXT', ...cells(header)]] : []),
+        ...body.map((l) => [contexts[i] ?? '', ...cells(l)]),
+      ];
+    });
+    const widths = rows[0]?.map((_, j) => Math.max(...rows.map((r) => Array.from(r[j] ?? '').length))) ?? [];
+    const expected = rows
+      .map((r) =>
+        r
+          .map((c, j) =>
+            j === r.length - 1 ? c : c.padEnd((widths[j] ?? 0) + 2 - (c.length - Array.from(c).length)),
+          )
+          .join('')
+          .trimEnd(),
+      )
+      .join('\n');
+    expect(fleet.stdout).toBe(`${expected}\n`);
+    // Each context's stderr lines, in its words, named by its context; then the summary.
+    const stderr = alone.flatMap((r, i) =>
+      r.stderr
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => `context ${contexts[i] ?? ''}: ${l}`),
+    );
+    expect(fleet.stderr.split('\n').slice(0, -2)).toEqual(stderr);
+    expect(fleet.code).toBe(Math.max(...alone.map((r) => r.code)));
+  });
+
   it('--no-headers drops the merged header row only: the same cells, context by context', async () => {
     const headed = await runPlugin(['sync', '--check', '--contexts', 'eu-*', ...K()]);
     const bare = await runPlugin(['sync', '--check', '--contexts', 'eu-*', '--no-headers', ...K()]);

@@ -139,7 +139,7 @@ export function bindCommand(deps: Deps): CommandModule<GlobalArgs, BindArgs> {
       const options = await bindOptions(args);
       const { runBind } = await import('../../app/bind.js');
       const outcome = await runBind(options.run, appDeps(deps, args.color));
-      await presentWrite(deps.io, outcome, options.present);
+      await presentWrite(deps, outcome, options.present);
     },
   };
 }

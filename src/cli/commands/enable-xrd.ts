@@ -86,7 +86,7 @@ export function enableXrdCommand(deps: Deps): CommandModule<GlobalArgs, EnableXr
       const options = enableXrdOptions(args, deps);
       const { runEnableXrd } = await import('../../app/enable-xrd.js');
       const outcome = await runEnableXrd(options.run, appDeps(deps, args.color));
-      await presentWrite(deps.io, outcome, options.present);
+      await presentWrite(deps, outcome, options.present);
     },
   };
 }

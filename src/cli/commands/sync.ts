@@ -143,7 +143,7 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
       if (fleet === undefined) return syncOnce(deps, options, args.color);
       const source = options.run.source;
       const { present } = options;
-      // Each context's table keeps its header row: the merge reads the columns from it (--no-headers drops it there).
+      // Each context's table keeps its header row when shown in a section; the merged table's follows --no-headers.
       const inOne = (context: string, w: Partial<WriteOptions>): typeof options => ({
         ...options,
         run: { ...options.run, source: inContext(source, context), write: { ...write, ...w } },
@@ -177,9 +177,9 @@ async function syncOnce(
 ): Promise<void> {
   const { runSync } = await import('../../app/sync.js');
   const outcome = await runSync(options.run, appDeps(deps, color));
-  if (options.outputDir === undefined) return presentWrite(deps.io, outcome, options.present);
+  if (options.outputDir === undefined) return presentWrite(deps, outcome, options.present);
   const { writeOutputDir } = await import('../output-dir.js');
-  await writeOutputDir(deps.io, outcome, options.outputDir);
+  await writeOutputDir(deps, outcome, options.outputDir);
 }
 
 /** `sync --watch`: its own flags checked first, then sync's; one cluster, until Ctrl-C. */

@@ -1,142 +1,156 @@
 /**
- * One output from the runs of a command across contexts, each printed as it would have been alone: tables gain a
- * first CONTEXT column, json and yaml become a List with one item per context (`context`, and `result` or `error`),
- * diffs name the context in their headers, other text comes in one section per context. A context's name is the
- * kubeconfig's, which may hold anything: wherever it is shown to a person (a cell, a header, a stderr line) it is
- * escaped for the terminal; json and yaml carry it as it is.
+ * One output from the runs of a command across contexts, merged from what each run handed over as data (its result,
+ * warnings and stderr lines: output/shown.ts), never from printed text. Each result goes through the printer it
+ * would have been printed with alone; then tables (printers that give their rows) gain a first CONTEXT column and
+ * are laid out once, json and yaml become a List with one item per context (`context`, and `result`, the value the
+ * printer prints, or `error`), a plan's diff names the context in its headers (the diff printer's own parameter),
+ * and anything else comes in one section per context. A context's name is the kubeconfig's, which may hold
+ * anything: wherever it is shown to a person (a cell, a header, a stderr line) it is escaped for the terminal; json
+ * and yaml carry it as it is.
  */
-import { parse } from 'yaml';
 import { escapeTerminal } from '../../escape.js';
 import type { ContextRun } from '../../app/fleet.js';
+import { formatWarning } from '../warnings.js';
 import { formatJson, formatYaml } from './format-data.js';
+import type { Printed, TableModel } from './printer.js';
+import { toPrinter } from './registry.js';
+import type { Shown } from './shown.js';
+import { formatTable } from './table.js';
 
-/** The columns of a table printed with two spaces between them: where each header cell starts. */
-function columnStarts(header: string): number[] {
-  const starts: number[] = [];
-  for (let i = 0; i < header.length; i++) {
-    if (header[i] !== ' ' && (i === 0 || (header[i - 1] === ' ' && header[i - 2] === ' '))) starts.push(i);
-  }
-  return starts;
+/** One context's run as the fleet collected it: what it showed, in order. */
+export type CollectedRun = ContextRun<readonly Shown[]>;
+
+/** What to print once every context is done: stdout, then stderr's lines (to be escaped as they are written). */
+export interface FleetOutput {
+  readonly stdout: string;
+  readonly stderr: string[];
 }
 
-function cells(line: string, starts: readonly number[]): string[] {
-  return starts.map((s, i) => line.slice(s, starts[i + 1] ?? line.length).trim());
-}
+/** What a context printed: one table (its rows as data, and the printed table), or text. */
+type Part =
+  | { readonly run: CollectedRun; readonly table: TableModel; readonly printed: Printed }
+  | { readonly run: CollectedRun; readonly table: undefined; readonly text: string };
 
-/** Whether TEXT is one table of ours: a header of upper-case words, then rows. */
-/** A line of a write naming an object written, as kubectl apply prints it (format-plan.ts, formatPlanWritten). */
-const WRITTEN = /^[a-z0-9.-]+\/\S+ (created|configured|deleted)( \(server dry run\))?$/;
-
-function isTable(text: string): boolean {
-  const first = text.split('\n', 1)[0] ?? '';
-  return /^[A-Z][A-Z ]*[A-Z]$/.test(first.trimEnd()) && columnStarts(first).length > 1;
-}
-
-/** Display columns of a cell: one per code point (the cells are escaped: no control or combining tricks). */
-function width(s: string): number {
-  return Array.from(s).length;
-}
-
-function align(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
-  return rows
-    .map((row) =>
-      row
-        .map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - width(c) + 2)))
-        .join('')
-        .trimEnd(),
-    )
-    .join('\n')
-    .concat('\n');
-}
-
-/** One table of every context's, with a first CONTEXT column; without the header row unless HEADERS. */
-function mergeTables(runs: readonly ContextRun[], headers: boolean): string {
-  const rows: string[][] = [];
-  let head: string[] | undefined;
-  for (const r of runs) {
-    const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
-    const [header, ...body] = lines;
-    if (header === undefined) continue;
-    const starts = columnStarts(header);
-    head ??= ['CONTEXT', ...cells(header, starts)];
-    for (const line of body) rows.push([escapeTerminal(r.context), ...cells(line, starts)]);
-  }
-  return head === undefined ? '' : align(headers ? [head, ...rows] : rows);
-}
-
-function parsed(r: ContextRun, output: 'json' | 'yaml'): unknown {
-  return output === 'json' ? (JSON.parse(r.stdout) as unknown) : (parse(r.stdout) as unknown);
-}
-
-function errorText(r: ContextRun): string {
-  return (r.error ?? []).map((l) => l.replace(/^error: /, '')).join('; ');
+/** A context's results printed, and its stderr lines in the order it showed them. */
+interface Shown1 {
+  readonly run: CollectedRun;
+  readonly printed: Printed[];
+  readonly stderr: string[];
 }
 
 /**
- * What to print: stdout, then stderr lines (each context's own, then one error line per failed context). HEADERS:
- * false for --no-headers (the runs' tables carry their header rows, which the merge reads their columns from).
+ * Each result of RUN through its printer, as a run's own capture printed it (no terminal: no colour, no width),
+ * CONTEXT given to the printers that name it.
  */
-export function mergeFleetOutput(
-  runs: readonly ContextRun[],
-  output: string,
-  headers = true,
-): { stdout: string; stderr: string[] } {
+async function printRun(run: CollectedRun, version: string): Promise<Shown1> {
+  const printed: Printed[] = [];
   const stderr: string[] = [];
-  for (const r of runs) {
-    const name = escapeTerminal(r.context);
-    for (const line of r.stderr.split('\n')) if (line !== '') stderr.push(`context ${name}: ${line}`);
-    if (r.error !== undefined) {
-      const [first = 'error: failed', ...rest] = r.error;
+  for (const item of run.output) {
+    if ('warning' in item) stderr.push(...formatWarning(item.warning));
+    else if ('line' in item) stderr.push(item.line);
+    else {
+      const { kind, format, result, flags } = item.printed;
+      const printer = await toPrinter(kind, format);
+      const p = printer(result, {
+        color: false,
+        headers: flags.headers,
+        width: undefined,
+        version,
+        context: run.context,
+      });
+      printed.push(p);
+      stderr.push(...p.notes);
+    }
+  }
+  return { run, printed, stderr };
+}
+
+function errorText(r: CollectedRun): string {
+  return (r.error ?? []).map((l) => l.replace(/^error: /, '')).join('; ');
+}
+
+/** Each context's stderr lines (`context NAME: ...`), then one error line per failed context with its hint lines. */
+function stderrOf(shown: readonly Shown1[]): string[] {
+  const stderr: string[] = [];
+  for (const { run, stderr: lines } of shown) {
+    const name = escapeTerminal(run.context);
+    for (const line of lines) {
+      const escaped = escapeTerminal(line);
+      if (escaped !== '') stderr.push(`context ${name}: ${escaped}`);
+    }
+    if (run.error !== undefined) {
+      const [first = 'error: failed', ...rest] = run.error;
       stderr.push(
         first.replace(/^error: /, () => `error: context ${name}: `),
         ...rest,
       );
     }
   }
+  return stderr;
+}
+
+const textOf = (p: readonly Printed[]): string => p.flatMap((x) => [...x.out]).join('');
+
+/** A table's own text, without its lead lines (the table printers print the lead first, one line each). */
+function tableText(p: Printed): string {
+  const lead = p.table?.lead?.length ?? 0;
+  return lead === 0 ? textOf([p]) : [...p.out].slice(lead).join('');
+}
+
+/**
+ * What to print for RUNS as OUTPUT (the -o format). HEADERS: false for --no-headers (the merged table's header row;
+ * each context's result keeps its own for the sections). VERSION: the plugin's, for the printers that name it.
+ */
+export async function mergeFleetOutput(
+  runs: readonly CollectedRun[],
+  output: string,
+  headers = true,
+  version = '',
+): Promise<FleetOutput> {
+  const shown = await Promise.all(runs.map((r) => printRun(r, version)));
+  const stderr = stderrOf(shown);
   if (output === 'json' || output === 'yaml') {
     const list = {
       apiVersion: 'v1',
       kind: 'List',
-      items: runs.map((r) =>
-        r.error !== undefined
-          ? { context: r.context, error: errorText(r) }
-          : { context: r.context, result: parsed(r, output) },
+      items: shown.map(({ run, printed }) =>
+        run.error !== undefined
+          ? { context: run.context, error: errorText(run) }
+          : { context: run.context, result: printed[0]?.data ?? null },
       ),
     };
     return { stdout: output === 'json' ? formatJson(list) : formatYaml(list), stderr };
   }
-  // A write's lines naming each object written (`namespace/team-a configured`) come before its table: each is shown
-  // with its context, and the tables that follow are merged.
-  const written: string[] = [];
-  const ok = runs
-    .filter((r) => r.stdout !== '')
-    .map((r) => {
-      if (output !== 'table') return r;
-      const lines = r.stdout.split('\n');
-      const n = lines.findIndex((l) => !WRITTEN.test(l));
-      if (n <= 0) return r;
-      const name = escapeTerminal(r.context);
-      written.push(...lines.slice(0, n).map((l) => `context ${name}: ${l}\n`));
-      return { ...r, stdout: lines.slice(n).join('\n') };
-    });
-  const before = written.join('');
-  if (output === 'diff') {
-    const stdout = ok
-      .map((r) =>
-        r.stdout.replace(
-          /^(---|\+\+\+) (live|desired)\//gm,
-          (_m, sign: string, side: string) => `${sign} ${side}/${escapeTerminal(r.context)}/`,
-        ),
-      )
-      .join('');
-    return { stdout, stderr };
-  }
-  if (ok.length > 0 && ok.every((r) => isTable(r.stdout)))
-    return { stdout: `${before}${mergeTables(ok, headers)}`, stderr };
-  return {
-    stdout: `${before}${ok.map((r) => `# context ${escapeTerminal(r.context)}\n${r.stdout}`).join('\n')}`,
-    stderr,
-  };
+  if (output === 'diff') return { stdout: shown.map((s) => textOf(s.printed)).join(''), stderr };
+  // The contexts that printed something, each as one table (its rows as data) or as text.
+  const parts = shown.flatMap(({ run, printed }): Part[] => {
+    const [only] = printed;
+    if (printed.length === 1 && only?.table !== undefined) return [{ run, table: only.table, printed: only }];
+    const text = textOf(printed);
+    return text === '' ? [] : [{ run, table: undefined, text }];
+  });
+  // A write's lines naming each object written (`namespace/team-a configured`) come first, each with its context.
+  const before = parts
+    .flatMap(({ run, table }) =>
+      (table?.lead ?? []).map((l) => `context ${escapeTerminal(run.context)}: ${l}\n`),
+    )
+    .join('');
+  const tables = parts.flatMap((p) => (p.table !== undefined ? [{ run: p.run, table: p.table }] : []));
+  if (parts.length > 0 && tables.length === parts.length)
+    return { stdout: `${before}${mergeTables(tables, headers)}`, stderr };
+  const sections = parts.map((p) => {
+    const text = p.table !== undefined ? tableText(p.printed) : p.text;
+    return `# context ${escapeTerminal(p.run.context)}\n${text}`;
+  });
+  return { stdout: `${before}${sections.join('\n')}`, stderr };
+}
+
+/** One table of every context's rows, with a first CONTEXT column (the first table's header); HEADERS: its row. */
+function mergeTables(
+  tables: readonly { readonly run: CollectedRun; readonly table: TableModel }[],
+  headers: boolean,
+): string {
+  const head = ['CONTEXT', ...(tables[0]?.table.head ?? [])];
+  const rows = tables.flatMap(({ run, table }) => table.rows.map((row) => [run.context, ...row]));
+  return `${formatTable(headers ? head : [], rows, false)}\n`;
 }

@@ -23,6 +23,21 @@ function reached(f: Finding): string {
  * per step, with the binding and role that allow its trigger, and each finding's fix after the table.
  */
 export function formatAuditTable(report: AuditReport, wide: boolean, color: boolean, headers = true): string {
+  const { head, rows } = auditTableRows(report, wide);
+  const parts: string[] = [];
+  parts.push(formatTable(headers ? head : [], rows, color));
+  if (wide) {
+    report.findings.forEach((f, i) => {
+      parts.push(`\n${String(i + 1)}. ${subjectText(f.subject)} → ${f.capability}`);
+      for (const s of f.steps) parts.push(`   - ${s.why}`);
+      parts.push(`   fix: ${f.fix.replace(/\n/g, '\n        ')}`);
+    });
+  }
+  return parts.join('\n');
+}
+
+/** formatAuditTable's header and rows (wide: without each finding's fix, printed after the table). */
+export function auditTableRows(report: AuditReport, wide: boolean): { head: string[]; rows: string[][] } {
   const rows: string[][] = [];
   for (const f of report.findings) {
     const first = f.steps[0];
@@ -44,16 +59,7 @@ export function formatAuditTable(report: AuditReport, wide: boolean, color: bool
   const head = wide
     ? ['SEVERITY', 'SUBJECT', 'CAPABILITY', 'STEP', 'VIA', 'ACTS AS']
     : ['SEVERITY', 'SUBJECT', 'CAPABILITY', 'FIRST STEP', 'REACHES'];
-  const parts: string[] = [];
-  parts.push(formatTable(headers ? head : [], rows, color));
-  if (wide) {
-    report.findings.forEach((f, i) => {
-      parts.push(`\n${String(i + 1)}. ${subjectText(f.subject)} → ${f.capability}`);
-      for (const s of f.steps) parts.push(`   - ${s.why}`);
-      parts.push(`   fix: ${f.fix.replace(/\n/g, '\n        ')}`);
-    });
-  }
-  return parts.join('\n');
+  return { head, rows };
 }
 
 /** What the table does not show, for stderr: accepted findings, accounts by design, parts not read. */

@@ -1,22 +1,17 @@
 /** `composed`'s table: one row per resource Crossplane composes, then what could not be resolved or analysed. */
 import { evidenceList } from '../composed-report.js';
 import type { ComposedView } from '../../composed/report.js';
-import { formatTable } from './table.js';
 
 /** kubectl's word for a cell with nothing in it. */
 const NONE = '<none>';
 const UNKNOWN = '<unknown>';
 
 /**
- * STATUS, RESOURCE, ACCESS, LACKS (verbs Crossplane's account lacks) and NEEDED BY (the first three pieces of
- * evidence); `wide` adds ROLE (what sync --only composed writes) and lists every piece of evidence.
+ * `composed`'s table as rows: STATUS, RESOURCE, ACCESS, LACKS (verbs Crossplane's account lacks) and NEEDED BY (the
+ * first three pieces of evidence); `wide` adds ROLE (what sync --only composed writes) and lists every piece of
+ * evidence.
  */
-export function formatComposedTable(
-  view: ComposedView,
-  wide: boolean,
-  color: boolean,
-  headers = true,
-): string {
+export function composedTableRows(view: ComposedView, wide: boolean): { head: string[]; rows: string[][] } {
   const needed = (list: Parameters<typeof evidenceList>[0]): string =>
     evidenceList(list, wide ? Number.POSITIVE_INFINITY : undefined);
   const rows: string[][] = [];
@@ -35,6 +30,5 @@ export function formatComposedTable(
     rows.push(wide ? [...row, NONE, by] : [...row, by]);
   }
   const head = ['STATUS', 'RESOURCE', 'ACCESS', 'LACKS'];
-  const all = wide ? [...head, 'ROLE', 'NEEDED BY'] : [...head, 'NEEDED BY'];
-  return formatTable(headers ? all : [], rows, color);
+  return { head: wide ? [...head, 'ROLE', 'NEEDED BY'] : [...head, 'NEEDED BY'], rows };
 }

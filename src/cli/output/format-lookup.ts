@@ -1,5 +1,4 @@
 import type { LookupGrant, LookupResult, LookupSubject } from '../../lookup/lookup.js';
-import { tableChunks } from './table.js';
 
 /** The AGGREGATES column names this many roles at most; beyond, the first and a count of the rest. */
 const SHOWN_SOURCES = 2;
@@ -21,17 +20,11 @@ function sources(g: LookupGrant): string {
 }
 
 /**
- * rbac-lookup's columns (SUBJECT, SCOPE, ROLE; its wide SOURCE is our BINDING) and, for an aggregated ClusterRole,
- * the roles it draws from. `wide`: one line per aggregation chain, with the role's rule count. HEADERS: false for
- * --no-headers. The table comes in pieces of whole lines, to be joined by line breaks (see tableChunks): a lookup
- * may list any number of rows.
+ * lookup's table as rows: rbac-lookup's columns (SUBJECT, SCOPE, ROLE; its wide SOURCE is our BINDING) and, for an
+ * aggregated ClusterRole, the roles it draws from. `wide`: one line per aggregation chain, with the role's rule count.
+ * A lookup may list any number of rows: its printer lays them out in pieces (tableChunks).
  */
-export function lookupTableChunks(
-  result: LookupResult,
-  wide: boolean,
-  color: boolean,
-  headers = true,
-): Generator<string> {
+export function lookupTableRows(result: LookupResult, wide: boolean): { head: string[]; rows: string[][] } {
   const rows: string[][] = [];
   for (const s of result.subjects) {
     for (const g of s.grants) {
@@ -46,8 +39,7 @@ export function lookupTableChunks(
     }
   }
   const head = ['SUBJECT', 'SCOPE', 'ROLE', 'BINDING'];
-  const all = wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'];
-  return tableChunks(headers ? all : [], rows, color);
+  return { head: wide ? [...head, 'RULES', 'AGGREGATION CHAIN'] : [...head, 'AGGREGATES'], rows };
 }
 
 /** What a table with no rows says instead (on stderr, as kubectl's "No resources found"). */

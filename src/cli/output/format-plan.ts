@@ -3,9 +3,7 @@ import type { PlanEntry } from '../../plan/plan.js';
 import type { KubeObject } from '../../kube/types.js';
 import { formatYaml } from './format-data.js';
 import { diffView } from '../../plan/diff-view.js';
-import { formatListChunks, printChunks } from './stream-list.js';
 import { formatTable } from './table.js';
-import type { TextSink } from '../io.js';
 import { isWrite } from '../../app/write.js';
 import { escapeTerminal } from '../../escape.js';
 
@@ -29,19 +27,6 @@ export function objectsToWrite(entries: readonly PlanEntry<KubeObject>[]): unkno
     });
 }
 
-/**
- * `-o yaml|json`: the objects a plan writes as a `kind: List`, after `leading` (objects written another way), printed
- * object by object: a plan of any size prints in little memory.
- */
-export function printPlanObjects(
-  sink: TextSink,
-  entries: readonly PlanEntry<KubeObject>[],
-  format: 'yaml' | 'json',
-  leading: readonly unknown[] = [],
-): Promise<void> {
-  return printChunks(sink, formatListChunks([...leading, ...objectsToWrite(entries)], format));
-}
-
 /** `-o name`: one `resource/name` per object written, kubectl style, with the action. */
 export function formatPlanNames(entries: readonly PlanEntry<KubeObject>[]): string {
   // Exactly kubectl's -o name: TYPE.GROUP/NAME per line, nothing else, so that it pipes into xargs.
@@ -62,6 +47,17 @@ export function formatPlanWritten(
   failed: ReadonlySet<string>,
   serverDryRun: boolean,
 ): string {
+  return planWrittenLines(entries, failed, serverDryRun)
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+/** formatPlanWritten's lines, each without its line break. */
+export function planWrittenLines(
+  entries: readonly PlanEntry<KubeObject>[],
+  failed: ReadonlySet<string>,
+  serverDryRun: boolean,
+): string[] {
   const verb = { create: 'created', update: 'configured', delete: 'deleted' } as const;
   return entries
     .filter(isWrite)
@@ -69,13 +65,16 @@ export function formatPlanWritten(
     .map((e) => {
       const done =
         e.action === 'create' || e.action === 'update' || e.action === 'delete' ? verb[e.action] : e.action;
-      return `${RESOURCE[e.kind] ?? e.kind}/${escapeTerminal(e.name)} ${done}${serverDryRun ? ' (server dry run)' : ''}\n`;
-    })
-    .join('');
+      return `${RESOURCE[e.kind] ?? e.kind}/${escapeTerminal(e.name)} ${done}${serverDryRun ? ' (server dry run)' : ''}`;
+    });
 }
 
-/** `-o diff`: a unified diff of each changed object, live against desired, as plan/diff-view.ts normalises them. */
-export function formatPlanDiff(entries: readonly PlanEntry<KubeObject>[]): string {
+/**
+ * `-o diff`: a unified diff of each changed object, live against desired, as plan/diff-view.ts normalises them. In a
+ * run across contexts, CONTEXT (escaped) names the context in each header: `--- live/CONTEXT/KIND/NAME`.
+ */
+export function formatPlanDiff(entries: readonly PlanEntry<KubeObject>[], context?: string): string {
+  const where = context !== undefined ? `${escapeTerminal(context)}/` : '';
   return entries
     .filter(isWrite)
     .map((e) => {
@@ -86,9 +85,22 @@ export function formatPlanDiff(entries: readonly PlanEntry<KubeObject>[]): strin
       );
       const before = view.live !== undefined ? formatYaml(view.live) : '';
       const after = view.desired !== undefined ? formatYaml(view.desired) : '';
-      return createTwoFilesPatch(`live/${path}`, `desired/${path}`, before, after, undefined, undefined, {
-        context: 3,
-      }).replace(/^=+\n/m, '');
+      const patch = createTwoFilesPatch(
+        `live/${path}`,
+        `desired/${path}`,
+        before,
+        after,
+        undefined,
+        undefined,
+        {
+          context: 3,
+        },
+      ).replace(/^=+\n/m, '');
+      // The context goes into the headers as it is printed (escaped): the diff library would quote a name with a
+      // backslash, as git does, and escape the escapes again.
+      const head = `--- live/${path}\n+++ desired/${path}\n`;
+      if (where === '' || !patch.startsWith(head)) return patch;
+      return `--- live/${where}${path}\n+++ desired/${where}${path}\n${patch.slice(head.length)}`;
     })
     .join('');
 }
@@ -99,6 +111,20 @@ export function formatPlanSummary(
   failedKeys: ReadonlySet<string>,
   opts: { color: boolean; dryRun: boolean; headers?: boolean },
 ): string {
+  const { head, rows } = planSummaryRows(entries, failedKeys, opts.dryRun);
+  if (rows.length === 0) return `${NOTHING_TO_DO}\n`;
+  return `${formatTable(opts.headers === false ? [] : head, rows, opts.color)}\n`;
+}
+
+/** What the summary says when the plan has no objects at all. */
+export const NOTHING_TO_DO = 'nothing to do: no objects in scope';
+
+/** The summary table's header and rows (one per kind, in kubectl's order of kinds): none for an empty plan. */
+export function planSummaryRows(
+  entries: readonly PlanEntry<KubeObject>[],
+  failedKeys: ReadonlySet<string>,
+  dryRun: boolean,
+): { head: string[]; rows: string[][] } {
   const cols = ['create', 'update', 'unchanged', 'delete', 'refused'] as const;
   const byKind = new Map<string, Record<(typeof cols)[number] | 'failed', number>>();
   for (const e of entries) {
@@ -116,13 +142,12 @@ export function formatPlanSummary(
   }
   const order = ['Namespace', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding'];
   const kinds = [...byKind.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  const head = opts.dryRun
+  const head = dryRun
     ? ['KIND', 'TO CREATE', 'TO UPDATE', 'UNCHANGED', 'TO DELETE', 'REFUSED', 'FAILED']
     : ['KIND', 'CREATED', 'UPDATED', 'UNCHANGED', 'DELETED', 'REFUSED', 'FAILED'];
   const rows = kinds.map((k) => {
     const r = byKind.get(k) ?? { create: 0, update: 0, unchanged: 0, delete: 0, refused: 0, failed: 0 };
     return [k, ...cols.map((c) => String(r[c])), String(r.failed)];
   });
-  if (rows.length === 0) return 'nothing to do: no objects in scope\n';
-  return `${formatTable(opts.headers === false ? [] : head, rows, opts.color)}\n`;
+  return { head, rows };
 }

@@ -64,6 +64,17 @@ export function formatWhoCanTable(
   headers = true,
   columns?: number,
 ): string {
+  const { head, rows } = whoCanTableRows(result, wide, headers, columns);
+  return formatTable(headers ? head : [], rows, color);
+}
+
+/** formatWhoCanTable's header and rows (its RULE folded to COLUMNS, laid out with HEADERS or not). */
+export function whoCanTableRows(
+  result: WhoCanResult,
+  wide: boolean,
+  headers = true,
+  columns?: number,
+): { head: string[]; rows: string[][] } {
   const rows: string[][] = [];
   // -o wide's CARRIED BY, only when some rule is carried by more than one role.
   const shared = result.subjects.some((s) => s.paths.some((p) => p.sharedWith !== undefined))
@@ -99,7 +110,7 @@ export function formatWhoCanTable(
       ]);
   }
   const head = wide ? ['SUBJECT', 'KIND', 'VIA', 'RULE', ...shared] : ['SUBJECT', 'KIND', 'VIA'];
-  return formatTable(headers ? head : [], rows, color);
+  return { head, rows };
 }
 
 /** The columns left for -o wide's RULE on a terminal COLUMNS wide, after the other columns and their gaps. */

@@ -1,15 +1,16 @@
-/** A command's result printed through the registry: the printer of its kind and -o format, on the run's streams. */
+/**
+ * A command's result printed through the registry: the printer of its kind and -o format, on the run's streams; in
+ * a run across contexts, handed over as data instead (Deps.collect).
+ */
 import { writeLine } from '../io.js';
 import type { Deps } from '../context.js';
 import { toPrinter, type FormatOf } from './registry.js';
 import type { PrintContext, Printed, PrintedKind, ResultOf } from './printer.js';
+import type { PrintFlags } from './shown.js';
+import { printChunks } from './stream-list.js';
 import { useColor } from './terminal.js';
 
-/** The flags of how to print, as the command has them: --color (not --no-color) and the header row. */
-export interface PrintFlags {
-  readonly color: boolean;
-  readonly headers: boolean;
-}
+export type { PrintFlags } from './shown.js';
 
 /** How to print on DEPS' stdout: colour and width from the terminal, the header row from the flags. */
 export function printContext(deps: Deps, flags: PrintFlags): PrintContext {
@@ -22,13 +23,13 @@ export function printContext(deps: Deps, flags: PrintFlags): PrintContext {
   };
 }
 
-/** Writes PRINTED: stdout's pieces, then the notes on stderr. */
-export function emit(deps: Deps, printed: Printed): void {
-  for (const piece of printed.out) deps.io.stdout.write(piece);
+/** Writes PRINTED: stdout's pieces (waiting whenever the stream's buffer is full), then the notes on stderr. */
+async function emit(deps: Deps, printed: Printed): Promise<void> {
+  await printChunks(deps.io.stdout, printed.out);
   for (const line of printed.notes) writeLine(deps.io.stderr, line);
 }
 
-/** Prints RESULT of KIND as FORMAT. */
+/** Prints RESULT of KIND as FORMAT (in a run across contexts: hands it over). */
 export async function printResult<K extends PrintedKind>(
   deps: Deps,
   kind: K,
@@ -36,6 +37,16 @@ export async function printResult<K extends PrintedKind>(
   result: ResultOf[K],
   flags: PrintFlags,
 ): Promise<void> {
+  if (deps.collect !== undefined) {
+    deps.collect.push({ printed: { kind, format, result, flags } });
+    return;
+  }
   const printer = await toPrinter(kind, format);
-  emit(deps, printer(result, printContext(deps, flags)));
+  await emit(deps, printer(result, printContext(deps, flags)));
+}
+
+/** A line for stderr, in words (escaped when written); in a run across contexts, handed over. */
+export function showLine(deps: Deps, line: string): void {
+  if (deps.collect !== undefined) deps.collect.push({ line });
+  else writeLine(deps.io.stderr, line);
 }

@@ -1,5 +1,6 @@
 /** What a printer takes and gives: the results by kind, how to print them, and the text printed. */
 import type { AuditRun } from '../../app/audit.js';
+import type { WriteOutcome } from '../../app/write.js';
 import type { Incomplete } from '../../app/who-can.js';
 import type { AccessMatrix } from '../../explain/matrix.js';
 import type { Explanation } from '../../explain/explain-role.js';
@@ -8,9 +9,24 @@ import type { ComposedView } from '../../composed/report.js';
 import type { LookupResult } from '../../lookup/lookup.js';
 import type { WhoCanResult } from '../../who-can/who-can.js';
 import type { FormatOf } from './output-formats.js';
+import { formatJson, formatYaml } from './format-data.js';
 
-/** The results the printers of printers/ take, by kind (the plan and the version print through their own code). */
+/** A write command's plan as printed: its outcome, and how far it went. */
+export interface PlanView {
+  readonly outcome: WriteOutcome;
+  /** The writes that failed or never started: left to their error lines. */
+  readonly failed: ReadonlySet<string>;
+  /** The table says what would be done (TO CREATE, ...), not what was done. */
+  readonly dryRun: boolean;
+  /** Written (or sent with --dry-run=server): the table is led by a line per object written. */
+  readonly written: boolean;
+  /** --dry-run=server: each written line says so. */
+  readonly serverDryRun: boolean;
+}
+
+/** The results the printers of printers/ take, by kind (the version prints through its own code). */
 export interface ResultOf {
+  readonly plan: PlanView;
   readonly 'who-can': WhoCanResult & Incomplete;
   readonly lookup: LookupResult;
   readonly composed: ComposedView;
@@ -31,6 +47,18 @@ export interface PrintContext {
   readonly width: number | undefined;
   /** The plugin's version (SARIF names its tool). */
   readonly version: string;
+  /** In a run across contexts, the context printed (a plan's diff names it in its headers); else undefined. */
+  readonly context?: string | undefined;
+}
+
+/**
+ * A table as rows of cells, before it is laid out: what runs across contexts merge (a first CONTEXT column added),
+ * the text made once at the end. LEAD: lines printed before the table (the objects a write named, as kubectl does).
+ */
+export interface TableModel {
+  readonly head: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  readonly lead?: readonly string[];
 }
 
 /** What a printer gives back: stdout's text in pieces (a long table is never one string), and lines for stderr. */
@@ -38,6 +66,10 @@ export interface Printed {
   readonly out: Iterable<string>;
   /** Lines for stderr, after stdout (a table's summary, a note that nothing was found, warnings). */
   readonly notes: readonly string[];
+  /** A table's rows as data, when stdout is that one table (and its LEAD lines): runs across contexts merge them. */
+  readonly table?: TableModel;
+  /** -o json|yaml: the value printed, which runs across contexts put in their List as each context's result. */
+  readonly data?: unknown;
 }
 
 export type Printer<R> = (result: R, ctx: PrintContext) => Printed;
@@ -46,4 +78,9 @@ export type Printers<K extends PrintedKind> = { readonly [F in FormatOf<K>]: Pri
 /** Text as the commands print it: ending in one line break. */
 export function text(s: string): Printed {
   return { out: [s.endsWith('\n') ? s : `${s}\n`], notes: [] };
+}
+
+/** VALUE printed as FORMAT (json or yaml), the value kept as data for runs across contexts. */
+export function data(value: unknown, format: 'json' | 'yaml'): Printed {
+  return { ...text(format === 'json' ? formatJson(value) : formatYaml(value)), data: value };
 }

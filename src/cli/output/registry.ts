@@ -49,6 +49,7 @@ function parseOutput<T extends string>(
 }
 
 const LOADERS: { readonly [K in PrintedKind]: () => Promise<Printers<K>> } = {
+  plan: async () => (await import('./printers/plan.js')).planPrinters,
   'who-can': async () => (await import('./printers/who-can.js')).whoCanPrinters,
   lookup: async () => (await import('./printers/lookup.js')).lookupPrinters,
   composed: async () => (await import('./printers/composed.js')).composedPrinters,

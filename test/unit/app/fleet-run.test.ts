@@ -20,10 +20,10 @@ function base(warnings: Warning[]): AppDeps {
   };
 }
 
-/** The front end's capture of one run: what it wrote to its own stdout. */
-function capture(): { sink: string[]; text: () => { stdout: string; stderr: string } } {
+/** The front end's collector of one run: the answers it handed over. */
+function capture(): { sink: string[]; collected: () => string[] } {
   const sink: string[] = [];
-  return { sink, text: () => ({ stdout: sink.join(''), stderr: '' }) };
+  return { sink, collected: () => sink };
 }
 
 const snapshot = (namespace: string): ClusterSnapshot => ({
@@ -62,7 +62,7 @@ describe('runFleet', () => {
           // Only counted here: the shared result's other fields are never read.
           return { objects: [] } as unknown as DesiredState;
         });
-        out.push(`answer of ${context}\n`);
+        out.push(`answer of ${context}`);
         inFlight--;
         return 0;
       },
@@ -74,7 +74,7 @@ describe('runFleet', () => {
     expect([...shares]).toHaveLength(1);
     expect([...shares][0]).toBeDefined();
     expect(renders).toBe(2);
-    expect(runs.map((r) => [r.context, r.stdout])).toEqual(contexts.map((c) => [c, `answer of ${c}\n`]));
+    expect(runs.map((r) => [r.context, r.output])).toEqual(contexts.map((c) => [c, [`answer of ${c}`]]));
     expect(warnings).toEqual([{ kind: 'renders-shared', contexts: 5, rendered: 2, shared: 3 }]);
   });
 

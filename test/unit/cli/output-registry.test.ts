@@ -9,6 +9,7 @@ import { UsageError } from '../../../src/errors.js';
 // corpus (test/e2e/output-corpus.test.ts).
 
 const PRINTED: readonly PrintedKind[] = [
+  'plan',
   'who-can',
   'lookup',
   'composed',

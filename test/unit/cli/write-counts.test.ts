@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { presentWrite } from '../../../src/cli/write-flow.js';
 import type { Io } from '../../../src/cli/io.js';
+import type { Deps } from '../../../src/cli/context.js';
 import type { WriteOutcome } from '../../../src/app/write.js';
 import type { ApplyReport } from '../../../src/app/apply-plan.js';
 import type { OperationResult } from '../../../src/app/apply-operations.js';
@@ -16,6 +17,12 @@ const io: Io = {
   stderrIsTTY: false,
   stdinIsTTY: false,
   env: {},
+};
+const deps: Deps = {
+  io,
+  connect: () => Promise.reject(new Error('no cluster')),
+  prompter: { confirm: () => Promise.resolve(false), checkbox: () => Promise.resolve([]) },
+  version: 'test',
 };
 
 function result(error?: string, extra: Partial<OperationResult> = {}): OperationResult {
@@ -46,7 +53,7 @@ async function summary(report: Partial<ApplyReport> & Pick<ApplyReport, 'results
     },
   };
   const opts = { output: 'name', color: false, check: false, serverDryRun: false, headers: true } as const;
-  const err = await presentWrite(io, outcome, opts).then(
+  const err = await presentWrite(deps, outcome, opts).then(
     () => undefined,
     (e: unknown) => e as UserError,
   );

@@ -1,25 +1,37 @@
 /** who-can's printers: the paths as a table (wide: every rule), as data, and as a graph. */
-import { formatJson, formatYaml } from '../format-data.js';
 import { formatGraph } from '../format-graph.js';
 import { whoCanGraph } from '../graph-model.js';
-import { formatWhoCanTable, whoCanWarnings } from '../format-who-can.js';
-import type { Printed, Printers, ResultOf } from '../printer.js';
+import { whoCanTableRows, whoCanWarnings } from '../format-who-can.js';
+import { formatTable } from '../table.js';
+import { data, text, type Printed, type Printers, type ResultOf } from '../printer.js';
 
-/** TEXT, then the answer's warnings on stderr (every format has them). */
-function withWarnings(result: ResultOf['who-can'], s: string): Printed {
-  return {
-    out: [s.endsWith('\n') ? s : `${s}\n`],
-    notes: whoCanWarnings(result).map((l) => `warning: ${l}`),
+/** PRINTED, then the answer's warnings on stderr (every format has them). */
+function withWarnings(result: ResultOf['who-can'], printed: Printed): Printed {
+  return { ...printed, notes: whoCanWarnings(result).map((l) => `warning: ${l}`) };
+}
+
+/** The table, its rows kept as data; on a terminal (COLUMNS) wide's long resource lists fold to its width. */
+function table(
+  r: ResultOf['who-can'],
+  wide: boolean,
+  color: boolean,
+  headers: boolean,
+  columns?: number,
+): Printed {
+  const model = whoCanTableRows(r, wide, headers, columns);
+  const out = function* (): Generator<string> {
+    yield `${formatTable(headers ? model.head : [], model.rows, color)}\n`;
   };
+  return withWarnings(r, { out: { [Symbol.iterator]: out }, notes: [], table: model });
 }
 
 export const whoCanPrinters: Printers<'who-can'> = {
-  table: (r, ctx) => withWarnings(r, formatWhoCanTable(r, false, ctx.color, ctx.headers)),
+  table: (r, ctx) => table(r, false, ctx.color, ctx.headers),
   // On a terminal a rule's long resource list folds to its width (piped: complete), each resource once.
-  wide: (r, ctx) => withWarnings(r, formatWhoCanTable(r, true, ctx.color, ctx.headers, ctx.width)),
-  json: (r) => withWarnings(r, formatJson(r)),
-  yaml: (r) => withWarnings(r, formatYaml(r)),
-  dot: (r) => withWarnings(r, formatGraph(whoCanGraph(r), 'dot')),
-  mermaid: (r) => withWarnings(r, formatGraph(whoCanGraph(r), 'mermaid')),
-  html: (r) => withWarnings(r, formatGraph(whoCanGraph(r), 'html')),
+  wide: (r, ctx) => table(r, true, ctx.color, ctx.headers, ctx.width),
+  json: (r) => withWarnings(r, data(r, 'json')),
+  yaml: (r) => withWarnings(r, data(r, 'yaml')),
+  dot: (r) => withWarnings(r, text(formatGraph(whoCanGraph(r), 'dot'))),
+  mermaid: (r) => withWarnings(r, text(formatGraph(whoCanGraph(r), 'mermaid'))),
+  html: (r) => withWarnings(r, text(formatGraph(whoCanGraph(r), 'html'))),
 };
