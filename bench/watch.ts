@@ -21,10 +21,12 @@
  *   < 10%): what a watch holds after its first hour must not grow.
  * - After the last round the bench waits for the watch to settle and runs `sync --check` against the server: it must
  *   find nothing to write (exit 0).
+ * BENCH_WATCH_OUT=FILE keeps the watch's own JSON lines (one per reconcile that wrote: its trigger, change count and
+ * time taken), to see where a slow round's time went; the figures never read them.
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../test/apiserver/server.js';
@@ -273,7 +275,10 @@ export async function benchWatch(): Promise<void> {
   let lines = 0;
   let pending = '';
   let stderr = '';
+  // BENCH_WATCH_OUT: a file to keep the watch's JSON lines in (one per reconcile), to see what each one took in.
+  const keep = process.env.BENCH_WATCH_OUT;
   child.stdout.on('data', (b: Buffer) => {
+    if (keep !== undefined) appendFileSync(keep, b);
     pending += b.toString('utf8');
     const parts = pending.split('\n');
     pending = parts.pop() ?? '';

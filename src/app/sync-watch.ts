@@ -6,33 +6,29 @@
  */
 import { setMaxListeners } from 'node:events';
 import { ReflectorBackoff } from '../kube/backoff.js';
-import { objectKey } from '../kube/meta.js';
 import type { KubeObject } from '../kube/types.js';
-import {
-  InvalidInputError,
-  findInvalidField,
-  type FieldCheck,
-  type SnapshotPart,
-} from '../crossplane/validate-input.js';
+import { InvalidInputError, type FieldCheck, type SnapshotPart } from '../crossplane/validate-input.js';
 import { newSyncMemo, type SyncMemo } from '../sync/memo.js';
-import type { Cluster, ListOptions, WatchEvent, WatchOptions } from '../port/cluster.js';
+import type { Cluster, ListOptions, WatchOptions } from '../port/cluster.js';
 import { ApiError, ServerGoneError, errorCode, translateError } from '../port/translate-error.js';
 import type { OperationResult } from './apply-operations.js';
 import type { AppDeps } from './deps.js';
 import { clusterInput } from './read-input.js';
 import { partList } from './read-snapshot.js';
 import type { Reconcile, WatchChange } from './reconcile.js';
+import { WatchEchoes, type ObjectEvent } from './watch-echoes.js';
+import { WRITTEN, WRITTEN_PARTS, applyEvent, checkedOnce, rememberWrites } from './watch-state.js';
 import type { Warning } from './warning.js';
 import { syncInput, syncParts, type SyncOutcome, type SyncRunOptions } from './sync.js';
 
 export interface SyncWatchOptions extends SyncRunOptions {
   /**
-   * Batching: a batch is reconciled SETTLE_MS after its first change (the rest of one `kubectl apply` comes in that
-   * long), and reconciles start at least DEBOUNCE_MS apart, so under steady churn each takes in all the changes of
-   * the last DEBOUNCE_MS.
+   * Batching, a debounce with a bound: a batch is reconciled once no change has come for SETTLE_MS (the rest of one
+   * `kubectl apply` comes within that), and at the latest MAX_WAIT_MS after its first change, so steady churn
+   * cannot hold a change back longer. A change that comes while a reconcile runs starts the next batch.
    */
-  readonly debounceMs: number;
   readonly settleMs: number;
+  readonly maxWaitMs: number;
   /** Ends the watch after the reconcile under way (the CLI ends it with Ctrl-C, through AppDeps.interrupt). */
   readonly signal?: AbortSignal | undefined;
 }
@@ -48,13 +44,6 @@ interface WatchState {
   reconciles: number;
   confirmed: boolean;
 }
-
-/** The RBAC kinds sync writes, by the part that watches them (what a write changes in memory). */
-const WRITTEN_PARTS: Readonly<Record<string, SnapshotPart>> = {
-  ClusterRole: 'clusterRoles',
-  ClusterRoleBinding: 'clusterRoleBindings',
-  RoleBinding: 'roleBindings',
-};
 
 /**
  * Watches and reconciles until SIGNAL aborts or a Ctrl-C stops it. When the transport gives the server up (no answer
@@ -103,7 +92,9 @@ async function watchSession(
   // Each owner's roles and each comparison, kept for the next reconcile (weakly, by the objects held here).
   const memo = newSyncMemo();
   const synced = new Set<SnapshotPart>();
-  let batch: { first: WatchChange; count: number; since: number } | undefined;
+  // The echoes of the watch's own writes start no reconcile.
+  const echoes = new WatchEchoes<ObjectEvent>();
+  let batch: { first: WatchChange; count: number; since: number; last: number } | undefined;
   let failure: { error: unknown } | undefined;
   let wake: (() => void) | undefined;
   const poke = (): void => {
@@ -113,9 +104,11 @@ async function watchSession(
   };
   abort.signal.addEventListener('abort', poke);
   const note = (change: WatchChange): void => {
-    if (batch === undefined) batch = { first: change, count: 1, since: Date.now() };
+    const now = Date.now();
+    if (batch === undefined) batch = { first: change, count: 1, since: now, last: now };
     else {
       batch.count++;
+      batch.last = now;
       // The batch is named by its first change of what sync reads, not by its own writes coming back.
       if (WRITTEN_PARTS[batch.first.kind] !== undefined && WRITTEN_PARTS[change.kind] === undefined) {
         batch.first = change;
@@ -133,8 +126,9 @@ async function watchSession(
         applyEvent(store, event, part === 'crdOwners');
         if (event.type === 'SYNCED') synced.add(part);
         if (relisted) note({ kind: kind.kind, name: '', change: 'relisted' });
-        else if (event.type !== 'SYNCED') note(changeOf(event.type, event.object));
-        else poke();
+        else if (event.type !== 'SYNCED') {
+          if (!WRITTEN.has(part) || echoes.takes(event)) note(changeOf(event.type, event.object));
+        } else poke();
       }
     } catch (err) {
       if (opts?.optional === true && err instanceof ApiError && err.code === 404) {
@@ -162,28 +156,39 @@ async function watchSession(
     const objects = [...stores.values()].reduce((n, s) => n + s.size, 0);
     deps.onProgress?.({ type: 'watching', kinds: kindsOf(parts), objects });
     // The first reconcile of a connection is a sync of all that was listed, changes or not.
+    const since = Date.now() - options.maxWaitMs;
     batch = {
       first: { kind: '', name: '', change: state.reconciles === 0 ? 'listed' : 'relisted' },
       count: objects,
-      since: Date.now(),
+      since,
+      last: since,
     };
-    let lastStart: number | undefined;
+    // What the events held back during a reconcile's writes leave to reconcile: what is not their echo.
+    const release = (results: readonly OperationResult[]): void => {
+      for (const e of echoes.writesDone(results)) note(changeOf(e.type, e.object));
+    };
     for (;;) {
       await waitFor(() => batch !== undefined);
-      if (abort.signal.aborted || batch === undefined) return 'stopped';
-      if (lastStart !== undefined) {
-        const at = Math.max(batch.since + options.settleMs, lastStart + options.debounceMs);
+      for (let b = batch; b !== undefined; b = batch) {
+        const at = Math.min(b.last + options.settleMs, b.since + options.maxWaitMs);
+        if (at <= Date.now() || abort.signal.aborted) break;
         await sleep(at - Date.now(), abort.signal);
-        if (failure !== undefined) throw failure.error;
-        if (abort.signal.aborted) return 'stopped';
       }
-      lastStart = Date.now();
+      if (failure !== undefined) throw failure.error;
+      if (abort.signal.aborted || batch === undefined) return 'stopped';
       const taken = batch;
       batch = undefined;
-      const reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken, {
-        checked,
-        memo,
-      });
+      echoes.writing();
+      let reconcile: Reconcile;
+      try {
+        reconcile = await reconcileOnce(cluster, stores, parts, options, deps, state, taken, {
+          checked,
+          memo,
+          release,
+        });
+      } finally {
+        release([]);
+      }
       deps.onProgress?.({ type: 'reconciled', reconcile });
       if (reconcile.status === 'declined') return 'declined';
       if (reconcile.interrupted || deps.interrupt?.requested === true) return 'interrupted';
@@ -216,7 +221,12 @@ async function reconcileOnce(
   deps: AppDeps,
   state: WatchState,
   batch: { first: WatchChange; count: number },
-  kept: { readonly checked: FieldCheck; readonly memo: SyncMemo },
+  kept: {
+    readonly checked: FieldCheck;
+    readonly memo: SyncMemo;
+    /** Told the writes made (or none): the events held back meanwhile go on to the next batch unless echoes. */
+    readonly release: (results: readonly OperationResult[]) => void;
+  },
 ): Promise<Reconcile> {
   const started = Date.now();
   const objects = [...stores.values()].flatMap((s) => [...s.values()]);
@@ -272,6 +282,7 @@ async function reconcileOnce(
   if (!state.confirmed) return { ...shared, ...ended(started), status: 'declined' };
   const results = outcome.report?.results ?? [];
   rememberWrites(stores, planned, results);
+  kept.release(results);
   const done = results.filter((r) => r.error === undefined && r.notAttempted !== true);
   const count = (...actions: string[]): number =>
     done.filter((r) => actions.includes(r.operation.action)).length;
@@ -308,55 +319,6 @@ async function confirmWatch(
     what: options.write.what,
     yes: false,
   });
-}
-
-/**
- * Puts what was just written into the stores, unless a newer version already came back from the watch: the next
- * plan then never writes an object again because its own event is still on its way.
- */
-function rememberWrites(
-  stores: ReadonlyMap<SnapshotPart, Map<string, KubeObject>>,
-  planned: ReadonlyMap<string, string | undefined>,
-  results: readonly OperationResult[],
-): void {
-  for (const r of results) {
-    if (r.error !== undefined || r.notAttempted === true) continue;
-    const { object } = r.operation;
-    const part = WRITTEN_PARTS[object.kind];
-    const store = part !== undefined ? stores.get(part) : undefined;
-    if (store === undefined) continue;
-    const key = objectKey(object);
-    if (store.get(key)?.metadata.resourceVersion !== planned.get(key)) continue;
-    if (r.operation.action === 'delete') store.delete(key);
-    else store.set(key, object);
-  }
-}
-
-/**
- * findInvalidField with each object checked once, when it first comes: a reconcile checks only what changed. Weak:
- * an answer goes with its object when the watch lets the object go.
- */
-function checkedOnce(): FieldCheck {
-  const seen = new WeakMap<KubeObject, ReturnType<FieldCheck> | null>();
-  return (o) => {
-    let found = seen.get(o);
-    if (found === undefined) {
-      found = findInvalidField(o) ?? null;
-      seen.set(o, found);
-    }
-    return found ?? undefined;
-  };
-}
-
-/** A watch event applied to one kind's objects (CRDs: only their metadata, as sync reads them). */
-function applyEvent(store: Map<string, KubeObject>, event: WatchEvent, metadataOnly: boolean): void {
-  const keep = (o: KubeObject): KubeObject =>
-    metadataOnly ? { apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata } : o;
-  if (event.type === 'SYNCED') {
-    store.clear();
-    for (const o of event.objects) store.set(objectKey(o), keep(o));
-  } else if (event.type === 'DELETED') store.delete(objectKey(event.object));
-  else store.set(objectKey(event.object), keep(event.object));
 }
 
 function ended(started: number): { at: number; tookMs: number } {

@@ -12,9 +12,12 @@ function warningLines(warnings: readonly Warning[]): string[] {
   return warnings.flatMap(formatWarning);
 }
 
-/** Reconciles at most once a second, each 100 ms after the first change it takes in (see SyncWatchOptions). */
-const DEBOUNCE_MS = 1_000;
+/**
+ * A batch of changes is reconciled once 100 ms pass without a change, and at the latest 1 s after its first change
+ * (see SyncWatchOptions): a debounce of "about 1 s" that never holds a lone change back a full second.
+ */
 const SETTLE_MS = 100;
+const MAX_WAIT_MS = 1_000;
 
 /** The flags `sync --watch` is refused with, and why. */
 interface WatchArgs {
@@ -82,7 +85,7 @@ export async function watchSync(
   const { runSyncWatch } = await import('../app/sync-watch.js');
   const printer = new WatchPrinter(deps.io, format);
   const end = await runSyncWatch(
-    { ...run, debounceMs: DEBOUNCE_MS, settleMs: SETTLE_MS },
+    { ...run, settleMs: SETTLE_MS, maxWaitMs: MAX_WAIT_MS },
     {
       ...appDeps(deps, color),
       onProgress: (e) => {

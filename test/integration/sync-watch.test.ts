@@ -44,7 +44,17 @@ interface Watching {
   readonly done: Promise<SyncWatchEnd>;
 }
 
-function startWatch(kubeconfig: string, interrupt?: Interrupt): Watching {
+/** How long a batch waits: for SETTLE_MS without a change, at most MAX_WAIT_MS after its first change. */
+interface Batching {
+  readonly settleMs: number;
+  readonly maxWaitMs: number;
+}
+
+function startWatch(
+  kubeconfig: string,
+  interrupt?: Interrupt,
+  batching: Batching = { settleMs: 20, maxWaitMs: 100 },
+): Watching {
   const reconciles: Reconcile[] = [];
   const events: WatchProgress[] = [];
   const stop = new AbortController();
@@ -72,8 +82,7 @@ function startWatch(kubeconfig: string, interrupt?: Interrupt): Watching {
       prune: false,
       adopt: false,
       write: { dryRun: 'none', check: false, yes: true, concurrency: 8, what: 'apply the Crossplane RBAC' },
-      debounceMs: 100,
-      settleMs: 20,
+      ...batching,
       signal: stop.signal,
     },
     deps,
@@ -119,9 +128,17 @@ describe('sync --watch', () => {
     return w;
   }
 
+  const binding = (name: string): Obj | undefined =>
+    server.get('clusterrolebindings', name) as Obj | undefined;
+  /** The bindings of provider revisions' system roles (Crossplane's provider binding controller's, no labels). */
+  const ownedBindings = (): Obj[] =>
+    (server.list('clusterrolebindings') as Obj[]).filter((o) =>
+      /^crossplane:provider:.*:system$/.test(String(o.metadata?.name)),
+    );
+
   /** A write the test makes itself (plain HTTP, admin token): the server counts it like any other. */
-  async function deleteRole(name: string): Promise<void> {
-    const r = await fetch(`${server.url}/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}`, {
+  async function deleteRole(name: string, resource = 'clusterroles'): Promise<void> {
+    const r = await fetch(`${server.url}/apis/rbac.authorization.k8s.io/v1/${resource}/${name}`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     });
@@ -199,6 +216,75 @@ describe('sync --watch', () => {
     );
     await until(() => w.reconciles.slice(n1).some((r) => r.updated === 1), 'the reconcile');
     expect(writes() - beforeEdit).toBe(1);
+  });
+
+  /**
+   * A cluster a one-shot sync has just made current: the watch's first reconcile writes nothing, so no echo of it and
+   * no rules the server's aggregation controller fills are still on their way. Bindings are changed below: no
+   * controller of the server writes them, so every event of one is the test's or the watch's own.
+   */
+  async function startedInStep(batching?: Batching): Promise<Watching> {
+    const once = await runPlugin(['sync', '--yes', '--kubeconfig', kubeconfig]);
+    expect(once.code, once.stderr).toBe(0);
+    watch = startWatch(kubeconfig, undefined, batching);
+    const w = watch;
+    await until(() => w.reconciles.length >= 1, 'the first reconcile');
+    expect([w.reconciles[0]?.created, w.reconciles[0]?.updated, w.reconciles[0]?.deleted]).toStrictEqual([
+      0, 0, 0,
+    ]);
+    return w;
+  }
+
+  it('starts no reconcile for the echo of its own write: each reconcile takes in only the change that set it off', async () => {
+    const w = await startedInStep();
+    const [a, b] = ownedBindings().map((o) => String(o.metadata.name));
+    if (a === undefined || b === undefined)
+      throw new Error('the sync made fewer than two ClusterRoleBindings');
+    const before = writes();
+    await deleteRole(a, 'clusterrolebindings');
+    await until(() => binding(a) !== undefined, 'the binding recreated');
+    await until(() => w.reconciles.length >= 2, 'its reconcile');
+    // The recreate's own ADDED event comes back; then another change: a subject added to the other binding.
+    const edited = binding(b) as Obj;
+    const subjects = (edited.subjects ?? []) as Obj[];
+    server.seed([{ ...edited, subjects: [...subjects, { kind: 'User', name: 'mallory' }] }]);
+    await until(
+      () => ((binding(b)?.subjects ?? []) as Obj[]).length === subjects.length,
+      'the subjects repaired',
+    );
+    await until(() => w.reconciles.some((r) => r.updated === 1), 'its reconcile');
+    // Had the echo counted, it would be a change of a batch (a reconcile of its own, or one more change in the next).
+    const seen = w.reconciles
+      .slice(1)
+      .map((r) => [r.trigger.kind, r.trigger.name, r.trigger.change, r.changes, r.created, r.updated]);
+    expect(seen).toStrictEqual([
+      ['ClusterRoleBinding', a, 'deleted', 1, 1, 0],
+      ['ClusterRoleBinding', b, 'modified', 1, 0, 1],
+    ]);
+    // At the server: the test's delete, the watch's create and update (the edit is no HTTP request).
+    expect(writes() - before).toBe(3);
+  });
+
+  it('reconciles a change that comes right after a reconcile once it settles, not a whole wait later', async () => {
+    // An hour's bound: were reconciles spaced by it, the second one would never come within the test.
+    const w = await startedInStep({ settleMs: 20, maxWaitMs: 3_600_000 });
+    const [a] = ownedBindings().map((o) => String(o.metadata.name));
+    if (a === undefined) throw new Error('the sync made no ClusterRoleBinding');
+    await deleteRole(a, 'clusterrolebindings');
+    await until(() => binding(a) !== undefined, 'the binding recreated');
+    await until(() => w.reconciles.length >= 2, 'its reconcile');
+    expect(w.reconciles.map((r) => r.trigger.change)).toStrictEqual(['listed', 'deleted']);
+  });
+
+  it('reconciles under changes that never settle, at the latest the bound after the first', async () => {
+    // An hour's quiet period: only the bound can end the batch.
+    const w = await startedInStep({ settleMs: 3_600_000, maxWaitMs: 50 });
+    const [a] = ownedBindings().map((o) => String(o.metadata.name));
+    if (a === undefined) throw new Error('the sync made no ClusterRoleBinding');
+    await deleteRole(a, 'clusterrolebindings');
+    await until(() => binding(a) !== undefined, 'the binding recreated');
+    await until(() => w.reconciles.length >= 2, 'its reconcile');
+    expect(w.reconciles[1]?.created).toBe(1);
   });
 
   it('holds an XRD in a Kubernetes group and goes on reconciling the rest', async () => {
