@@ -185,6 +185,17 @@ export class Rights {
     );
   }
 
+  /**
+   * Every rule the identity holds in NAMESPACE ('' : its ClusterRoleBindings' only), as the escalation check
+   * gathers them (pkg/registry/rbac/validation/rule.go GetEffectivePolicyRules).
+   */
+  rulesIn(i: Identity, namespace: string): PolicyRule[] {
+    if (i.kind === 'Group' && i.name === MASTERS_GROUP) return [ALL_RULE];
+    return this.grantsOf(i)
+      .filter((g) => g.namespace === '' || g.namespace === namespace)
+      .flatMap((g) => g.role.effective);
+  }
+
   /** The ClusterRoles the identity holds in every namespace (through ClusterRoleBindings). */
   clusterRolesBound(i: Identity): string[] {
     return this.grantsOf(i)
