@@ -202,11 +202,22 @@ function bindingSteps(
     const named = bindable.roles.slice(0, NAMED_ROLES).map((r) => `${r.role} (${r.how})`);
     const more = bindable.roles.length - named.length;
     const kind = ns === undefined ? 'ClusterRoleBindings' : 'RoleBindings';
+    const writes = ctx.rights.allows(ctx.crossplane as Identity, {
+      verb: 'create',
+      apiGroup: RBAC,
+      resource: kind.toLowerCase(),
+      ...(ns !== undefined ? { namespace: ns } : {}),
+    });
     const scope = ns === undefined ? 'in every namespace' : `in ${ns}`;
     out.push({
       mechanism: 'compose-through-xr',
       ...made,
       target: bindingAs(ctx.rights, bindable.rules, ns),
+      ...(writes !== undefined
+        ? {
+            alsoFix: `or take "create ${kind.toLowerCase()}" from Crossplane's account (${writes.via.join(' → ')})`,
+          }
+        : {}),
       why: `may create ${made.trigger.resource}${made.trigger.namespace !== undefined ? ` in ${made.trigger.namespace}` : ''}: XRD ${api.xrd}'s Compositions (${api.compositions.join(', ')}) compose ${kind}, which Crossplane creates with its own account, ${identityText(ctx.crossplane as Identity)}; the API server lets an account create a binding to a role it may bind or whose every rule it holds (kubernetes pkg/registry/rbac/escalation_check.go BindingAuthorized, validation/rule.go ConfirmNoEscalation), so a binding naming the XR's author may grant it, ${scope}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''} (what of the binding an XR sets is what the Composition lets it set)`,
     });
   }

@@ -23,6 +23,8 @@ export interface Step {
   readonly allowed: Allowed;
   readonly target: Identity;
   readonly why: string;
+  /** A change besides the first step's own that breaks this step (fix.ts appends it). */
+  readonly alsoFix?: string;
 }
 
 /** What the steps need to know about the cluster besides its RBAC. */

@@ -321,6 +321,10 @@ describe('audit: a binding Crossplane composes', () => {
     expect(step?.via).toStrictEqual(['ClusterRoleBinding/audit:granter', 'ClusterRole/audit:grants']);
     expect(step?.why).toContain('ClusterRole/cluster-admin (bind)');
     expect(step?.why).toMatch(/compose ClusterRoleBindings, which Crossplane creates with its own account/);
+    // The fix names what lets Crossplane write bindings, besides the subject's own trigger.
+    expect(f[0]?.fix).toContain(
+      'or take "create clusterrolebindings" from Crossplane\'s account (ClusterRoleBinding/crossplane → ClusterRole/crossplane → audit:crossplane-binds)',
+    );
     // The server: the subject is denied the capability; Crossplane's account may bind cluster-admin.
     expect(await canI({ kind: 'User', name: 'granter' }, '*', '*')).toBe(false);
     expect(await canI(CROSSPLANE, 'bind', 'clusterroles', undefined, 'cluster-admin')).toBe(true);
