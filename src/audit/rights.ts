@@ -66,6 +66,8 @@ export class Rights {
   private readonly bySubject = new Map<string, { binding: ClusterRoleBinding | RoleBinding; ns: string }[]>();
   private readonly resolved = new Map<string, ResolvedRole>();
   private readonly grants = new Map<string, Grant[]>();
+  /** allows' answers for identities held in every namespace only, by identity and request (namespace aside). */
+  private readonly answers = new Map<string, Allowed | undefined>();
   /** Every subject a binding names (normalised), in binding order, once. */
   readonly subjects: Identity[] = [];
 
@@ -165,8 +167,21 @@ export class Rights {
     if (i.kind === 'Group' && i.name === MASTERS_GROUP) {
       return { via: ['built in: system:masters'], rule: ALL_RULE, role: '', binding: '' };
     }
+    const grants = this.grantsOf(i);
+    // Held in every namespace only: the answer is the same in each, so it is worked out once (the steps ask it of
+    // every namespace with service accounts).
+    const memoKey = grants.every((g) => g.namespace === '')
+      ? `${identityKey(i)}\u0000${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.name ?? ''}`
+      : undefined;
+    if (memoKey !== undefined && this.answers.has(memoKey)) return this.answers.get(memoKey);
+    const answer = this.allowsIn(grants, attrs);
+    if (memoKey !== undefined) this.answers.set(memoKey, answer);
+    return answer;
+  }
+
+  private allowsIn(grants: readonly Grant[], attrs: AccessAttributes): Allowed | undefined {
     const ns = attrs.namespace ?? '';
-    for (const g of this.grantsOf(i)) {
+    for (const g of grants) {
       if (g.namespace !== '' && g.namespace !== ns) continue;
       const rule = g.role.effective.find((r) => ruleAllows(r, attrs));
       if (rule === undefined) continue;
