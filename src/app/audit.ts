@@ -97,20 +97,23 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
 /**
  * What each Composition and CompositionRevision composes (compose-through-xr), from the composed analysis' reading
  * of their templates: only these are trusted, never an XR's references or Events. A kind resolves among Kubernetes'
- * common resources and the CRDs and XRDs read (no discovery: a kind none of them defines is left out).
+ * common resources and the CRDs, XRDs and ProviderRevisions read (no discovery: a kind none of them defines is left
+ * out).
  */
 async function compositionKinds(input: Input): Promise<CompositionKinds[]> {
   const [{ composedByComposition }, r] = await Promise.all([
     import('../composed/sources.js'),
     import('../crossplane/resolve-resource.js'),
   ]);
-  const { others, xrds } = input.snapshot;
+  const { others, xrds, providerRevisions } = input.snapshot;
+  // A provider's managed resources resolve through its ProviderRevision's CRD names (live, no CRD is read).
   const known = r.catalogue(
     r.builtinResources(),
     others
       .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
       .flatMap((c) => r.resourceOfCrd(c) ?? []),
     xrds.flatMap(r.resourcesOfXrd),
+    providerRevisions.flatMap(r.resourcesOfProviderRevision),
   );
   const isComposition = (o: KubeObject): boolean =>
     isKind('Composition', XP_EXT)(o) || isKind('CompositionRevision', XP_EXT)(o);
@@ -120,7 +123,7 @@ async function compositionKinds(input: Input): Promise<CompositionKinds[]> {
     const composes = composedByComposition(c).needs.flatMap((n) => {
       if (n.access !== 'write') return [];
       const group = n.apiVersion.includes('/') ? n.apiVersion.slice(0, n.apiVersion.indexOf('/')) : '';
-      const k = known.find((x) => x.group === group && x.kind === n.kind);
+      const k = r.resourceOfKind(known, group, n.kind);
       return k === undefined ? [] : [{ group, resource: k.plural, kind: k.kind, namespaced: k.namespaced }];
     });
     return {

@@ -20,6 +20,7 @@ import type { RbacSnapshot } from '../authz/effective-roles.js';
 import type { ComposedAnalysis } from '../composed/analyse.js';
 import type { KnownResource } from '../crossplane/resource-names.js';
 import type { ResolvedSyncSettings, SyncOptions } from '../sync/settings.js';
+import { DEFAULT_SYNC_FAMILIES } from '../sync/choices.js';
 import type { Grantee } from '../who-can/who-can.js';
 import { holdInvalidOwners, liveCrdsOf, type Input } from './read-input.js';
 import { knownResources, rolesOf } from './resource-catalogue.js';
@@ -112,14 +113,28 @@ function ofApiGroup(group: string, kind: string): (o: KubeObject) => boolean {
 }
 
 /**
+ * Whether sync's own render (RENDER) already is what a plain sync renders: no --providers or --xrds filter, and
+ * --only names exactly a plain sync's families besides `composed` (which the renderer does not render).
+ */
+function rendersAsPlainSync(render: RenderOptions): boolean {
+  if (render.providers !== undefined || render.xrds !== undefined || render.only === undefined) return false;
+  const families = new Set<string>(render.only.filter((f) => f !== 'composed'));
+  return (
+    families.size === DEFAULT_SYNC_FAMILIES.length && DEFAULT_SYNC_FAMILIES.every((f) => families.has(f))
+  );
+}
+
+/**
  * The RBAC Crossplane's account is judged against: the live objects with what the rest of sync renders put in
  * their place (so a managed resource or XR kind its provider or XRD roles grant is never granted twice), without
- * the plugin's own composed roles (so each run finds the need afresh).
+ * the plugin's own composed roles (so each run finds the need afresh). ALSO_RENDERED is sync's own render: used as
+ * it is when it is a plain sync's, rendered again without the filters otherwise.
  */
 async function accountView(
   input: Input,
   render: RenderOptions,
   roles: readonly ClusterRole[],
+  alsoRendered: readonly RbacObject[],
 ): Promise<RbacSnapshot> {
   const [{ renderSync }, { isPluginOwned }, { COMPOSED_ROLE_PREFIX }, { objectKey }] = await Promise.all([
     import('../sync/render.js'),
@@ -128,15 +143,14 @@ async function accountView(
     import('../kube/meta.js'),
   ]);
   const { only: _only, providers: _providers, xrds: _xrds, ...unfiltered } = render;
-  const rest = renderSync(input.snapshot, {
-    ...unfiltered,
-    hold: holdInvalidOwners(input),
-    ...liveCrdsOf(input),
-  });
-  const desired = new Map(rest.objects.map((o) => [objectKey(o), o]));
+  const rest = rendersAsPlainSync(render)
+    ? alsoRendered
+    : renderSync(input.snapshot, { ...unfiltered, hold: holdInvalidOwners(input), ...liveCrdsOf(input) })
+        .objects;
+  const desired = new Map(rest.map((o) => [objectKey(o), o]));
   const merged = <T extends KubeObject>(live: readonly T[], kind: string): T[] => {
     const out = live.filter((o) => !desired.has(objectKey(o)));
-    for (const o of rest.objects) if (o.kind === kind) out.push(o as unknown as T);
+    for (const o of rest) if (o.kind === kind) out.push(o as unknown as T);
     return out;
   };
   const notComposed = (r: ClusterRole): boolean =>
@@ -222,7 +236,7 @@ export async function renderComposedPart(
         ofApiGroup('ops.crossplane.io', 'WatchOperation')(o),
     ),
     known,
-    rbac: await accountView(input, render, clusterRoles),
+    rbac: await accountView(input, render, clusterRoles, alsoRendered),
     now: { ...input.snapshot, roles: rolesOf(input) },
     account,
     allowPrivileged: render.allowPrivileged === true,

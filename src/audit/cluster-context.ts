@@ -23,6 +23,7 @@ import {
   PROVIDER_ROLE_PREFIX,
   PROVIDER_ROLE_SUFFIX_SYSTEM,
 } from '../crossplane/names.js';
+import { bindableRoles, type Bindable } from './bindable.js';
 import type { Identity, Rights } from './rights.js';
 import type { ComposedKind, ComposingApi, InClusterProvider, StepContext } from './steps.js';
 
@@ -138,6 +139,26 @@ export function stepContext(input: AuditInput, rights: Rights): StepContext {
   const crossplane = rights.subjects.find(
     (s) => s.kind === 'ServiceAccount' && rights.clusterRolesBound(s).includes(CHART_ROLE_CROSSPLANE),
   );
+  const bindable = new Map<string, Bindable>();
+  const crossplaneBindable = (namespace: string | undefined): Bindable => {
+    const key = namespace ?? '';
+    let b = bindable.get(key);
+    if (b === undefined && crossplane !== undefined) {
+      const names = input.clusterRoles.map((r) => r.metadata.name);
+      const ownHere = rights.grantsOf(crossplane).some((g) => g.namespace === key);
+      if (namespace === undefined || ownHere) {
+        b = bindableRoles(rights, crossplane, names, input.roles, namespace);
+      } else {
+        // Nothing binds the account in this namespace: its ClusterRoles are those of a ClusterRoleBinding.
+        const everywhere = crossplaneBindable(undefined);
+        const here = bindableRoles(rights, crossplane, [], input.roles, namespace);
+        b = { roles: [...everywhere.roles, ...here.roles], rules: [...everywhere.rules, ...here.rules] };
+      }
+    }
+    b ??= { roles: [], rules: [] };
+    bindable.set(key, b);
+    return b;
+  };
   const people: Identity[] = [
     { kind: 'Group', name: MASTERS_GROUP },
     ...rights.subjects.filter((s) => s.kind === 'User' || (s.kind === 'Group' && s.name !== MASTERS_GROUP)),
@@ -155,6 +176,8 @@ export function stepContext(input: AuditInput, rights: Rights): StepContext {
     rbacManager: runningRbacManager(rights, runningAs),
     inClusterProviders: inClusterProviders(input, crossplane?.namespace ?? DEFAULT_CROSSPLANE_NAMESPACE),
     composingApis: crossplane === undefined ? [] : composingApis(input, rights, crossplane),
+    crossplaneBindable,
+    bindingNamespaces: [...new Set(['kube-system', ...serviceAccounts.keys()])].sort(),
     xrdRoleAggregators: new Set(
       input.clusterRoles
         .filter((r) =>

@@ -89,5 +89,6 @@ export function fixFor(first: Step, subject: Identity): string {
     first.mechanism === 'compose-through-xr'
       ? ", or have the XRD's Compositions compose nothing its XRs' authors may not create themselves"
       : '';
-  return `remove "${ruleText(rule)}" from ${where}${unbind}${compose}`;
+  const also = first.alsoFix !== undefined ? `, ${first.alsoFix}` : '';
+  return `remove "${ruleText(rule)}" from ${where}${unbind}${compose}${also}`;
 }

@@ -68,6 +68,8 @@ export class Rights {
   private readonly bySubject = new Map<string, { binding: ClusterRoleBinding | RoleBinding; ns: string }[]>();
   private readonly resolved = new Map<string, ResolvedRole>();
   private readonly grants = new Map<string, Grant[]>();
+  /** allows' answers for identities held in every namespace only, by identity and request (namespace aside). */
+  private readonly answers = new Map<string, Allowed | undefined>();
   /** Every subject a binding names (normalised), in binding order, once. */
   readonly subjects: Identity[] = [];
 
@@ -174,8 +176,21 @@ export class Rights {
     if (i.kind === 'Group' && i.name === MASTERS_GROUP) {
       return { via: ['built in: system:masters'], rule: ALL_RULE, role: '', binding: '' };
     }
+    const grants = this.grantsOf(i);
+    // Held in every namespace only: the answer is the same in each, so it is worked out once (the steps ask it of
+    // every namespace with service accounts).
+    const memoKey = grants.every((g) => g.namespace === '')
+      ? `${identityKey(i)}\u0000${attrs.verb}\u0000${attrs.apiGroup}\u0000${attrs.resource}\u0000${attrs.subresource ?? ''}\u0000${attrs.name ?? ''}`
+      : undefined;
+    if (memoKey !== undefined && this.answers.has(memoKey)) return this.answers.get(memoKey);
+    const answer = this.allowsIn(grants, attrs);
+    if (memoKey !== undefined) this.answers.set(memoKey, answer);
+    return answer;
+  }
+
+  private allowsIn(grants: readonly Grant[], attrs: AccessAttributes): Allowed | undefined {
     const ns = attrs.namespace ?? '';
-    for (const g of this.grantsOf(i)) {
+    for (const g of grants) {
       if (g.namespace !== '' && g.namespace !== ns) continue;
       const rule = this.rulesOf(g.role).find((r) => ruleAllows(r, attrs));
       if (rule === undefined) continue;
@@ -203,8 +218,24 @@ export class Rights {
     );
   }
 
+  /** A ClusterRole's rules as this audit reads them: stored (as the authorizer and the escalation check) or converged. */
+  clusterRoleRules(name: string): readonly PolicyRule[] {
+    return this.rulesOf(this.clusterRole(name));
+  }
+
   private rulesOf(role: ResolvedRole): readonly PolicyRule[] {
     return this.stored ? role.stored : role.effective;
+  }
+
+  /**
+   * Every rule the identity holds in NAMESPACE ('' : its ClusterRoleBindings' only), as the escalation check
+   * gathers them (pkg/registry/rbac/validation/rule.go GetEffectivePolicyRules).
+   */
+  rulesIn(i: Identity, namespace: string): PolicyRule[] {
+    if (i.kind === 'Group' && i.name === MASTERS_GROUP) return [ALL_RULE];
+    return this.grantsOf(i)
+      .filter((g) => g.namespace === '' || g.namespace === namespace)
+      .flatMap((g) => this.rulesOf(g.role));
   }
 
   /** The ClusterRoles the identity holds in every namespace (through ClusterRoleBindings). */

@@ -3,8 +3,18 @@
  * DeploymentRuntimeConfig, a package, an in-cluster provider's managed resource or an XRD makes Crossplane do with
  * its own accounts (catalogue.ts cites the upstream source of each).
  */
-import { firstAllowed, type ComposedKind, type Step, type StepMaker, type Target } from './steps.js';
-import { identityText, type Identity, type Rights } from './rights.js';
+import type { PolicyRule } from '../kube/types.js';
+import {
+  firstAllowed,
+  type ComposedKind,
+  type ComposingApi,
+  type Step,
+  type StepContext,
+  type StepMaker,
+  type Target,
+  type Trigger,
+} from './steps.js';
+import { identityText, type Allowed, type Identity, type Rights } from './rights.js';
 
 const XP_EXT = 'apiextensions.crossplane.io';
 const XP_OPS = 'ops.crossplane.io';
@@ -97,10 +107,23 @@ const defineApi: StepMaker = (who, ctx) => {
   ];
 };
 
+/**
+ * The groups of Crossplane v2's namespaced managed resources: a provider serves them under `.m.` in its group
+ * (provider-kubernetes' objects.kubernetes.m.crossplane.io, provider-helm's releases.helm.m.crossplane.io).
+ */
+const NAMESPACED_MR_GROUP = /\.m\./;
+
 const providerIdentity: StepMaker = (who, ctx) => {
   const out: Step[] = [];
   for (const p of ctx.inClusterProviders) {
-    const made = firstAllowed(ctx.rights, who, ['create'], p.kinds);
+    // Every namespace first; then, of the namespaced (`.m.`) kinds, where the identity holds RoleBindings (or the
+    // namespace a composing identity acts in).
+    const namespaced = p.kinds.filter((k) => NAMESPACED_MR_GROUP.test(k.group));
+    let made = firstAllowed(ctx.rights, who, ['create'], p.kinds);
+    for (const ns of made === undefined && namespaced.length > 0 ? boundNamespaces(ctx.rights, who) : []) {
+      made = firstAllowed(ctx.rights, who, ['create'], namespaced, ns);
+      if (made !== undefined) break;
+    }
     if (made === undefined) continue;
     const sure =
       p.injected === 'yes'
@@ -110,7 +133,7 @@ const providerIdentity: StepMaker = (who, ctx) => {
       mechanism: 'provider-identity',
       ...made,
       target: p.account,
-      why: `may create ${made.trigger.resource}, which the provider applies to this cluster as its own account, ${identityText(p.account)} (${sure})`,
+      why: `may create ${made.trigger.resource}${made.trigger.namespace !== undefined ? ` in ${made.trigger.namespace}` : ''}, which the provider applies to this cluster as its own account, ${identityText(p.account)} (${sure})`,
     });
   }
   return out;
@@ -141,6 +164,66 @@ function boundNamespaces(rights: Rights, who: Identity): string[] {
   return [...new Set(rights.grantsOf(who).map((g) => g.namespace))].filter((n) => n !== '').sort();
 }
 
+const RBAC = 'rbac.authorization.k8s.io';
+/** How many of the roles a composed binding may grant a step's sentence names. */
+const NAMED_ROLES = 8;
+
+/**
+ * The made-up ClusterRole that holds what a binding Crossplane composes may grant: the rules of every role its
+ * account may bind (in NAMESPACE: a RoleBinding's), defined once per namespace in RIGHTS.
+ */
+function bindingAs(rights: Rights, rules: readonly PolicyRule[], namespace: string | undefined): Identity {
+  const name = namespace === undefined ? 'crossplane:bindable' : `crossplane:bindable-in:${namespace}`;
+  rights.define(name, rules);
+  return namespace !== undefined ? { kind: 'ClusterRole', name, namespace } : { kind: 'ClusterRole', name };
+}
+
+/**
+ * When the XRD's Compositions compose ClusterRoleBindings or RoleBindings, Crossplane's account creates them, and the
+ * API server checks the binding against that account's rights, not the XR author's (bindable.ts): so the author
+ * may have any role the account may bind bound to itself (cluster-wide by a ClusterRoleBinding; in the XR's
+ * namespace by a RoleBinding, or, from an XR that composes anywhere, in any namespace).
+ */
+function bindingSteps(
+  ctx: StepContext,
+  api: ComposingApi,
+  made: { trigger: Trigger; allowed: Allowed },
+  where: string | undefined,
+): Step[] {
+  const out: Step[] = [];
+  const composes = (resource: string): boolean =>
+    api.composes.some((k) => k.group === RBAC && k.resource === resource);
+  const scopes: (string | undefined)[] = [];
+  if (composes('clusterrolebindings')) scopes.push(undefined);
+  if (composes('rolebindings')) scopes.push(...(where !== undefined ? [where] : ctx.bindingNamespaces));
+  for (const ns of scopes) {
+    const bindable = ctx.crossplaneBindable(ns);
+    if (bindable.roles.length === 0) continue;
+    const named = bindable.roles.slice(0, NAMED_ROLES).map((r) => `${r.role} (${r.how})`);
+    const more = bindable.roles.length - named.length;
+    const kind = ns === undefined ? 'ClusterRoleBindings' : 'RoleBindings';
+    const writes = ctx.rights.allows(ctx.crossplane as Identity, {
+      verb: 'create',
+      apiGroup: RBAC,
+      resource: kind.toLowerCase(),
+      ...(ns !== undefined ? { namespace: ns } : {}),
+    });
+    const scope = ns === undefined ? 'in every namespace' : `in ${ns}`;
+    out.push({
+      mechanism: 'compose-through-xr',
+      ...made,
+      target: bindingAs(ctx.rights, bindable.rules, ns),
+      ...(writes !== undefined
+        ? {
+            alsoFix: `or take "create ${kind.toLowerCase()}" from Crossplane's account (${writes.via.join(' → ')})`,
+          }
+        : {}),
+      why: `may create ${made.trigger.resource}${made.trigger.namespace !== undefined ? ` in ${made.trigger.namespace}` : ''}: XRD ${api.xrd}'s Compositions (${api.compositions.join(', ')}) compose ${kind}, which Crossplane creates with its own account, ${identityText(ctx.crossplane as Identity)}; the API server lets an account create a binding to a role it may bind or whose every rule it holds (kubernetes pkg/registry/rbac/escalation_check.go BindingAuthorized, validation/rule.go ConfirmNoEscalation), so a binding naming the XR's author may grant it, ${scope}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''} (what of the binding an XR sets is what the Composition lets it set)`,
+    });
+  }
+  return out;
+}
+
 const composeThroughXr: StepMaker = (who, ctx) => {
   if (ctx.crossplane === undefined || who.kind === 'ClusterRole') return [];
   const { rights } = ctx;
@@ -162,6 +245,7 @@ const composeThroughXr: StepMaker = (who, ctx) => {
               ...(where !== undefined ? { namespace: where } : {}),
             }) === undefined,
         );
+        out.push(...bindingSteps(ctx, api, made, where));
         if (lacking.length > 0) {
           const kinds = lacking.map((k) => k.kind).join(', ');
           const scope = where !== undefined ? `in ${where}, the XR's namespace` : 'in any namespace';

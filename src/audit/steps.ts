@@ -5,6 +5,7 @@
  * with its upstream source). The makers: steps-classic.ts (Kubernetes' own paths), steps-crossplane.ts (Crossplane's).
  */
 import type { AccessAttributes } from '../authz/authorize.js';
+import type { Bindable } from './bindable.js';
 import type { Mechanism } from './catalogue.js';
 import type { Allowed, Identity, Rights } from './rights.js';
 
@@ -22,6 +23,8 @@ export interface Step {
   readonly allowed: Allowed;
   readonly target: Identity;
   readonly why: string;
+  /** A change besides the first step's own that breaks this step (fix.ts appends it). */
+  readonly alsoFix?: string;
 }
 
 /** What the steps need to know about the cluster besides its RBAC. */
@@ -49,6 +52,13 @@ export interface StepContext {
   readonly xrdRoleAggregators: ReadonlySet<string>;
   /** The XRDs whose Compositions compose kinds Crossplane's account may create (compose-through-xr). */
   readonly composingApis: readonly ComposingApi[];
+  /**
+   * The roles Crossplane's account may bind with a binding it composes: a ClusterRoleBinding (NAMESPACE undefined)
+   * or a RoleBinding in NAMESPACE (bindable.ts; worked out once per namespace).
+   */
+  readonly crossplaneBindable: (namespace: string | undefined) => Bindable;
+  /** Where a RoleBinding an XR may place in any namespace matters: kube-system and the known accounts' namespaces. */
+  readonly bindingNamespaces: readonly string[];
 }
 
 /** A kind a Composition composes, resolved to its resource. */

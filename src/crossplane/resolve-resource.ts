@@ -349,3 +349,29 @@ export function resourcesFromDiscovery(entries: readonly DiscoveredResource[]): 
       };
     });
 }
+
+/**
+ * The resource of KIND in GROUP among KNOWN: the one of that kind, or else a ProviderRevision's managed resource
+ * (its CRD read by name only) whose plural is the kind's as apimachinery guesses it (kubernetes
+ * staging/src/k8s.io/apimachinery/pkg/api/meta/restmapper.go UnsafeGuessKindToResource: lower case, then `s`, `es`
+ * after an s, `ies` for a final y), and only when one CRD of the group has it. Such a resource's scope is
+ * Crossplane v2's convention: namespaced in a `.m.` group.
+ */
+export function resourceOfKind(
+  known: readonly KnownResource[],
+  group: string,
+  kind: string,
+): KnownResource | undefined {
+  const exact = known.find((k) => k.group === group && k.kind === kind);
+  if (exact !== undefined || kind === '') return exact;
+  const lower = kind.toLowerCase();
+  const guess = lower.endsWith('s')
+    ? `${lower}es`
+    : lower.endsWith('y')
+      ? `${lower.slice(0, -1)}ies`
+      : `${lower}s`;
+  const found = known.filter((k) => k.group === group && k.scopeUnknown === true && k.plural === guess);
+  const [only] = found;
+  if (only === undefined || found.length > 1) return undefined;
+  return { ...only, kind, namespaced: group.includes('.m.'), scopeUnknown: false };
+}

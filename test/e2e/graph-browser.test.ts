@@ -229,4 +229,49 @@ describe.skipIf(browserPath === undefined)('the HTML graph in chromium', () => {
     expect(loads).toStrictEqual([pathToFileURL(file2).href]);
     await other.close();
   });
+
+  it('audit: labels of edges between the same two nodes do not overlap', async () => {
+    // examples/audit: crossplane-edit leads to Crossplane's account by two steps (compose- and operate-as-crossplane).
+    const r = await kubectl([
+      'crossplane-rbac',
+      'audit',
+      '-f',
+      join(repoRoot, 'examples', 'cluster'),
+      '-f',
+      join(repoRoot, 'examples', 'audit'),
+      '-o',
+      'html',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const file3 = join(dir, 'audit.html');
+    writeFileSync(file3, r.stdout);
+    const other = await browser.newPage({ viewport: { width: 1600, height: 560 } });
+    await other.goto(pathToFileURL(file3).href);
+    await other.waitForSelector('#viewport .node');
+    const labels = await other.evaluate<{ text: string; box: number[] }[]>(
+      `Array.from(document.querySelectorAll('#viewport .edge text'), (t) => {
+        const b = t.getBoundingClientRect();
+        return { text: t.textContent, box: [b.left, b.top, b.right, b.bottom] };
+      })`,
+    );
+    expect(labels.map((l) => l.text)).toContain(
+      'compose-as-crossplane: create compositions.apiextensions.crossplane.io',
+    );
+    expect(labels.map((l) => l.text)).toContain('operate-as-crossplane: create operations.ops.crossplane.io');
+    const overlapping = labels.flatMap((a, i) =>
+      labels
+        .slice(i + 1)
+        .filter(
+          (b) =>
+            (a.box[0] ?? 0) < (b.box[2] ?? 0) &&
+            (b.box[0] ?? 0) < (a.box[2] ?? 0) &&
+            (a.box[1] ?? 0) < (b.box[3] ?? 0) &&
+            (b.box[1] ?? 0) < (a.box[3] ?? 0),
+        )
+        .map((b) => `${a.text ?? ''} / ${b.text ?? ''}`),
+    );
+    await other.screenshot({ path: join(dir, 'audit.png') });
+    expect(overlapping).toStrictEqual([]);
+    await other.close();
+  });
 });

@@ -25,7 +25,8 @@ button { min-width: 28px; }
 .node { cursor: pointer; }
 .edge path { fill: none; stroke: #9ca3af; stroke-width: 1.2; }
 .edge.dashed path { stroke-dasharray: 5 4; }
-.edge text { font: 10px sans-serif; fill: #6b7280; }
+.edge text { font: 10px sans-serif; fill: #6b7280; paint-order: stroke; stroke: #ffffff; stroke-width: 3px;
+  stroke-linejoin: round; }
 .column-title { font: 600 13px sans-serif; fill: #374151; }
 .node.match rect { stroke: #ea580c; stroke-width: 3; }
 .dim { opacity: 0.2; }
@@ -82,10 +83,24 @@ export const PAGE_SCRIPT = `
     el('title', {}, g).textContent = n.lines[0] + ' ' + n.full;
     nodeEls[n.id] = g;
   });
+  // Each edge's label measured once: the gap after a layer is wide enough for the labels of the edges leaving it
+  // for the next one, so no label runs under a node.
+  var edgeLayer = el('g', {}, view);
+  view.insertBefore(edgeLayer, nodeLayer);
+  var gaps = [];
+  data.edges.forEach(function (e) {
+    var a = byId[e.from], b = byId[e.to];
+    if (!e.label || !a || !b) return;
+    e.g = el('g', { 'class': 'edge' + (e.dashed ? ' dashed' : '') }, edgeLayer);
+    e.text = text(e.g, 0, 0, '', e.label);
+    e.text.setAttribute('text-anchor', 'middle');
+    e.labelWidth = e.text.getComputedTextLength();
+    if (b.layer === a.layer + 1) gaps[a.layer] = Math.max(gaps[a.layer] || 0, Math.ceil(e.labelWidth) + 24);
+  });
   var xs = [], x = 20;
   for (var layer = 0; layer < widths.length; layer++) {
     xs[layer] = x;
-    if (widths[layer] !== undefined) x += widths[layer] + 90;
+    if (widths[layer] !== undefined) x += widths[layer] + Math.max(90, gaps[layer] || 0);
   }
   var width = x - 70;
   data.nodes.forEach(function (n) {
@@ -96,18 +111,47 @@ export const PAGE_SCRIPT = `
   });
   data.columns.forEach(function (c) { text(view, xs[c.layer], 24, 'column-title', c.title); });
 
+  // Edges between the same two nodes fan out (the k-th of n curves bows by its own offset), and each label sits on
+  // its curve, moved down past any label already placed that it would cover.
+  var pairs = {};
+  data.edges.forEach(function (e) {
+    var key = e.from + '>' + e.to;
+    e.pairIndex = pairs[key] || 0;
+    pairs[key] = e.pairIndex + 1;
+  });
+  var LABEL_HEIGHT = 12;
+  var placed = [];
   var edgeEls = [];
-  var edgeLayer = el('g', {}, view);
-  view.insertBefore(edgeLayer, nodeLayer);
   data.edges.forEach(function (e) {
     var a = byId[e.from], b = byId[e.to];
     if (!a || !b) return;
     var x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
     var bend = Math.max(40, Math.abs(x2 - x1) / 2);
-    var g = el('g', { 'class': 'edge' + (e.dashed ? ' dashed' : '') }, edgeLayer);
-    el('path', { d: 'M ' + x1 + ' ' + y1 + ' C ' + (x1 + bend) + ' ' + y1 + ', ' + (x2 - bend) + ' ' + y2 +
-      ', ' + x2 + ' ' + y2, 'marker-end': 'url(#arrow)' }, g);
-    if (e.label) text(g, (x1 + x2) / 2, (y1 + y2) / 2 - 4, '', e.label).setAttribute('text-anchor', 'middle');
+    var offset = (e.pairIndex - (pairs[e.from + '>' + e.to] - 1) / 2) * (LABEL_HEIGHT + 2);
+    // A cubic's midpoint lies 3/4 of the way to its control points' offset.
+    var bow = offset / 0.75;
+    var g = e.g || el('g', { 'class': 'edge' + (e.dashed ? ' dashed' : '') }, edgeLayer);
+    el('path', { d: 'M ' + x1 + ' ' + y1 + ' C ' + (x1 + bend) + ' ' + (y1 + bow) + ', ' + (x2 - bend) + ' ' +
+      (y2 + bow) + ', ' + x2 + ' ' + y2, 'marker-end': 'url(#arrow)' }, g);
+    if (e.text) {
+      var mx = (x1 + x2) / 2, my = (y1 + y2) / 2 + offset - 4;
+      var half = e.labelWidth / 2;
+      var moved = true;
+      while (moved) {
+        moved = false;
+        for (var i = 0; i < placed.length; i++) {
+          var p = placed[i];
+          if (mx - half < p.right && p.left < mx + half && my - LABEL_HEIGHT < p.bottom && p.top < my) {
+            my = p.bottom + LABEL_HEIGHT;
+            moved = true;
+          }
+        }
+      }
+      placed.push({ left: mx - half, right: mx + half, top: my - LABEL_HEIGHT, bottom: my });
+      e.text.setAttribute('x', String(mx));
+      e.text.setAttribute('y', String(my));
+      g.appendChild(e.text);
+    }
     edgeEls.push({ el: g, from: e.from, to: e.to });
   });
 
