@@ -4,8 +4,8 @@
  * and the result handed to every context whose input is the same by content.
  *
  * The key is one hash of everything the renderer is given: the snapshot parts it reads (RENDER_PARTS: it is handed
- * a snapshot holding only those, so it cannot read another unkeyed), the options, the owners to hold and the live
- * CRDs. Two things differ between clusters without changing what is rendered, and are left out of the hash:
+ * a snapshot holding only those, its Deployments only with the fields it reads, so it cannot read another unkeyed),
+ * the options, the owners to hold and the live CRDs. Two things differ between clusters without changing what is rendered, and are left out of the hash:
  * - what the API server stamps on every object and the renderer never reads (SERVER_FIELDS);
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
  *   each (but an empty one) is replaced in the hash by its place in order of first appearance, so two inputs hash
@@ -13,7 +13,7 @@
  *   place for place.
  */
 import { createHash } from 'node:crypto';
-import type { ClusterSnapshot, KubeObject, ObjectMeta, RbacObject } from '../kube/types.js';
+import type { ClusterSnapshot, Deployment, KubeObject, ObjectMeta, RbacObject } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
 
@@ -56,21 +56,16 @@ function contentText(o: KubeObject): string {
   return JSON.stringify({ ...o, metadata: kept });
 }
 
-/** The hash of the render's input by content, and its uids by place. */
+/**
+ * The hash of the render's input by content, and its uids by place. Each object's text goes into the hash as it is
+ * made, one line each (JSON has no raw line break), so no text of the whole input is ever built.
+ */
 function keyOf(snapshot: ClusterSnapshot, opts: SyncOptions): { key: string; uids: string[] } {
   const { hold, liveCrds, ...flags } = opts;
-  const texts: string[] = [JSON.stringify(flags)];
-  for (const part of RENDER_PARTS) {
-    texts.push(`\n${part}`);
-    for (const o of snapshot[part]) texts.push(contentText(o));
-  }
-  texts.push('\nhold');
-  for (const h of hold ?? []) texts.push(contentText(h.object), JSON.stringify([h.reason, h.origin]));
-  texts.push(liveCrds === undefined ? '\nno live CRDs' : '\nlive CRDs');
-  for (const c of liveCrds ?? []) texts.push(contentText(c));
+  const hash = createHash('sha256');
   const places = new Map<string, number>();
   const uids: string[] = [];
-  const text = texts.join('\n').replace(UID_MEMBER, (member, uid: string) => {
+  const byPlace = (member: string, uid: string): string => {
     // An empty uid is no uid to the renderer (bindings.ts): it stays as it is in the hash.
     if (uid === '') return member;
     let place = places.get(uid);
@@ -80,8 +75,21 @@ function keyOf(snapshot: ClusterSnapshot, opts: SyncOptions): { key: string; uid
       uids.push(JSON.parse(`"${uid}"`) as string);
     }
     return `"uid":#${String(place)}`;
-  });
-  return { key: createHash('sha256').update(text).digest('hex'), uids };
+  };
+  const add = (text: string): void => {
+    hash.update(text.replace(UID_MEMBER, byPlace));
+    hash.update('\n');
+  };
+  add(JSON.stringify(flags));
+  for (const part of RENDER_PARTS) {
+    add(part);
+    for (const o of snapshot[part]) add(contentText(o));
+  }
+  add('hold');
+  for (const h of hold ?? []) add(`${contentText(h.object)}${JSON.stringify([h.reason, h.origin])}`);
+  add(liveCrds === undefined ? 'no live CRDs' : 'live CRDs');
+  for (const c of liveCrds ?? []) add(contentText(c));
+  return { key: hash.digest('hex'), uids };
 }
 
 /** OBJECT with its owner references' uids mapped by TO (undefined: a uid the rendered input did not hold). */
@@ -143,7 +151,53 @@ export class RenderShare {
   }
 }
 
-/** SNAPSHOT with only the parts the renderer reads: what the key covers is all it can see. */
+/** Each Deployment's projection (the same object for the same Deployment: sync --watch's memo compares by identity). */
+const projected = new WeakMap<Deployment, Deployment>();
+
+/**
+ * A Deployment with only what the renderer reads of it (crossplane/provider/bindings.ts: the owner references, name
+ * and namespace, the pod template's serviceAccountName; sync/settings.ts detectCrossplane: the containers' images):
+ * its metadata, and of its spec the template's serviceAccountName and containers' names and images. Its status,
+ * replicas, selector, pod labels and the rest change with every rollout and never change a render, so two
+ * clusters whose Deployments differ only there share it.
+ */
+function projectDeployment(d: Deployment): Deployment {
+  const had = projected.get(d);
+  if (had !== undefined) return had;
+  const pod = d.spec?.template?.spec;
+  const sa = pod?.serviceAccountName;
+  const containers = pod?.containers?.map((c) => ({
+    name: c.name,
+    ...(c.image !== undefined ? { image: c.image } : {}),
+  }));
+  // The renderer reads these through optional chains only: an absent spec or template reads as an empty one.
+  const out: Deployment = {
+    apiVersion: d.apiVersion,
+    kind: d.kind,
+    metadata: d.metadata,
+    spec: {
+      template: {
+        spec: {
+          ...(sa !== undefined ? { serviceAccountName: sa } : {}),
+          ...(containers !== undefined ? { containers } : {}),
+        },
+      },
+    },
+  };
+  projected.set(d, out);
+  return out;
+}
+
+/**
+ * SNAPSHOT with only the parts the renderer reads, its Deployments only with the fields it reads: what the key
+ * covers is all it can see.
+ */
 export function renderInput(snapshot: ClusterSnapshot): ClusterSnapshot {
-  return { ...snapshot, clusterRoleBindings: [], roleBindings: [], others: [] };
+  return {
+    ...snapshot,
+    deployments: snapshot.deployments.map(projectDeployment),
+    clusterRoleBindings: [],
+    roleBindings: [],
+    others: [],
+  };
 }
