@@ -56,16 +56,21 @@ function contentText(o: KubeObject): string {
   return JSON.stringify({ ...o, metadata: kept });
 }
 
-/**
- * The hash of the render's input by content, and its uids by place. Each object's text goes into the hash as it is
- * made, one line each (JSON has no raw line break), so no text of the whole input is ever built.
- */
+/** The hash of the render's input by content, and its uids by place. */
 function keyOf(snapshot: ClusterSnapshot, opts: SyncOptions): { key: string; uids: string[] } {
   const { hold, liveCrds, ...flags } = opts;
-  const hash = createHash('sha256');
+  const texts: string[] = [JSON.stringify(flags)];
+  for (const part of RENDER_PARTS) {
+    texts.push(`\n${part}`);
+    for (const o of snapshot[part]) texts.push(contentText(o));
+  }
+  texts.push('\nhold');
+  for (const h of hold ?? []) texts.push(contentText(h.object), JSON.stringify([h.reason, h.origin]));
+  texts.push(liveCrds === undefined ? '\nno live CRDs' : '\nlive CRDs');
+  for (const c of liveCrds ?? []) texts.push(contentText(c));
   const places = new Map<string, number>();
   const uids: string[] = [];
-  const byPlace = (member: string, uid: string): string => {
+  const text = texts.join('\n').replace(UID_MEMBER, (member, uid: string) => {
     // An empty uid is no uid to the renderer (bindings.ts): it stays as it is in the hash.
     if (uid === '') return member;
     let place = places.get(uid);
@@ -75,21 +80,8 @@ function keyOf(snapshot: ClusterSnapshot, opts: SyncOptions): { key: string; uid
       uids.push(JSON.parse(`"${uid}"`) as string);
     }
     return `"uid":#${String(place)}`;
-  };
-  const add = (text: string): void => {
-    hash.update(text.replace(UID_MEMBER, byPlace));
-    hash.update('\n');
-  };
-  add(JSON.stringify(flags));
-  for (const part of RENDER_PARTS) {
-    add(part);
-    for (const o of snapshot[part]) add(contentText(o));
-  }
-  add('hold');
-  for (const h of hold ?? []) add(`${contentText(h.object)}${JSON.stringify([h.reason, h.origin])}`);
-  add(liveCrds === undefined ? 'no live CRDs' : 'live CRDs');
-  for (const c of liveCrds ?? []) add(contentText(c));
-  return { key: hash.digest('hex'), uids };
+  });
+  return { key: createHash('sha256').update(text).digest('hex'), uids };
 }
 
 /** OBJECT with its owner references' uids mapped by TO (undefined: a uid the rendered input did not hold). */
