@@ -4,8 +4,8 @@
  * and the result handed to every context whose input is the same by content.
  *
  * The key is one hash of everything the renderer is given: the snapshot parts it reads (RENDER_PARTS: it is handed
- * a snapshot holding only those, so it cannot read another unkeyed), the options, the owners to hold and the live
- * CRDs. Two things differ between clusters without changing what is rendered, and are left out of the hash:
+ * a snapshot holding only those, its Deployments only with the fields it reads, so it cannot read another unkeyed),
+ * the options, the owners to hold and the live CRDs. Two things differ between clusters without changing what is rendered, and are left out of the hash:
  * - what the API server stamps on every object and the renderer never reads (SERVER_FIELDS);
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
  *   each (but an empty one) is replaced in the hash by its place in order of first appearance, so two inputs hash
@@ -13,7 +13,7 @@
  *   place for place.
  */
 import { createHash } from 'node:crypto';
-import type { ClusterSnapshot, KubeObject, ObjectMeta, RbacObject } from '../kube/types.js';
+import type { ClusterSnapshot, Deployment, KubeObject, ObjectMeta, RbacObject } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
 
@@ -143,7 +143,53 @@ export class RenderShare {
   }
 }
 
-/** SNAPSHOT with only the parts the renderer reads: what the key covers is all it can see. */
+/** Each Deployment's projection (the same object for the same Deployment: sync --watch's memo compares by identity). */
+const projected = new WeakMap<Deployment, Deployment>();
+
+/**
+ * A Deployment with only what the renderer reads of it (crossplane/provider/bindings.ts: the owner references, name
+ * and namespace, the pod template's serviceAccountName; sync/settings.ts detectCrossplane: the containers' images):
+ * its metadata, and of its spec the template's serviceAccountName and containers' names and images. Its status,
+ * replicas, selector, pod labels and the rest change with every rollout and never change a render, so two
+ * clusters whose Deployments differ only there share it.
+ */
+function projectDeployment(d: Deployment): Deployment {
+  const had = projected.get(d);
+  if (had !== undefined) return had;
+  const pod = d.spec?.template?.spec;
+  const sa = pod?.serviceAccountName;
+  const containers = pod?.containers?.map((c) => ({
+    name: c.name,
+    ...(c.image !== undefined ? { image: c.image } : {}),
+  }));
+  // The renderer reads these through optional chains only: an absent spec or template reads as an empty one.
+  const out: Deployment = {
+    apiVersion: d.apiVersion,
+    kind: d.kind,
+    metadata: d.metadata,
+    spec: {
+      template: {
+        spec: {
+          ...(sa !== undefined ? { serviceAccountName: sa } : {}),
+          ...(containers !== undefined ? { containers } : {}),
+        },
+      },
+    },
+  };
+  projected.set(d, out);
+  return out;
+}
+
+/**
+ * SNAPSHOT with only the parts the renderer reads, its Deployments only with the fields it reads: what the key
+ * covers is all it can see.
+ */
 export function renderInput(snapshot: ClusterSnapshot): ClusterSnapshot {
-  return { ...snapshot, clusterRoleBindings: [], roleBindings: [], others: [] };
+  return {
+    ...snapshot,
+    deployments: snapshot.deployments.map(projectDeployment),
+    clusterRoleBindings: [],
+    roleBindings: [],
+    others: [],
+  };
 }

@@ -132,4 +132,66 @@ describe('RenderShare', () => {
     expect(share.render(base, {}, renderSync)).toEqual(alone(base));
     expect(share.counts()).toEqual({ rendered: 4, shared: 0 });
   });
+
+  describe('Deployments: keyed by the fields the renderer reads, not by their status or the rest of their spec', () => {
+    /** A provider's Deployment (owned by revision X) as a real one: replicas, selector, pod labels, args, status. */
+    const full = (sa: string, image: string, rollout: number): KubeObject => {
+      return {
+        ...deployment(uidOf(REVISION_X), sa),
+        spec: {
+          replicas: rollout,
+          selector: { matchLabels: { pkg: 'provider-helm' } },
+          template: {
+            metadata: { labels: { pkg: 'provider-helm', rollout: String(rollout) } },
+            spec: {
+              serviceAccountName: sa,
+              containers: [{ name: 'package-runtime', image, args: [`--poll=${String(rollout)}m`] }],
+            },
+          },
+        },
+        status: { observedGeneration: rollout, replicas: rollout, readyReplicas: rollout - 1 },
+      };
+    };
+    const withCrossplaneImage =
+      (image: string) =>
+      (o: KubeObject): KubeObject =>
+        o.kind === 'Deployment' && o.metadata.name === 'crossplane'
+          ? (JSON.parse(JSON.stringify(o).replace(/"image":"[^"]*"/, `"image":"${image}"`)) as KubeObject)
+          : o;
+
+    it('renders from the projection exactly what it renders from the whole Deployments', () => {
+      for (const s of [
+        variant((o) => o, [full('sa-x', 'xpkg.upbound.io/p:v1', 3)]),
+        variant(withCrossplaneImage('xpkg.crossplane.io/crossplane/crossplane:v1.20.0'), [
+          full('', 'xpkg.upbound.io/p:v1', 1),
+        ]),
+      ]) {
+        // The oracle: the renderer given every field of every Deployment (only the RBAC parts left out).
+        const whole = renderSync({ ...s, clusterRoleBindings: [], roleBindings: [], others: [] }, {});
+        expect(renderSync(renderInput(s), {})).toEqual(whole);
+      }
+    });
+
+    it('shares between clusters whose Deployments differ only in status, replicas, pod labels or args', () => {
+      const a = variant((o) => o, [full('sa-x', 'xpkg.upbound.io/p:v1', 3)]);
+      const b = variant((o) => o, [full('sa-x', 'xpkg.upbound.io/p:v1', 5)]);
+      const share = new RenderShare();
+      for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+      expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+    });
+
+    it('renders again when a service account or an image differs', () => {
+      const base = variant((o) => o, [full('sa-x', 'xpkg.upbound.io/p:v1', 3)]);
+      const otherSa = variant((o) => o, [full('sa-y', 'xpkg.upbound.io/p:v1', 3)]);
+      const v1 = variant(withCrossplaneImage('xpkg.crossplane.io/crossplane/crossplane:v1.20.0'), [
+        full('sa-x', 'xpkg.upbound.io/p:v1', 3),
+      ]);
+      const share = new RenderShare();
+      for (const s of [base, otherSa, v1]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+      expect(share.counts()).toEqual({ rendered: 3, shared: 0 });
+      // Each differs in what is rendered (the subject's name; Crossplane v1's roles), so sharing would have shown.
+      expect(alone(otherSa)).not.toEqual(alone(base));
+      expect(alone(v1)).not.toEqual(alone(base));
+    });
+  });
 });
