@@ -321,8 +321,19 @@ describe('audit: a binding Crossplane composes', () => {
     expect(step?.via).toStrictEqual(['ClusterRoleBinding/audit:granter', 'ClusterRole/audit:grants']);
     expect(step?.why).toContain('ClusterRole/cluster-admin (bind)');
     expect(step?.why).toMatch(/compose ClusterRoleBindings, which Crossplane creates with its own account/);
-    // The fix names what lets Crossplane write bindings, besides the subject's own trigger.
+    // The fix names what lets Crossplane write bindings, besides the subject's own trigger: by default the role the
+    // binding names, whose stored rules the authorizer uses; with --converged, the aggregated role that holds it.
     expect(f[0]?.fix).toContain(
+      'or take "create clusterrolebindings" from Crossplane\'s account (ClusterRoleBinding/crossplane → ClusterRole/crossplane)',
+    );
+    const converged = ok(
+      await run(['crossplane-rbac', 'audit', '--converged', '-o', 'json']),
+      'audit --converged',
+    );
+    const fc = (JSON.parse(converged.stdout) as { findings: Finding[] }).findings.filter(
+      (x) => x.subject.kind === 'User' && x.subject.name === 'granter',
+    );
+    expect(fc[0]?.fix).toContain(
       'or take "create clusterrolebindings" from Crossplane\'s account (ClusterRoleBinding/crossplane → ClusterRole/crossplane → audit:crossplane-binds)',
     );
     // The server: the subject is denied the capability; Crossplane's account may bind cluster-admin.
