@@ -166,6 +166,9 @@ export function watch(
       : undefined;
   if (expired !== undefined && settings.expiredAs === 'status') throw expired;
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+  // Sent at once, before any event, as serveWatch flushes its 200 (k8s.io/apiserver handlers/watch.go): a quiet kind's
+  // watch is answered, not left waiting for its first event or bookmark.
+  res.flushHeaders();
   // Ended (timeoutSeconds, the server stopping) before its 'close' unsubscribes it: later events are not its own.
   const line = (type: string, object: Obj): void => {
     if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);

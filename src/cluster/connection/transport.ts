@@ -317,8 +317,11 @@ export class Transport {
             }, limit)
           : undefined;
       if (limit === undefined) {
-        req.setTimeout(DEFAULT_IDLE_TIMEOUT_MS, () => {
-          fail('ETIMEDOUT', `the server sent nothing for ${String(DEFAULT_IDLE_TIMEOUT_MS / 1000)}s`);
+        // A watch waits for its answer as long as it may stay silent once streaming: a server (or a proxy) that holds
+        // the answer's headers back until the first event must not end a watch of a quiet kind after a minute.
+        const idleMs = streamIdleMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+        req.setTimeout(idleMs, () => {
+          fail('ETIMEDOUT', `the server sent nothing for ${String(idleMs / 1000)}s`);
         });
       }
       req.on('error', (err) => {
