@@ -7,7 +7,12 @@
 import { setMaxListeners } from 'node:events';
 import { ReflectorBackoff } from '../kube/backoff.js';
 import type { KubeObject } from '../kube/types.js';
-import { InvalidInputError, type FieldCheck, type SnapshotPart } from '../crossplane/validate-input.js';
+import {
+  InvalidInputError,
+  checkedOnce,
+  type FieldCheck,
+  type SnapshotPart,
+} from '../crossplane/validate-input.js';
 import { newSyncMemo, type SyncMemo } from '../sync/memo.js';
 import type { Cluster, ListOptions, WatchOptions } from '../port/cluster.js';
 import { ApiError, ServerGoneError, errorCode, translateError } from '../port/translate-error.js';
@@ -17,7 +22,7 @@ import { clusterInput } from './read-input.js';
 import { partList } from './read-snapshot.js';
 import type { Reconcile, WatchChange } from './reconcile.js';
 import { WatchEchoes, type ObjectEvent } from './watch-echoes.js';
-import { WRITTEN, WRITTEN_PARTS, applyEvent, checkedOnce, rememberWrites } from './watch-state.js';
+import { WRITTEN, WRITTEN_PARTS, applyEvent, rememberWrites } from './watch-state.js';
 import type { Warning } from './warning.js';
 import { syncInput, syncParts, type SyncOutcome, type SyncRunOptions } from './sync.js';
 

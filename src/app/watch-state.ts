@@ -4,7 +4,7 @@
  */
 import { objectKey } from '../kube/meta.js';
 import type { KubeObject } from '../kube/types.js';
-import { findInvalidField, type FieldCheck, type SnapshotPart } from '../crossplane/validate-input.js';
+import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { WatchEvent } from '../port/cluster.js';
 import type { OperationResult } from './apply-operations.js';
 
@@ -37,22 +37,6 @@ export function rememberWrites(
     if (r.operation.action === 'delete') store.delete(key);
     else store.set(key, object);
   }
-}
-
-/**
- * findInvalidField with each object checked once, when it first comes: a reconcile checks only what changed. Weak:
- * an answer goes with its object when the watch lets the object go.
- */
-export function checkedOnce(): FieldCheck {
-  const seen = new WeakMap<KubeObject, ReturnType<FieldCheck> | null>();
-  return (o) => {
-    let found = seen.get(o);
-    if (found === undefined) {
-      found = findInvalidField(o) ?? null;
-      seen.set(o, found);
-    }
-    return found ?? undefined;
-  };
 }
 
 /** A watch event applied to one kind's objects (CRDs: only their metadata, as sync reads them). */
