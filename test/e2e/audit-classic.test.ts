@@ -4,7 +4,7 @@
  * subject without any trigger, a holder of crossplane-view, and a holder of cluster-admin have no finding).
  */
 import { describe, expect, it } from 'vitest';
-import { auditCluster, CLASSIC, EXPECTED } from './audit-cluster.js';
+import { auditCluster, CLASSIC, EXPECTED, expectFindingBy } from './audit-cluster.js';
 
 const c = auditCluster('xrbac-e2e-audit-classic-');
 
@@ -12,11 +12,7 @@ describe('audit’s classic steps', () => {
   it.each(EXPECTED.filter(([, m]) => CLASSIC.has(m)))(
     '%s: a finding that starts with %s and reaches %s',
     (user, mechanism, capability) => {
-      const found = c.findingsOf(user).find((f) => f.steps[0]?.mechanism === mechanism);
-      expect(found, JSON.stringify(c.findingsOf(user), null, 1)).toBeDefined();
-      expect(found?.capability).toBe(capability);
-      expect(found?.severity).toBe(capability === 'cluster-admin' ? 'critical' : 'high');
-      expect(found?.fix).not.toBe('');
+      expectFindingBy(c, user, mechanism, capability);
     },
   );
 

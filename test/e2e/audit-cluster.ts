@@ -292,3 +292,12 @@ export function auditCluster(prefix: string): AuditCluster {
   });
   return c;
 }
+
+/** The finding of USER that starts with MECHANISM: there, reaching CAPABILITY at its severity, with a fix. */
+export function expectFindingBy(c: AuditCluster, user: string, mechanism: string, capability: string): void {
+  const found = c.findingsOf(user).find((f) => f.steps[0]?.mechanism === mechanism);
+  expect(found, JSON.stringify(c.findingsOf(user), null, 1)).toBeDefined();
+  expect(found?.capability).toBe(capability);
+  expect(found?.severity).toBe(capability === 'cluster-admin' ? 'critical' : 'high');
+  expect(found?.fix).not.toBe('');
+}

@@ -5,7 +5,15 @@
  * crossplane-edit's paths with their fix.
  */
 import { describe, expect, it } from 'vitest';
-import { auditCluster, CLASSIC, EXPECTED, NS, type Named, type Ref } from './audit-cluster.js';
+import {
+  auditCluster,
+  CLASSIC,
+  EXPECTED,
+  expectFindingBy,
+  NS,
+  type Named,
+  type Ref,
+} from './audit-cluster.js';
 import { ok } from './seeded-cluster.js';
 
 const c = auditCluster('xrbac-e2e-audit-crossplane-');
@@ -14,11 +22,7 @@ describe('audit’s steps through Crossplane', () => {
   it.each(EXPECTED.filter(([, m]) => !CLASSIC.has(m)))(
     '%s: a finding that starts with %s and reaches %s',
     (user, mechanism, capability) => {
-      const found = c.findingsOf(user).find((f) => f.steps[0]?.mechanism === mechanism);
-      expect(found, JSON.stringify(c.findingsOf(user), null, 1)).toBeDefined();
-      expect(found?.capability).toBe(capability);
-      expect(found?.severity).toBe(capability === 'cluster-admin' ? 'critical' : 'high');
-      expect(found?.fix).not.toBe('');
+      expectFindingBy(c, user, mechanism, capability);
     },
   );
 
