@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import { CAPABILITIES, MECHANISM_ORDER } from './catalogue.js';
 import type { Finding } from './audit.js';
 import type { Identity } from './rights.js';
+import { dnsLabelProblem, dnsSubdomainProblem } from '../kube/name-rules.js';
 
 export interface Acceptance {
   readonly subject: Identity;
@@ -31,7 +32,11 @@ export function parseSubject(text: string): Identity | undefined {
   if (kind !== 'ServiceAccount') return { kind, name: rest };
   const slash = rest.indexOf('/');
   if (slash <= 0 || slash === rest.length - 1) return undefined;
-  return { kind, namespace: rest.slice(0, slash), name: rest.slice(slash + 1) };
+  const namespace = rest.slice(0, slash);
+  const name = rest.slice(slash + 1);
+  // No ServiceAccount can have a namespace or a name Kubernetes refuses: not a subject.
+  if (dnsLabelProblem(namespace) !== undefined || dnsSubdomainProblem(name) !== undefined) return undefined;
+  return { kind, namespace, name };
 }
 
 function field(entry: Record<string, unknown>, key: string, where: string): string {

@@ -7,6 +7,7 @@ import {
   type UserInfo,
 } from '../authz/subjects.js';
 import type { ClusterSnapshot, PolicyRule, Subject } from '../kube/types.js';
+import { dnsLabelProblem, dnsSubdomainProblem } from '../kube/name-rules.js';
 
 // What explain --subject, its reasons for a denial (why-not.ts) and the matrix share: their types, the subject as the
 // command line names it (parseSubject) and as the authorizer sees it (identityOf). A leaf, so none imports another
@@ -53,6 +54,13 @@ export function parseSubject(text: string, flag = '--subject'): SubjectRef {
   if (kind === 'ServiceAccount') {
     const [ns, name, extra] = rest.split('/');
     if (ns !== undefined && ns !== '' && name !== undefined && name !== '' && extra === undefined) {
+      // No ServiceAccount can have a namespace or a name Kubernetes refuses: such a question has no answer.
+      const nsProblem = dnsLabelProblem(ns);
+      const problem = nsProblem ?? dnsSubdomainProblem(name);
+      if (problem !== undefined) {
+        const what = nsProblem !== undefined ? `namespace "${ns}"` : `name "${name}"`;
+        throw new UsageError(`invalid ${flag} "${text}": the ServiceAccount's ${what}: ${problem}`, { hint });
+      }
       return { kind, name, namespace: ns };
     }
   }

@@ -1086,6 +1086,17 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
       argv: ['explain', '--subject', 'ServiceAccount:crossplane', '--matrix', '-f', good],
       error: 'invalid --subject "ServiceAccount:crossplane"',
     },
+    SubjectServiceAccountBadNamespace: {
+      reason: 'no ServiceAccount lives in a namespace Kubernetes refuses: no confident answer',
+      argv: ['explain', '--subject', 'ServiceAccount:Bad_NS/x', '-f', good],
+      error:
+        'invalid --subject "ServiceAccount:Bad_NS/x": the ServiceAccount\'s namespace "Bad_NS": only lower-case letters, digits and "-", starting and ending with a letter or digit',
+    },
+    AuditSubjectServiceAccountBadName: {
+      reason: 'audit checks a ServiceAccount subject as explain does',
+      argv: ['audit', '--subject', 'ServiceAccount:team-a/' + 'x'.repeat(254), '-f', good],
+      error: `--subject "ServiceAccount:team-a/${'x'.repeat(254)}" is not KIND:NAME`,
+    },
     MatrixWideOutput: {
       reason: 'the matrix prints a table, json or yaml',
       argv: ['explain', '--subject', 'User:jane', '--matrix', '-o', 'wide', '-f', good],
