@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { parseSubject } from '../../explain/subject-types.js';
+import { parseSubject } from '../../kube/parse-subject.js';
 import { appDeps } from '../context.js';
 import { parseFormat, type FormatOf } from '../output/registry.js';
 import { printResult } from '../output/print-result.js';
