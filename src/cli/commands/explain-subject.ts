@@ -35,9 +35,11 @@ interface SubjectRun {
 
 export const subjectMode: ExplainMode = {
   name: 'subject',
+  kind: 'explain-subject',
+  command: 'explain --subject',
   readCommand: 'explain-subject',
   check: (args, shared) => {
-    const output = parseFormat('explain-subject', args.output, 'explain --subject');
+    const output = parseFormat('explain-subject', args.output, subjectMode.command);
     if (args.role !== undefined) {
       throw new UsageError('explain takes a ClusterRole or --subject, not both', {
         hint: 'explain ROLE explains a role; explain --subject KIND:NAME the bindings of a subject',
