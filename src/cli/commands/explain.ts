@@ -64,7 +64,9 @@ async function explain(args: ExplainArgs, deps: Deps): Promise<void> {
     return printReadRole(deps.io, mode.readCommand, args.output, afterSyncFlags(args));
   }
   const fleet = fleetOptions(args, false);
-  if (mode.name === 'subject') refuseGraphAcrossContexts(args.output ?? '', fleet);
+  // A graph (the role's aggregation, the subject's paths) draws one cluster; a format the mode lacks is -o's error.
+  const output = args.output ?? '';
+  if ((formatsOf(mode.kind) as readonly string[]).includes(output)) refuseGraphAcrossContexts(output, fleet);
   const { source, run } = checkFlags(args, mode);
   if (fleet === undefined) return run(source, deps);
   // explain prints a section per context (its tables are not merged): --no-headers applies in each.
