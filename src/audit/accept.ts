@@ -7,7 +7,7 @@ import { UserError } from '../errors.js';
 import { CAPABILITIES, MECHANISM_ORDER } from './catalogue.js';
 import type { Finding } from './audit.js';
 import type { Identity } from './rights.js';
-import { dnsLabelProblem, dnsSubdomainProblem } from '../kube/name-rules.js';
+import { parseSubject } from '../kube/parse-subject.js';
 
 export interface Acceptance {
   readonly subject: Identity;
@@ -18,25 +18,6 @@ export interface Acceptance {
 
 export interface AcceptedFinding extends Finding {
   readonly reason: string;
-}
-
-const KINDS = ['User', 'Group', 'ServiceAccount'] as const;
-
-/** KIND:NAME (ServiceAccount:NAMESPACE/NAME), as --subject and the accept file name a subject; undefined if not. */
-export function parseSubject(text: string): Identity | undefined {
-  const colon = text.indexOf(':');
-  if (colon < 0) return undefined;
-  const kind = KINDS.find((k) => k.toLowerCase() === text.slice(0, colon).toLowerCase());
-  const rest = text.slice(colon + 1);
-  if (kind === undefined || rest === '') return undefined;
-  if (kind !== 'ServiceAccount') return { kind, name: rest };
-  const slash = rest.indexOf('/');
-  if (slash <= 0 || slash === rest.length - 1) return undefined;
-  const namespace = rest.slice(0, slash);
-  const name = rest.slice(slash + 1);
-  // No ServiceAccount can have a namespace or a name Kubernetes refuses: not a subject.
-  if (dnsLabelProblem(namespace) !== undefined || dnsSubdomainProblem(name) !== undefined) return undefined;
-  return { kind, namespace, name };
 }
 
 function field(entry: Record<string, unknown>, key: string, where: string): string {
@@ -59,10 +40,7 @@ export function parseAcceptances(doc: unknown, file: string): Acceptance[] {
       throw new UserError(`${where}: not a mapping`, { hint: ACCEPT_HINT });
     }
     const entry = raw as Record<string, unknown>;
-    const subjectText = field(entry, 'subject', where);
-    const subject = parseSubject(subjectText);
-    if (subject === undefined)
-      throw new UserError(`${where}: subject "${subjectText}" is not KIND:NAME`, { hint: ACCEPT_HINT });
+    const subject = parseSubject(field(entry, 'subject', where), 'subject', where);
     const capability = field(entry, 'capability', where);
     if (!(CAPABILITIES as readonly string[]).includes(capability)) {
       throw new UserError(`${where}: unknown capability "${capability}"`, {

@@ -1,6 +1,6 @@
 import yargs, { type Argv } from 'yargs';
 import type { NameKind } from '../app/complete-names.js';
-import { MATRIX_VERBS } from '../explain/matrix.js';
+import { MATRIX_VERBS } from '../explain/matrix-verbs.js';
 import { commands } from './command-list.js';
 import { commandFormats } from './output/registry.js';
 import { appDeps, type Deps, type GlobalArgs } from './context.js';

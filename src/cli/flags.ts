@@ -116,16 +116,17 @@ export interface WriteArgs {
 }
 
 /**
- * The write flags, checked (before anything is read) and split into how to write and how to show it. WHAT names
- * what the command does, for the question and messages.
+ * The write flags, checked (before anything is read) and split into how to write and how to show it. COMMAND is the
+ * command (for -o's error), WHAT what it does, for the question and messages.
  */
 export function writeFlags(
   args: WriteArgs,
+  command: string,
   what: string,
   extra: { readonly check?: boolean; readonly preview?: boolean } = {},
 ): { write: WriteOptions; present: PresentOptions } {
   const dryRun = parseDryRun(args['dry-run']);
-  const output = parseFormat('plan', args.output);
+  const output = parseFormat('plan', args.output, command);
   checkConcurrency(args.concurrency);
   const check = extra.check ?? false;
   return {

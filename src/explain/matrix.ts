@@ -18,20 +18,9 @@ import { isKubernetesGroup } from '../kube/api-names.js';
 import { compareNames } from '../kube/order.js';
 import type { PolicyRule, ProviderRevision } from '../kube/types.js';
 import { identityOf, type SubjectRef } from './subject-types.js';
+import { MATRIX_VERBS, type MatrixVerb } from './matrix-verbs.js';
 import type { RbacSnapshot, ResolvedRole } from '../authz/effective-roles.js';
 
-/** The columns, in rakkess' order of reading before writing. */
-export const MATRIX_VERBS = [
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
-] as const;
-export type MatrixVerb = (typeof MATRIX_VERBS)[number];
 export type VerbCells = Readonly<Record<MatrixVerb, boolean>>;
 
 export interface MatrixRow {

@@ -1,4 +1,3 @@
-import { UsageError } from '../errors.js';
 import type { RbacSnapshot } from '../authz/effective-roles.js';
 import {
   AUTHENTICATED_GROUP,
@@ -7,11 +6,13 @@ import {
   type UserInfo,
 } from '../authz/subjects.js';
 import type { ClusterSnapshot, PolicyRule, Subject } from '../kube/types.js';
-import { dnsLabelProblem, dnsSubdomainProblem } from '../kube/name-rules.js';
+import type { SubjectRef } from '../kube/parse-subject.js';
 
-// What explain --subject, its reasons for a denial (why-not.ts) and the matrix share: their types, the subject as the
-// command line names it (parseSubject) and as the authorizer sees it (identityOf). A leaf, so none imports another
-// for them, and the command checks --subject without loading an explanation.
+// What explain --subject, its reasons for a denial (why-not.ts) and the matrix share: their types and the subject as
+// the authorizer sees it (identityOf; the command line's KIND:NAME is kube/parse-subject.ts's, shared with audit). A
+// leaf, so none imports another for them.
+
+export type { SubjectRef } from '../kube/parse-subject.js';
 
 export interface Ref {
   readonly kind: string;
@@ -36,36 +37,6 @@ export interface BoundRole {
 
 /** What explain --subject reads: the RBAC of the snapshot, the namespaces, and the Roles (kept among its others). */
 export type SubjectSnapshot = RbacSnapshot & Pick<ClusterSnapshot, 'namespaces'>;
-
-export interface SubjectRef {
-  readonly kind: 'User' | 'Group' | 'ServiceAccount';
-  readonly name: string;
-  /** A ServiceAccount's namespace. */
-  readonly namespace?: string;
-}
-
-/** Parses `User:NAME`, `Group:NAME` or `ServiceAccount:NS/NAME`; `flag` names the flag it came from in errors. */
-export function parseSubject(text: string, flag = '--subject'): SubjectRef {
-  const colon = text.indexOf(':');
-  const kind = colon < 0 ? '' : text.slice(0, colon);
-  const rest = colon < 0 ? '' : text.slice(colon + 1);
-  const hint = 'use User:NAME, Group:NAME or ServiceAccount:NAMESPACE/NAME';
-  if ((kind === 'User' || kind === 'Group') && rest !== '') return { kind, name: rest };
-  if (kind === 'ServiceAccount') {
-    const [ns, name, extra] = rest.split('/');
-    if (ns !== undefined && ns !== '' && name !== undefined && name !== '' && extra === undefined) {
-      // No ServiceAccount can have a namespace or a name Kubernetes refuses: such a question has no answer.
-      const nsProblem = dnsLabelProblem(ns);
-      const problem = nsProblem ?? dnsSubdomainProblem(name);
-      if (problem !== undefined) {
-        const what = nsProblem !== undefined ? `namespace "${ns}"` : `name "${name}"`;
-        throw new UsageError(`invalid ${flag} "${text}": the ServiceAccount's ${what}: ${problem}`, { hint });
-      }
-      return { kind, name, namespace: ns };
-    }
-  }
-  throw new UsageError(`invalid ${flag} "${text}"`, { hint });
-}
 
 /** The identity the authorizer sees for the subject: users and service accounts are authenticated. */
 export function identityOf(subject: SubjectRef, extraGroups: readonly string[]): UserInfo {

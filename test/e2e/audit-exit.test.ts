@@ -83,7 +83,7 @@ describe('audit flags', () => {
   it('bad input: one error line, exit 2', async () => {
     const r = await c.audit(['--subject', 'alice']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: --subject "alice" is not KIND:NAME/m);
+    expect(r.stderr).toMatch(/^error: invalid --subject "alice"$/m);
     const bad = join(c.cluster.dir, 'bad-accept.yaml');
     writeFileSync(bad, '- subject: User:binder\n  capability: root\n  firstStep: bind\n  reason: x\n');
     const a = await c.audit(['--accept', bad]);

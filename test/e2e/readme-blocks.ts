@@ -9,6 +9,9 @@
  *   command: what a terminal shows, standard error and output as they interleave.
  * - A plain ``` block whose first line starts with `$ ` is a transcript: each `$ ` line is a command, and the lines
  *   up to the next one are its output.
+ * - A ```text block whose first line starts with `$ kubectl crossplane-rbac ` is a terminal transcript: output as a
+ *   terminal shows it (`On a terminal N columns wide:` on the line before sets the width), which the docs test
+ *   cannot show through a pipe. terminalTranscripts reads them; test/unit/docs-transcripts.test.ts runs them.
  */
 
 export interface ReadmeCommand {
@@ -34,6 +37,8 @@ interface Fence {
   readonly body: readonly string[];
   /** Only blank lines between the previous fence's end and this one. */
   readonly adjacent: boolean;
+  /** The last line of text before the fence (blank lines skipped). */
+  readonly lead: string;
   readonly heading: string;
 }
 
@@ -63,6 +68,7 @@ function fences(markdown: string, page: string): Fence[] {
       lang: open[1] ?? '',
       body,
       adjacent: lastEnd >= 0 && between.every((l) => l.trim() === ''),
+      lead: between.filter((l) => l.trim() !== '').at(-1) ?? '',
       heading,
     });
     lastEnd = i;
@@ -132,6 +138,28 @@ export function readmeBlocks(markdown: string, page = 'README.md'): ReadmeBlock[
     }
   }
   return blocks;
+}
+
+export interface TerminalTranscript {
+  /** The line of the opening fence (1-based). */
+  readonly line: number;
+  /** The terminal's width the page names, or undefined (then as wide as the output needs). */
+  readonly columns: number | undefined;
+  readonly commands: readonly ReadmeCommand[];
+}
+
+/** Every ```text block of MARKDOWN that is a transcript of the plugin on a terminal. */
+export function terminalTranscripts(markdown: string, page: string): TerminalTranscript[] {
+  return fences(markdown, page)
+    .filter((f) => f.lang === 'text' && (f.body[0] ?? '').startsWith('$ kubectl crossplane-rbac '))
+    .map((f) => {
+      const width = /on a terminal (\d+) columns wide:?$/i.exec(f.lead)?.[1];
+      return {
+        line: f.line,
+        columns: width !== undefined ? Number(width) : undefined,
+        commands: transcript(f.body, f.line + 1),
+      };
+    });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, ExitSignal, UsageError, UserError } from '../../errors.js';
 import type { AuditOptions } from '../../app/audit.js';
-import { parseSubject } from '../../audit/accept.js';
+import { parseSubject } from '../../kube/parse-subject.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
@@ -131,15 +131,7 @@ function auditFlags(args: AuditArgs): {
 } {
   const output = parseFormat('audit', args.output, 'audit');
   const failOn = args['fail-on'] === undefined ? undefined : parseFailOn(args['fail-on']);
-  let subject: AuditOptions['subject'];
-  if (args.subject !== undefined) {
-    subject = parseSubject(args.subject);
-    if (subject === undefined) {
-      throw new UsageError(`--subject "${args.subject}" is not KIND:NAME`, {
-        hint: 'e.g. User:alice, Group:platform-engineers, ServiceAccount:crossplane-system/crossplane',
-      });
-    }
-  }
+  const subject = args.subject !== undefined ? parseSubject(args.subject) : undefined;
   const options: AuditOptions = {
     source: inputSource(args),
     subject,

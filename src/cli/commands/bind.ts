@@ -151,7 +151,7 @@ async function bindOptions(args: BindArgs): Promise<{ run: BindRunOptions; prese
     import('../../bind/config-sync.js'),
   ]);
   const rb = { refs, configSync };
-  const flags = writeFlags(args, 'bind roles');
+  const flags = writeFlags(args, 'bind', 'bind roles');
   const target = parseTarget(args, rb);
   const sa = target.serviceAccount;
   const write = { ...flags.write, what: `bind roles to ServiceAccount ${sa.namespace}/${sa.name}` };

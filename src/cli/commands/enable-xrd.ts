@@ -96,9 +96,14 @@ function enableXrdOptions(
   args: EnableXrdArgs,
   deps: Deps,
 ): { run: EnableXrdRunOptions; present: PresentOptions } {
-  const { write, present } = writeFlags(args, `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`, {
-    preview: args.interactive,
-  });
+  const { write, present } = writeFlags(
+    args,
+    'enable-xrd',
+    `${args.disable ? 'disable' : 'enable'} XRDs in namespaces`,
+    {
+      preview: args.interactive,
+    },
+  );
   const xrds = splitNames(args.xrds);
   const namespaces = splitNames(args.namespace);
   const hasSelector = args.selector !== undefined;

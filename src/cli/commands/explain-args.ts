@@ -41,6 +41,9 @@ export interface SharedExplain {
 /** One of explain's modes: its own flags checked, into the run of the mode (which loads the mode's runner). */
 export interface ExplainMode {
   readonly name: 'role' | 'subject' | 'matrix';
+  /** Its kind of result in the printer registry, and its command line as -o's error names it. */
+  readonly kind: 'explain-role' | 'explain-subject' | 'explain-matrix';
+  readonly command: 'explain' | 'explain --subject' | 'explain --matrix';
   /** What --print-required-role prints the role of. */
   readonly readCommand: ReadCommand;
   /**

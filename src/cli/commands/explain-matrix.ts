@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { parseSubject } from '../../explain/subject-types.js';
+import { parseSubject } from '../../kube/parse-subject.js';
 import { appDeps } from '../context.js';
 import { parseFormat, type FormatOf } from '../output/registry.js';
 import { printResult } from '../output/print-result.js';
@@ -56,6 +56,8 @@ interface MatrixRun {
 
 export const matrixMode: ExplainMode = {
   name: 'matrix',
+  kind: 'explain-matrix',
+  command: 'explain --matrix',
   readCommand: 'explain-matrix',
   check: (args, shared) => {
     const subject = args.subject;
@@ -78,7 +80,7 @@ export const matrixMode: ExplainMode = {
       );
     }
     checkNamespaceFlag('--namespace', args.namespace);
-    const output = parseFormat('explain-matrix', args.output, 'explain --matrix');
+    const output = parseFormat('explain-matrix', args.output, matrixMode.command);
     const diffWith = args['diff-with'];
     const run: MatrixRun = {
       options: {

@@ -58,6 +58,8 @@ interface RoleRun {
 
 export const roleMode: ExplainMode = {
   name: 'role',
+  kind: 'explain-role',
+  command: 'explain',
   readCommand: 'explain',
   check: (args, shared) => {
     if (args.role === undefined || args.role === '') {
@@ -66,7 +68,7 @@ export const roleMode: ExplainMode = {
       });
     }
     if (args.group !== undefined) throw new UsageError('--group needs --subject');
-    const output = parseFormat('explain-role', args.output, 'explain');
+    const output = parseFormat('explain-role', args.output, roleMode.command);
     const request = parseAccess(args.for, args.verb);
     const run: RoleRun = {
       options: { role: args.role, request, afterSync: shared.afterSync },

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { ExitCode, ExitSignal, UsageError } from '../../errors.js';
-import { parseSubject } from '../../explain/subject-types.js';
+import { parseSubject } from '../../kube/parse-subject.js';
 import { appDeps } from '../context.js';
 import { parseFormat, type FormatOf } from '../output/registry.js';
 import { printResult } from '../output/print-result.js';
@@ -35,9 +35,11 @@ interface SubjectRun {
 
 export const subjectMode: ExplainMode = {
   name: 'subject',
+  kind: 'explain-subject',
+  command: 'explain --subject',
   readCommand: 'explain-subject',
   check: (args, shared) => {
-    const output = parseFormat('explain-subject', args.output, 'explain --subject');
+    const output = parseFormat('explain-subject', args.output, subjectMode.command);
     if (args.role !== undefined) {
       throw new UsageError('explain takes a ClusterRole or --subject, not both', {
         hint: 'explain ROLE explains a role; explain --subject KIND:NAME the bindings of a subject',

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { Deps, GlobalArgs } from '../context.js';
 import { filenameOption, inputSource } from '../input-flags.js';
-import { formatsOf, GRAPH_OUTPUTS_HELP, outputHelpOf } from '../output/registry.js';
+import { formatsOf, GRAPH_OUTPUTS_HELP, outputHelpOf, parseFormat } from '../output/registry.js';
 import {
   afterSyncFlags,
   afterSyncOptions,
@@ -58,10 +58,15 @@ function modeOf(args: ExplainArgs): ExplainMode {
 
 async function explain(args: ExplainArgs, deps: Deps): Promise<void> {
   const mode = modeOf(args);
-  if (args['print-required-role'])
+  if (args['print-required-role']) {
+    // -o is checked against the mode's formats, as the other commands check theirs with --print-required-role.
+    parseFormat(mode.kind, args.output, mode.command);
     return printReadRole(deps.io, mode.readCommand, args.output, afterSyncFlags(args));
+  }
   const fleet = fleetOptions(args, false);
-  if (mode.name === 'subject') refuseGraphAcrossContexts(args.output ?? '', fleet);
+  // A graph (the role's aggregation, the subject's paths) draws one cluster; a format the mode lacks is -o's error.
+  const output = args.output ?? '';
+  if ((formatsOf(mode.kind) as readonly string[]).includes(output)) refuseGraphAcrossContexts(output, fleet);
   const { source, run } = checkFlags(args, mode);
   if (fleet === undefined) return run(source, deps);
   // explain prints a section per context (its tables are not merged): --no-headers applies in each.

@@ -196,13 +196,11 @@ function syncOptions(args: SyncArgs): {
   present: PresentOptions;
   outputDir: string | undefined;
 } {
-  const printsRole = args['print-required-role'];
   const outputDir = outputDirOf(args);
-  const { write: flagged, present } = writeFlags(
-    printsRole ? { ...args, output: undefined } : args,
-    'apply the Crossplane RBAC',
-    { check: args.check },
-  );
+  // -o is checked against sync's formats with --print-required-role too (as who-can's, lookup's, audit's).
+  const { write: flagged, present } = writeFlags(args, 'sync', 'apply the Crossplane RBAC', {
+    check: args.check,
+  });
   const only = parseOnly(args.only);
   checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
   const render = {

@@ -9,7 +9,7 @@ export function versionCommand(deps: Deps): CommandModule<GlobalArgs, GlobalArgs
     describe: 'Print the plugin version',
     builder: (y) => y.describe('output', outputHelpOf('version')),
     handler: (args) => {
-      const output = parseFormat('version', args.output, 'version', 'use -o json, -o yaml or no -o');
+      const output = parseFormat('version', args.output, 'version');
       deps.io.stdout.write(versionText(output, deps.version));
     },
   };

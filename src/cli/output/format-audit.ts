@@ -1,6 +1,5 @@
 import type { AuditReport } from '../../app/audit.js';
 import type { Finding, FindingStep, SubjectRef } from '../../audit/audit.js';
-import { formatTable } from './table.js';
 
 function subjectText(s: SubjectRef): string {
   return `${s.kind}/${s.namespace !== undefined ? `${s.namespace}/` : ''}${s.name}`;
@@ -18,25 +17,20 @@ function reached(f: Finding): string {
   return last !== undefined ? subjectText(last.actsAs) : '';
 }
 
-/**
- * `table`: one row per finding (severity, subject, capability, first step, the identity reached). `wide`: one row
- * per step, with the binding and role that allow its trigger, and each finding's fix after the table.
- */
-export function formatAuditTable(report: AuditReport, wide: boolean, color: boolean, headers = true): string {
-  const { head, rows } = auditTableRows(report, wide);
-  const parts: string[] = [];
-  parts.push(formatTable(headers ? head : [], rows, color));
-  if (wide) {
-    report.findings.forEach((f, i) => {
-      parts.push(`\n${String(i + 1)}. ${subjectText(f.subject)} → ${f.capability}`);
-      for (const s of f.steps) parts.push(`   - ${s.why}`);
-      parts.push(`   fix: ${f.fix.replace(/\n/g, '\n        ')}`);
-    });
-  }
-  return parts.join('\n');
+/** What -o wide prints after its table: each finding numbered, its steps' reasons and its fix. */
+export function auditFixLines(report: AuditReport): string[] {
+  return report.findings.flatMap((f, i) => [
+    `\n${String(i + 1)}. ${subjectText(f.subject)} → ${f.capability}`,
+    ...f.steps.map((s) => `   - ${s.why}`),
+    `   fix: ${f.fix.replace(/\n/g, '\n        ')}`,
+  ]);
 }
 
-/** formatAuditTable's header and rows (wide: without each finding's fix, printed after the table). */
+/**
+ * The findings' table, as its header and rows: `table`, one row per finding (severity, subject, capability, first
+ * step, the identity reached); `wide`, one row per step, with the binding and role that allow its trigger (each
+ * finding's fix is printed after the table: auditFixLines).
+ */
 export function auditTableRows(report: AuditReport, wide: boolean): { head: string[]; rows: string[][] } {
   const rows: string[][] = [];
   for (const f of report.findings) {

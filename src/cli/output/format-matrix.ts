@@ -1,6 +1,7 @@
 import type { UserInfo } from '../../authz/subjects.js';
 import type { SubjectRef } from '../../explain/subject-types.js';
-import type { AccessMatrix, MatrixGroup, MatrixRow, MatrixVerb } from '../../explain/matrix.js';
+import type { AccessMatrix, MatrixGroup, MatrixRow } from '../../explain/matrix.js';
+import type { MatrixVerb } from '../../explain/matrix-verbs.js';
 import { escapeTerminal } from '../../escape.js';
 import { palette } from './terminal.js';
 

@@ -1,6 +1,5 @@
 import type { GrantPath, Grantee, WhoCanResult } from '../../who-can/who-can.js';
 import type { PolicyRule } from '../../kube/types.js';
-import { formatTable } from './table.js';
 import { foldList, sharedSuffix, uniqueItems, width } from './fold.js';
 
 function subjectName(s: Grantee): string {
@@ -54,21 +53,10 @@ export function formatRule(
 }
 
 /**
- * One line per subject (its first path, and how many more); `wide`: one line per path, with the rule and, when
- * several roles carry it (a provider family's), all of them. HEADERS: false for --no-headers.
+ * The table's header and rows: one line per subject (its first path, and how many more); `wide`: one line per path,
+ * with the rule (folded to COLUMNS, laid out with HEADERS or not) and, when several roles carry it (a provider
+ * family's), all of them. printers/who-can.ts lays them out.
  */
-export function formatWhoCanTable(
-  result: WhoCanResult,
-  wide: boolean,
-  color: boolean,
-  headers = true,
-  columns?: number,
-): string {
-  const { head, rows } = whoCanTableRows(result, wide, headers, columns);
-  return formatTable(headers ? head : [], rows, color);
-}
-
-/** formatWhoCanTable's header and rows (its RULE folded to COLUMNS, laid out with HEADERS or not). */
 export function whoCanTableRows(
   result: WhoCanResult,
   wide: boolean,

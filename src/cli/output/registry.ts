@@ -15,37 +15,25 @@ export function outputHelpOf(kind: ResultKind, more?: string): string {
   return `Output format: ${entry.formats.join('|')}${more ?? entry.more ?? ''}`;
 }
 
-/** -o checked against KIND's formats: the default (the first) when absent, else as parseOutput. */
+/**
+ * -o checked against KIND's formats (as kubectl's PrintFlags checks -o): the default (the first) when absent; anything
+ * else one `unknown output format "F" for COMMAND` error with the formats as its hint. The one check of -o, so every
+ * command words it alike; COMMAND is the command (or explain's mode) as typed.
+ */
 export function parseFormat<K extends ResultKind>(
   kind: K,
   value: string | undefined,
-  forWhat?: string,
-  hint?: string,
+  command: string,
 ): FormatOf<K> {
   const formats = formatsOf(kind);
-  const fallback = formats[0];
-  if (fallback === undefined) throw new Error(`no formats for ${kind}`);
-  return parseOutput(value, formats, fallback, forWhat, hint);
-}
-
-/**
- * A value checked against the choices a flag takes (as kubectl's PrintFlags checks -o): the default when absent,
- * one `unknown output format` error naming the command (FOR) and the choices otherwise. The one check of -o.
- */
-function parseOutput<T extends string>(
-  value: string | undefined,
-  formats: readonly T[],
-  fallback: T,
-  forWhat?: string,
-  hint = `use one of: ${formats.join(', ')}`,
-): T {
-  const out = value ?? fallback;
+  const out = value ?? formats[0];
+  if (out === undefined) throw new Error(`no formats for ${kind}`);
   if (!(formats as readonly string[]).includes(out)) {
-    throw new UsageError(`unknown output format "${out}"${forWhat !== undefined ? ` for ${forWhat}` : ''}`, {
-      hint,
+    throw new UsageError(`unknown output format "${out}" for ${command}`, {
+      hint: `use one of: ${formats.join(', ')}`,
     });
   }
-  return out as T;
+  return out as FormatOf<K>;
 }
 
 const LOADERS: { readonly [K in PrintedKind]: () => Promise<Printers<K>> } = {

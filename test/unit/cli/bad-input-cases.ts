@@ -1093,9 +1093,23 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
         'invalid --subject "ServiceAccount:Bad_NS/x": the ServiceAccount\'s namespace "Bad_NS": only lower-case letters, digits and "-", starting and ending with a letter or digit',
     },
     AuditSubjectServiceAccountBadName: {
-      reason: 'audit checks a ServiceAccount subject as explain does',
+      reason:
+        'audit checks a ServiceAccount subject with the parser and the words of explain (kube/parse-subject.ts)',
       argv: ['audit', '--subject', 'ServiceAccount:team-a/' + 'x'.repeat(254), '-f', good],
-      error: `--subject "ServiceAccount:team-a/${'x'.repeat(254)}" is not KIND:NAME`,
+      error: `invalid --subject "ServiceAccount:team-a/${'x'.repeat(254)}": the ServiceAccount's name "${'x'.repeat(254)}": it is longer than 253 characters`,
+      hint: 'use User:NAME, Group:NAME or ServiceAccount:NAMESPACE/NAME',
+    },
+    AuditSubjectNotASubject: {
+      reason: 'audit words a subject that is not KIND:NAME as explain does',
+      argv: ['audit', '--subject', 'alice', '-f', good],
+      error: 'invalid --subject "alice"',
+      hint: 'use User:NAME, Group:NAME or ServiceAccount:NAMESPACE/NAME',
+    },
+    SubjectServiceAccountThreeParts: {
+      reason:
+        'a ServiceAccount is exactly NAMESPACE/NAME, as kubectl create rolebinding --serviceaccount a:b:c is refused',
+      argv: ['explain', '--subject', 'ServiceAccount:team-a/x/y', '-f', good],
+      error: 'invalid --subject "ServiceAccount:team-a/x/y"',
     },
     MatrixWideOutput: {
       reason: 'the matrix prints a table, json or yaml',

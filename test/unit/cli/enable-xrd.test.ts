@@ -140,7 +140,7 @@ describe('enable-xrd validation: one error line, exit 2, nothing printed to stdo
     },
     BadOutput: {
       args: ['apps.example.org', '-n', 'alpha', '-o', 'wide'],
-      error: /^error: unknown output format "wide"$/m,
+      error: /^error: unknown output format "wide" for enable-xrd$/m,
       reason: 'only the write outputs are accepted',
     },
     BadDryRun: {

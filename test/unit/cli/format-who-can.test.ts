@@ -4,7 +4,7 @@
  * once; on a terminal the list folds to its width with the resource asked about first; piped it is complete.
  */
 import { describe, expect, it } from 'vitest';
-import { formatWhoCanTable } from '../../../src/cli/output/format-who-can.js';
+import { toPrinter } from '../../../src/cli/output/registry.js';
 import type { WhoCanResult } from '../../../src/who-can/who-can.js';
 
 const kinds = Array.from({ length: 48 }, (_, i) => `kind${String(i).padStart(2, '0')}s`);
@@ -33,16 +33,22 @@ const result: WhoCanResult = {
   ],
 };
 
+/** who-can -o wide as the registry prints it, piped (no width) or on a terminal WIDTH columns wide. */
+async function wide(width?: number): Promise<string> {
+  const print = await toPrinter('who-can', 'wide');
+  return [...print(result, { color: false, headers: true, width, version: 'v0' }).out].join('');
+}
+
 describe('who-can -o wide', () => {
-  it('prints each resource of a rule once, complete when piped', () => {
-    const out = formatWhoCanTable(result, true, false);
+  it('prints each resource of a rule once, complete when piped', async () => {
+    const out = await wide();
     const row = out.split('\n')[1] ?? '';
     expect(row.endsWith(`* s3.aws.upbound.io/${kinds.join(',')}`)).toBe(true);
     for (const k of kinds) expect(row.split(k).length - 1, k).toBe(1);
   });
 
-  it('folds the resources to a terminal, the one asked about first', () => {
-    const out = formatWhoCanTable(result, true, false, true, 200);
+  it('folds the resources to a terminal, the one asked about first', async () => {
+    const out = await wide(200);
     const row = out.split('\n')[1] ?? '';
     expect(row.length).toBeLessThanOrEqual(200);
     expect(row).toMatch(/\* s3\.aws\.upbound\.io\/kind40s,kind00s,.* … and \d+ more$/);

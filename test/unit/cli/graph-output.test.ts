@@ -95,6 +95,16 @@ describe('combinations refused before anything is read: one error line, exit 2',
       error: 'error: -o mermaid draws one cluster and cannot be merged across contexts',
     },
     {
+      reason: 'the same for explain ROLE: its aggregation graph draws one cluster (dot)',
+      argv: ['explain', 'crossplane-edit', '--contexts', 'a,b', '-o', 'dot'],
+      error: 'error: -o dot draws one cluster and cannot be merged across contexts',
+    },
+    {
+      reason: 'the same for explain ROLE (mermaid), on every context',
+      argv: ['explain', 'crossplane-edit', '--all-contexts', '-o', 'mermaid'],
+      error: 'error: -o mermaid draws one cluster and cannot be merged across contexts',
+    },
+    {
       reason: 'the matrix is a table, not a graph',
       argv: ['explain', '--subject', 'User:alice', '--matrix', '-o', 'dot', '-f', EXAMPLES],
       error: 'error: unknown output format "dot" for explain --matrix',

@@ -43,7 +43,7 @@ describe('the printer registry', () => {
     { kind: 'explain-subject', value: 'html', want: 'html', reason: 'a graph format of the subject mode' },
     { kind: 'plan', value: 'diff', want: 'diff', reason: 'the writing commands take diff' },
   ] as const)('-o $value for $kind: $want ($reason)', ({ kind, value, want }) => {
-    expect(parseFormat(kind as ResultKind, value)).toBe(want);
+    expect(parseFormat(kind as ResultKind, value, kind)).toBe(want);
   });
 
   it.each([

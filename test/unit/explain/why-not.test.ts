@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainSubject } from '../../../src/explain/explain-subject.js';
-import { parseSubject } from '../../../src/explain/subject-types.js';
+import { parseSubject } from '../../../src/kube/parse-subject.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule } from '../../../src/kube/types.js';
 
 const RBAC = 'rbac.authorization.k8s.io/v1';

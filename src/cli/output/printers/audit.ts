@@ -1,6 +1,6 @@
 /** audit's printers: the findings as a table with their summary on stderr, as data, as SARIF, and as a graph. */
 import type { AuditRun } from '../../../app/audit.js';
-import { auditSummary, auditTableRows, formatAuditTable } from '../format-audit.js';
+import { auditFixLines, auditSummary, auditTableRows } from '../format-audit.js';
 import { formatAuditSarif } from '../format-audit-sarif.js';
 import { formatGraph } from '../format-graph.js';
 import { auditGraph } from '../graph-model.js';
@@ -11,9 +11,12 @@ function table({ report }: AuditRun, wide: boolean, color: boolean, headers: boo
   const summary = auditSummary(report);
   // As kubectl's "No resources found": on stderr, so that tables merged across contexts stay tables.
   if (report.findings.length === 0) return { out: [], notes: ['No findings.', ...summary] };
+  const model = auditTableRows(report, wide);
   // -o wide prints each finding's fix after its table: not one table, so runs across contexts show it in sections.
-  if (wide) return { out: text(formatAuditTable(report, true, color, headers)).out, notes: summary };
-  const model = auditTableRows(report, false);
+  if (wide) {
+    const lines = [formatTable(headers ? model.head : [], model.rows, color), ...auditFixLines(report)];
+    return { out: text(lines.join('\n')).out, notes: summary };
+  }
   const out = function* (): Generator<string> {
     yield `${formatTable(headers ? model.head : [], model.rows, color)}\n`;
   };
