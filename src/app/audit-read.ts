@@ -5,11 +5,12 @@
  * the caller may not make cluster-wide is made again in each namespace it may list (else in -n's, or the context's);
  * every read that still could not be made is `unseen`, with the steps it decides, and the audit goes on without it.
  */
-import type { KubeObject } from '../kube/types.js';
+import type { DiscoveredResource, KubeObject, ProviderRevision } from '../kube/types.js';
+import { inClusterConfigCrds } from '../audit/cluster-context.js';
 import { isBindingObject } from '../kube/rbac-guards.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { Mechanism } from '../audit/catalogue.js';
-import { Kinds, type Cluster } from '../port/cluster.js';
+import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
 import { pathNamespace } from '../port/connection-flags.js';
 import { ApiError, translateError } from '../port/translate-error.js';
 import type { AppDeps } from './deps.js';
@@ -34,6 +35,7 @@ const DECIDES: Partial<Record<SnapshotPart, readonly Mechanism[]>> = {
     'provider-identity',
   ],
   providerRevisions: ['runtime-config', 'provider-identity'],
+  providerConfigs: ['provider-identity'],
   xrds: ['compose-through-xr'],
   compositions: ['compose-through-xr'],
   compositionRevisions: ['compose-through-xr'],
@@ -69,6 +71,7 @@ export async function readAuditInput(
   const fallback = pathNamespace(cluster.defaultNamespace);
   const progress = await deps.startProgress?.(`reading ${cluster.describe}`);
   let objects: KubeObject[];
+  let input: Input;
   const unseen: Unseen[] = [];
   try {
     const namespaces = lazyNamespaces(cluster, fallback);
@@ -82,10 +85,17 @@ export async function readAuditInput(
       objects.push(...bound.roles);
       unseen.unshift(...bound.unseen);
     }
+    const read = await clusterInput(cluster, objects, AUDIT_PARTS);
+    // The in-cluster providers' ProviderConfigs decide their provider-identity steps: read once the revisions are.
+    const configs = await readProviderConfigs(cluster, read.snapshot.providerRevisions, namespaces);
+    input = {
+      ...read,
+      snapshot: { ...read.snapshot, others: [...read.snapshot.others, ...configs.objects] },
+      unseen: [...unseen, ...configs.unseen],
+    };
   } finally {
     progress?.stop();
   }
-  const input = { ...(await clusterInput(cluster, objects, AUDIT_PARTS)), unseen };
   warnInvalidOwners(deps, input);
   return input;
 }
@@ -103,13 +113,64 @@ function lazyNamespaces(cluster: Cluster, fallback: string): () => Promise<strin
     ));
 }
 
+/**
+ * The ProviderConfigs of the in-cluster providers among REVISIONS (provider-kubernetes,
+ * provider-helm): each kind their revisions' objectRefs name, as discovery serves it (its version and scope), listed
+ * as a part is. A kind discovery does not serve has no object; what may not be read is unseen, named `plural.group`.
+ */
+async function readProviderConfigs(
+  cluster: Cluster,
+  revisions: readonly ProviderRevision[],
+  namespaces: () => Promise<string[]>,
+): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
+  const crds = inClusterConfigCrds(revisions);
+  if (crds.length === 0) return { objects: [], unseen: [] };
+  let served: DiscoveredResource[];
+  try {
+    served = await cluster.discoverResources();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 403))
+      throw translateError(err, 'discovery', cluster.describe);
+    const reason = err.status?.message ?? 'forbidden';
+    return { objects: [], unseen: crds.map((what) => ({ part: 'providerConfigs', what, reason })) };
+  }
+  const reads = await Promise.all(
+    crds.map(async (name): Promise<{ objects: KubeObject[]; unseen?: Unseen }> => {
+      const r = served.find((d) => `${d.name}.${d.group}` === name);
+      // Not served (yet): none can exist.
+      if (r === undefined) return { objects: [] };
+      const kind = {
+        group: r.group,
+        version: r.version,
+        plural: r.name,
+        kind: r.kind,
+        namespaced: r.namespaced,
+      };
+      return readKind(cluster, 'providerConfigs', { kind, what: `listing ${name}` }, namespaces);
+    }),
+  );
+  return {
+    objects: reads.flatMap((r) => r.objects),
+    unseen: reads.flatMap((r) => (r.unseen !== undefined ? [r.unseen] : [])),
+  };
+}
+
 /** One part: a LIST cluster-wide, else (403, a namespaced kind) one LIST per namespace the caller may read. */
 async function readPart(
   cluster: Cluster,
   part: SnapshotPart,
   namespaces: () => Promise<string[]>,
 ): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
-  const spec = partList(part);
+  return readKind(cluster, part, partList(part), namespaces);
+}
+
+/** SPEC's kind, listed for PART: cluster-wide, else (403, a namespaced kind) in each namespace the caller may read. */
+async function readKind(
+  cluster: Cluster,
+  part: SnapshotPart,
+  spec: { readonly kind: ResourceKind; readonly what: string; readonly opts?: ListOptions | undefined },
+  namespaces: () => Promise<string[]>,
+): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
   const what = spec.what.replace(/^listing (the )?/, '');
   try {
     return { objects: await cluster.list(spec.kind, spec.opts) };
