@@ -8,10 +8,10 @@
  * the provider's Deployment running as an account bound to cluster-admin, and a user who may create Objects. Each
  * case adds ProviderConfigs with another credentials source; the audit is checked against what was seeded.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
 import { fixturePath } from '../support/fixtures.js';
 import { exampleCluster, runPlugin, startSeeded, userKubeconfig } from './harness.js';
@@ -43,6 +43,7 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
   let server: TestApiServer;
   let admin: string;
   let limited: string;
+  let dir: string;
 
   beforeAll(async () => {
     const started = await startSeeded([
@@ -51,6 +52,7 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     ]);
     server = started.server;
     admin = started.kubeconfig;
+    dir = started.dir;
     limited = userKubeconfig(server, started.dir, 'auditor');
     server.seed([
       ...CRDS,
@@ -214,5 +216,45 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     const [step] = identitySteps(r.report);
     expect(step?.why).toContain('may: its ProviderConfigs could not all be read');
     expect(r.stderr).toContain('the audit is partial');
+  });
+
+  it('across contexts, a partial context prints its report marked partial, and the run exits 2 as one partial run', async () => {
+    const contexts = (file: string, name: string) => {
+      const k = parse(readFileSync(file, 'utf8')) as Record<string, { name: string }[]>;
+      const one = (key: string) => (k[key] ?? []).slice(0, 1).map((e) => ({ ...e, name }));
+      return {
+        clusters: one('clusters'),
+        users: one('users'),
+        contexts: [{ name, context: { cluster: name, user: name } }],
+      };
+    };
+    const [whole, part] = [contexts(admin, 'whole'), contexts(limited, 'part')];
+    const both = join(dir, 'both.kubeconfig');
+    writeFileSync(
+      both,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': 'whole',
+        clusters: [...whole.clusters, ...part.clusters],
+        users: [...whole.users, ...part.users],
+        contexts: [...whole.contexts, ...part.contexts],
+      }),
+    );
+    const alone = await audit(limited);
+    const args = ['audit', '--kubeconfig', both, '--contexts', 'whole,part', '--subject', 'User:objector'];
+    const json = await runPlugin([...args, '-o', 'json']);
+    expect(json.code).toBe(alone.code);
+    const items = (
+      JSON.parse(json.stdout) as { items: { context: string; result?: Report; partial?: boolean }[] }
+    ).items;
+    const partial = items.find((i) => i.context === 'part');
+    expect(partial?.partial).toBe(true);
+    expect(partial?.result).toStrictEqual(alone.report);
+    expect(items.find((i) => i.context === 'whole')?.partial).toBeUndefined();
+    expect(json.stderr).toContain('2 contexts: 1 ok, 0 drifted or denied, 1 partial, 0 failed');
+    const table = await runPlugin(args);
+    expect(table.code).toBe(2);
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('part '))).not.toStrictEqual([]);
   });
 });
