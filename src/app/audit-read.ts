@@ -10,7 +10,14 @@ import { inClusterConfigCrds } from '../audit/cluster-context.js';
 import { isBindingObject } from '../kube/rbac-guards.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { Mechanism } from '../audit/catalogue.js';
-import { Kinds, type Cluster, type ListOptions, type ResourceKind } from '../port/cluster.js';
+import {
+  Kinds,
+  type Cluster,
+  type ListOptions,
+  type ResourceKind,
+  type RulesReview,
+} from '../port/cluster.js';
+import { ruleAllows } from '../authz/authorize.js';
 import { pathNamespace } from '../port/connection-flags.js';
 import { ApiError, translateError } from '../port/translate-error.js';
 import type { AppDeps } from './deps.js';
@@ -74,7 +81,7 @@ export async function readAuditInput(
   let input: Input;
   const unseen: Unseen[] = [];
   try {
-    const namespaces = lazyNamespaces(cluster, fallback);
+    const namespaces = fallbackReads(cluster, fallback);
     const parts = AUDIT_PARTS.filter((p) => converged || p !== 'clusterRoles');
     const reads = await Promise.all(parts.map((p) => readPart(cluster, p, namespaces)));
     objects = reads.flatMap((r) => r.objects);
@@ -100,17 +107,42 @@ export async function readAuditInput(
   return input;
 }
 
-/** The namespaces to read a part in when it may not be listed cluster-wide: those the caller may list, else FALLBACK. */
-function lazyNamespaces(cluster: Cluster, fallback: string): () => Promise<string[]> {
+/** Where a kind the caller may not list cluster-wide is listed instead (readKind). */
+interface Fallback {
+  /** The namespaces the caller may list, else the command's (-n, or the context's). */
+  readonly namespaces: () => Promise<string[]>;
+  /**
+   * Whether the caller may list KIND in NAMESPACE, as its SelfSubjectRulesReview there says (one per namespace,
+   * shared by every kind, as `kubectl auth can-i --list` asks): true when the review is incomplete (an authorizer
+   * that cannot list its rules) or cannot be made, so that no namespace the caller may read is left out.
+   */
+  readonly mayList: (kind: ResourceKind, namespace: string) => Promise<boolean>;
+}
+
+function fallbackReads(cluster: Cluster, fallback: string): Fallback {
   let names: Promise<string[]> | undefined;
-  return () =>
-    (names ??= cluster.list(Kinds.namespace).then(
-      (list) => list.map((n) => n.metadata.name),
-      (err: unknown) => {
-        if (err instanceof ApiError && err.code === 403) return [fallback];
-        throw translateError(err, 'listing Namespaces', cluster.describe);
-      },
-    ));
+  const reviews = new Map<string, Promise<RulesReview | undefined>>();
+  return {
+    namespaces: () =>
+      (names ??= cluster.list(Kinds.namespace).then(
+        (list) => list.map((n) => n.metadata.name),
+        (err: unknown) => {
+          if (err instanceof ApiError && err.code === 403) return [fallback];
+          throw translateError(err, 'listing Namespaces', cluster.describe);
+        },
+      )),
+    mayList: async (kind, namespace) => {
+      let review = reviews.get(namespace);
+      if (review === undefined) {
+        review = cluster.rulesReview(namespace).catch(() => undefined);
+        reviews.set(namespace, review);
+      }
+      const rules = await review;
+      if (rules === undefined || rules.incomplete) return true;
+      const attrs = { verb: 'list', apiGroup: kind.group, resource: kind.plural, namespace };
+      return rules.resourceRules.some((r) => ruleAllows(r, attrs));
+    },
+  };
 }
 
 /**
@@ -121,7 +153,7 @@ function lazyNamespaces(cluster: Cluster, fallback: string): () => Promise<strin
 async function readProviderConfigs(
   cluster: Cluster,
   revisions: readonly ProviderRevision[],
-  namespaces: () => Promise<string[]>,
+  namespaces: Fallback,
 ): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
   const crds = inClusterConfigCrds(revisions);
   if (crds.length === 0) return { objects: [], unseen: [] };
@@ -159,17 +191,20 @@ async function readProviderConfigs(
 async function readPart(
   cluster: Cluster,
   part: SnapshotPart,
-  namespaces: () => Promise<string[]>,
+  namespaces: Fallback,
 ): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
   return readKind(cluster, part, partList(part), namespaces);
 }
 
-/** SPEC's kind, listed for PART: cluster-wide, else (403, a namespaced kind) in each namespace the caller may read. */
+/**
+ * SPEC's kind, listed for PART: cluster-wide, else (403, a namespaced kind) in each namespace the caller may list it
+ * in (NAMESPACES: those it may list, each asked of its rules first).
+ */
 async function readKind(
   cluster: Cluster,
   part: SnapshotPart,
   spec: { readonly kind: ResourceKind; readonly what: string; readonly opts?: ListOptions | undefined },
-  namespaces: () => Promise<string[]>,
+  namespaces: Fallback,
 ): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
   const what = spec.what.replace(/^listing (the )?/, '');
   try {
@@ -180,7 +215,9 @@ async function readKind(
     const reason = err.status?.message ?? 'forbidden';
     if (!spec.kind.namespaced) return { objects: [], unseen: { part, what, reason } };
     const inEach = await Promise.all(
-      (await namespaces()).map(async (namespace) => {
+      (await namespaces.namespaces()).map(async (namespace) => {
+        // A namespace whose rules refuse the list is not asked (600 namespaces: 600 refused LISTs per kind).
+        if (!(await namespaces.mayList(spec.kind, namespace))) return undefined;
         try {
           return { namespace, objects: await cluster.list(spec.kind, { ...spec.opts, namespace }) };
         } catch (again) {

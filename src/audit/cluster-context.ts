@@ -53,11 +53,16 @@ export interface AuditInput extends RbacSnapshot {
 }
 
 /**
- * The ProviderConfig kinds of an in-cluster provider, as its ProviderRevision's objectRefs name their CRDs: cluster-
- * scoped ProviderConfig in the legacy group, namespaced ProviderConfig and cluster-scoped ClusterProviderConfig in
- * the `.m.` group (Crossplane v2). Not the ProviderConfigUsages.
+ * The ProviderConfig kinds of the in-cluster providers, as their ProviderRevisions' objectRefs name their CRDs:
+ * cluster-scoped ProviderConfig in the legacy group, namespaced ProviderConfig and cluster-scoped
+ * ClusterProviderConfig in the `.m.` group (Crossplane v2). Not the ProviderConfigUsages.
  */
-const IN_CLUSTER_CONFIG = /^(cluster)?providerconfigs\.(kubernetes|helm)(\.m)?\.crossplane\.io$/;
+export const IN_CLUSTER_CONFIG_CRDS: readonly string[] = ['kubernetes', 'helm'].flatMap((family) => [
+  `providerconfigs.${family}.crossplane.io`,
+  `providerconfigs.${family}.m.crossplane.io`,
+  `clusterproviderconfigs.${family}.m.crossplane.io`,
+]);
+const isInClusterConfig = (crd: string): boolean => IN_CLUSTER_CONFIG_CRDS.includes(crd);
 
 /** The managed-resource CRDs of the providers that act on their own cluster (provider-kubernetes, provider-helm). */
 const IN_CLUSTER_KINDS = [
@@ -84,7 +89,7 @@ export function inClusterConfigCrds(revisions: readonly ProviderRevision[]): str
     .map(crdsOf)
     .filter((names) => names.some((n) => IN_CLUSTER_KINDS.includes(n)))
     .flat();
-  return [...new Set(crds.filter((n) => IN_CLUSTER_CONFIG.test(n)))].sort();
+  return [...new Set(crds.filter(isInClusterConfig))].sort();
 }
 
 /**
@@ -136,7 +141,7 @@ function inClusterProviders(input: AuditInput, crossplaneNamespace: string): InC
       return { group: n.slice(dot + 1), resource: n.slice(0, dot) };
     };
     const kinds = crds.map(split);
-    const configKinds = names.filter((n) => IN_CLUSTER_CONFIG.test(n)).map(split);
+    const configKinds = names.filter(isInClusterConfig).map(split);
     out.push({ account, kinds, configKinds, injected });
   }
   return out;

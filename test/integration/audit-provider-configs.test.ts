@@ -218,6 +218,59 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     expect(r.stderr).toContain('the audit is partial');
   });
 
+  it('a caller who may list Namespaces but Deployments in team-a only: one LIST there, no refused LIST per namespace', async () => {
+    const lister = userKubeconfig(server, dir, 'ns-lister');
+    const bind = (kind: string, name: string, namespace?: string) => ({
+      apiVersion: rbac,
+      kind: namespace === undefined ? 'ClusterRoleBinding' : 'RoleBinding',
+      metadata: { name: `ns-lister-${name}`, ...(namespace !== undefined ? { namespace } : {}) },
+      roleRef: { apiGroup: RBAC, kind, name },
+      subjects: [{ apiGroup: RBAC, kind: 'User', name: 'ns-lister' }],
+    });
+    server.seed([
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'audit-reader-no-deployments' },
+        rules: [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+            verbs: ['get', 'list'],
+          },
+          { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
+          { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+          {
+            apiGroups: [
+              'pkg.crossplane.io',
+              'apiextensions.crossplane.io',
+              'kubernetes.crossplane.io',
+              'kubernetes.m.crossplane.io',
+            ],
+            resources: ['*'],
+            verbs: ['list'],
+          },
+        ],
+      },
+      bind('ClusterRole', 'audit-reader-no-deployments'),
+      {
+        apiVersion: rbac,
+        kind: 'Role',
+        metadata: { name: 'deployment-lister', namespace: 'team-a' },
+        rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['list'] }],
+      },
+      bind('Role', 'deployment-lister', 'team-a'),
+    ]);
+    const before = server.counters.get('list', 'deployments');
+    const r = await audit(lister);
+    // The cluster-wide LIST (refused), then team-a's alone: 13 namespaces, no refused LIST in the other 12.
+    expect(server.counters.get('list', 'deployments') - before).toBe(2);
+    const deployments = r.report.unseen.find((u) => u.part === 'deployments') as
+      { readIn?: string } | undefined;
+    expect(deployments?.readIn).toBe('team-a');
+    expect(r.code).toBe(2);
+  });
+
   it('across contexts, a partial context prints its report marked partial, and the run exits 2 as one partial run', async () => {
     const contexts = (file: string, name: string) => {
       const k = parse(readFileSync(file, 'utf8')) as Record<string, { name: string }[]>;
