@@ -36,6 +36,14 @@ export class UsageError extends UserError {
   override readonly name = 'UsageError';
 }
 
+/**
+ * An answer printed in full from what could be read, some reads refused (`audit`'s unseen): an error (exit 2) so that
+ * no partial answer passes for a whole one; across contexts, the context's report is kept and marked partial.
+ */
+export class PartialAnswer extends UserError {
+  override readonly name = 'PartialAnswer';
+}
+
 /** Signals a clean, non-zero exit that has already been reported (e.g. `--check` found drift). */
 export class ExitSignal extends Error {
   override readonly name = 'ExitSignal';

@@ -5,11 +5,19 @@
  * the caller may not make cluster-wide is made again in each namespace it may list (else in -n's, or the context's);
  * every read that still could not be made is `unseen`, with the steps it decides, and the audit goes on without it.
  */
-import type { KubeObject } from '../kube/types.js';
+import type { DiscoveredResource, KubeObject, ProviderRevision } from '../kube/types.js';
+import { inClusterConfigCrds } from '../audit/cluster-context.js';
 import { isBindingObject } from '../kube/rbac-guards.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { Mechanism } from '../audit/catalogue.js';
-import { Kinds, type Cluster } from '../port/cluster.js';
+import {
+  Kinds,
+  type Cluster,
+  type ListOptions,
+  type ResourceKind,
+  type RulesReview,
+} from '../port/cluster.js';
+import { ruleAllows } from '../authz/authorize.js';
 import { pathNamespace } from '../port/connection-flags.js';
 import { ApiError, translateError } from '../port/translate-error.js';
 import type { AppDeps } from './deps.js';
@@ -34,6 +42,7 @@ const DECIDES: Partial<Record<SnapshotPart, readonly Mechanism[]>> = {
     'provider-identity',
   ],
   providerRevisions: ['runtime-config', 'provider-identity'],
+  providerConfigs: ['provider-identity'],
   xrds: ['compose-through-xr'],
   compositions: ['compose-through-xr'],
   compositionRevisions: ['compose-through-xr'],
@@ -69,9 +78,10 @@ export async function readAuditInput(
   const fallback = pathNamespace(cluster.defaultNamespace);
   const progress = await deps.startProgress?.(`reading ${cluster.describe}`);
   let objects: KubeObject[];
+  let input: Input;
   const unseen: Unseen[] = [];
   try {
-    const namespaces = lazyNamespaces(cluster, fallback);
+    const namespaces = fallbackReads(cluster, fallback);
     const parts = AUDIT_PARTS.filter((p) => converged || p !== 'clusterRoles');
     const reads = await Promise.all(parts.map((p) => readPart(cluster, p, namespaces)));
     objects = reads.flatMap((r) => r.objects);
@@ -82,34 +92,120 @@ export async function readAuditInput(
       objects.push(...bound.roles);
       unseen.unshift(...bound.unseen);
     }
+    const read = await clusterInput(cluster, objects, AUDIT_PARTS);
+    // The in-cluster providers' ProviderConfigs decide their provider-identity steps: read once the revisions are.
+    const configs = await readProviderConfigs(cluster, read.snapshot.providerRevisions, namespaces);
+    input = {
+      ...read,
+      snapshot: { ...read.snapshot, others: [...read.snapshot.others, ...configs.objects] },
+      unseen: [...unseen, ...configs.unseen],
+    };
   } finally {
     progress?.stop();
   }
-  const input = { ...(await clusterInput(cluster, objects, AUDIT_PARTS)), unseen };
   warnInvalidOwners(deps, input);
   return input;
 }
 
-/** The namespaces to read a part in when it may not be listed cluster-wide: those the caller may list, else FALLBACK. */
-function lazyNamespaces(cluster: Cluster, fallback: string): () => Promise<string[]> {
+/** Where a kind the caller may not list cluster-wide is listed instead (readKind). */
+interface Fallback {
+  /** The namespaces the caller may list, else the command's (-n, or the context's). */
+  readonly namespaces: () => Promise<string[]>;
+  /**
+   * Whether the caller may list KIND in NAMESPACE, as its SelfSubjectRulesReview there says (one per namespace,
+   * shared by every kind, as `kubectl auth can-i --list` asks): true when the review is incomplete (an authorizer
+   * that cannot list its rules) or cannot be made, so that no namespace the caller may read is left out.
+   */
+  readonly mayList: (kind: ResourceKind, namespace: string) => Promise<boolean>;
+}
+
+function fallbackReads(cluster: Cluster, fallback: string): Fallback {
   let names: Promise<string[]> | undefined;
-  return () =>
-    (names ??= cluster.list(Kinds.namespace).then(
-      (list) => list.map((n) => n.metadata.name),
-      (err: unknown) => {
-        if (err instanceof ApiError && err.code === 403) return [fallback];
-        throw translateError(err, 'listing Namespaces', cluster.describe);
-      },
-    ));
+  const reviews = new Map<string, Promise<RulesReview | undefined>>();
+  return {
+    namespaces: () =>
+      (names ??= cluster.list(Kinds.namespace).then(
+        (list) => list.map((n) => n.metadata.name),
+        (err: unknown) => {
+          if (err instanceof ApiError && err.code === 403) return [fallback];
+          throw translateError(err, 'listing Namespaces', cluster.describe);
+        },
+      )),
+    mayList: async (kind, namespace) => {
+      let review = reviews.get(namespace);
+      if (review === undefined) {
+        review = cluster.rulesReview(namespace).catch(() => undefined);
+        reviews.set(namespace, review);
+      }
+      const rules = await review;
+      if (rules === undefined || rules.incomplete) return true;
+      const attrs = { verb: 'list', apiGroup: kind.group, resource: kind.plural, namespace };
+      return rules.resourceRules.some((r) => ruleAllows(r, attrs));
+    },
+  };
+}
+
+/**
+ * The ProviderConfigs of the in-cluster providers among REVISIONS (provider-kubernetes,
+ * provider-helm): each kind their revisions' objectRefs name, as discovery serves it (its version and scope), listed
+ * as a part is. A kind discovery does not serve has no object; what may not be read is unseen, named `plural.group`.
+ */
+async function readProviderConfigs(
+  cluster: Cluster,
+  revisions: readonly ProviderRevision[],
+  namespaces: Fallback,
+): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
+  const crds = inClusterConfigCrds(revisions);
+  if (crds.length === 0) return { objects: [], unseen: [] };
+  let served: DiscoveredResource[];
+  try {
+    served = await cluster.discoverResources();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 403))
+      throw translateError(err, 'discovery', cluster.describe);
+    const reason = err.status?.message ?? 'forbidden';
+    return { objects: [], unseen: crds.map((what) => ({ part: 'providerConfigs', what, reason })) };
+  }
+  const reads = await Promise.all(
+    crds.map(async (name): Promise<{ objects: KubeObject[]; unseen?: Unseen }> => {
+      const r = served.find((d) => `${d.name}.${d.group}` === name);
+      // Not served (yet): none can exist.
+      if (r === undefined) return { objects: [] };
+      const kind = {
+        group: r.group,
+        version: r.version,
+        plural: r.name,
+        kind: r.kind,
+        namespaced: r.namespaced,
+      };
+      return readKind(cluster, 'providerConfigs', { kind, what: `listing ${name}` }, namespaces);
+    }),
+  );
+  return {
+    objects: reads.flatMap((r) => r.objects),
+    unseen: reads.flatMap((r) => (r.unseen !== undefined ? [r.unseen] : [])),
+  };
 }
 
 /** One part: a LIST cluster-wide, else (403, a namespaced kind) one LIST per namespace the caller may read. */
 async function readPart(
   cluster: Cluster,
   part: SnapshotPart,
-  namespaces: () => Promise<string[]>,
+  namespaces: Fallback,
 ): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
-  const spec = partList(part);
+  return readKind(cluster, part, partList(part), namespaces);
+}
+
+/**
+ * SPEC's kind, listed for PART: cluster-wide, else (403, a namespaced kind) in each namespace the caller may list it
+ * in (NAMESPACES: those it may list, each asked of its rules first).
+ */
+async function readKind(
+  cluster: Cluster,
+  part: SnapshotPart,
+  spec: { readonly kind: ResourceKind; readonly what: string; readonly opts?: ListOptions | undefined },
+  namespaces: Fallback,
+): Promise<{ objects: KubeObject[]; unseen?: Unseen }> {
   const what = spec.what.replace(/^listing (the )?/, '');
   try {
     return { objects: await cluster.list(spec.kind, spec.opts) };
@@ -119,7 +215,9 @@ async function readPart(
     const reason = err.status?.message ?? 'forbidden';
     if (!spec.kind.namespaced) return { objects: [], unseen: { part, what, reason } };
     const inEach = await Promise.all(
-      (await namespaces()).map(async (namespace) => {
+      (await namespaces.namespaces()).map(async (namespace) => {
+        // A namespace whose rules refuse the list is not asked (600 namespaces: 600 refused LISTs per kind).
+        if (!(await namespaces.mayList(spec.kind, namespace))) return undefined;
         try {
           return { namespace, objects: await cluster.list(spec.kind, { ...spec.opts, namespace }) };
         } catch (again) {

@@ -64,11 +64,15 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
     import('../audit/audit.js'),
     import('../audit/accept.js'),
   ]);
-  // ProviderConfigs are read only from -f (they decide provider-identity; live, the step says "may").
+  // ProviderConfigs decide provider-identity: those read (live, the in-cluster providers' kinds; -f, all at hand),
+  // and the groups whose ProviderConfigs could not all be read (unseen as `plural.group`).
   const providerConfigs = input.snapshot.others.filter((o) => /ProviderConfig$/.test(o.kind));
+  const providerConfigsUnread = input.unseen
+    .filter((u) => u.part === 'providerConfigs')
+    .map((u) => u.what.slice(u.what.indexOf('.') + 1));
   const compositions = await compositionKinds(input);
   const result = audit(
-    { ...input.snapshot, roles: rolesOf(input), providerConfigs, compositions },
+    { ...input.snapshot, roles: rolesOf(input), providerConfigs, providerConfigsUnread, compositions },
     {
       ...(options.subject !== undefined ? { subject: options.subject } : {}),
       storedRules: live && !converged,

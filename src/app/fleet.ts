@@ -4,7 +4,7 @@
  * connection pool closed when it is done. A context that fails fails alone; the results come back in the order the contexts were
  * given, whatever finished first.
  */
-import { UsageError, describeError } from '../errors.js';
+import { PartialAnswer, UsageError, describeError } from '../errors.js';
 import type { Cluster } from '../port/cluster.js';
 import type { AppDeps } from './deps.js';
 import { escapeTerminal } from '../escape.js';
@@ -37,6 +37,8 @@ export interface ContextRun<O> {
   readonly exitCode: number;
   /** The error's lines (`error: ...`, `hint: ...`) when the run failed. */
   readonly error?: readonly string[];
+  /** The run printed its whole answer from what it could read, some reads refused (its error says which). */
+  readonly partial?: true;
 }
 
 const GLOB = /[*?[]/;
@@ -173,22 +175,25 @@ export async function runFleet<S, O>(
       const captured = capture();
       let exitCode: number;
       let error: string[] | undefined;
+      let partial = false;
       try {
         exitCode = await run(context, deps, captured.sink);
       } catch (e) {
         const described = describeError(e, false);
         exitCode = described.exitCode;
+        partial = e instanceof PartialAnswer;
         if (described.lines.length > 0) error = described.lines;
       } finally {
         for (const c of opened) c.close?.();
       }
-      if (error !== undefined) failed++;
+      if (error !== undefined && !partial) failed++;
       done++;
       results[i] = {
         context,
         output: captured.collected(),
         exitCode,
         ...(error !== undefined ? { error } : {}),
+        ...(partial ? { partial: true as const } : {}),
       };
       progress?.(done, failed);
     }

@@ -31,6 +31,19 @@ const PARTS: Readonly<Record<SnapshotPart, { kind: ResourceKind; what: string; o
   cronOperations: { kind: Kinds.cronOperation, what: 'listing CronOperations', opts: { optional: true } },
   watchOperations: { kind: Kinds.watchOperation, what: 'listing WatchOperations', opts: { optional: true } },
   events: { kind: Kinds.event, what: 'listing Events' },
+  // provider-kubernetes' cluster ProviderConfig: audit lists each in-cluster provider's ProviderConfig kinds as
+  // discovery serves them (audit-read.ts), this one among them.
+  providerConfigs: {
+    kind: {
+      group: 'kubernetes.crossplane.io',
+      version: 'v1alpha1',
+      plural: 'providerconfigs',
+      kind: 'ProviderConfig',
+      namespaced: false,
+    },
+    what: 'listing ProviderConfigs',
+    opts: { optional: true },
+  },
   rootSyncs: { kind: Kinds.rootSync, what: 'listing RootSyncs', opts: { optional: true } },
   roles: { kind: Kinds.role, what: 'listing Roles' },
   crds: { kind: Kinds.customResourceDefinition, what: 'listing CustomResourceDefinitions' },

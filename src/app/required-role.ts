@@ -43,6 +43,14 @@ export async function readRequiredRole(
     ...(afterSync !== undefined ? syncParts(afterSync.only) : []),
   ];
   const resources = partResources(parts);
+  if (command === 'audit') {
+    // The in-cluster providers' ProviderConfigs (provider-identity), listed when such a provider runs.
+    const { IN_CLUSTER_CONFIG_CRDS } = await import('../audit/cluster-context.js');
+    for (const crd of IN_CLUSTER_CONFIG_CRDS) {
+      const dot = crd.indexOf('.');
+      resources.push({ group: crd.slice(dot + 1), resource: crd.slice(0, dot) });
+    }
+  }
   if (command === 'composed' && composites !== undefined) {
     const [{ compositeKinds }, input] = await Promise.all([
       import('./composed.js'),

@@ -158,11 +158,8 @@ function buildGraph(
   return graph;
 }
 
-/** Per identity, its distance to the capability (0: holds it) and its first step of a shortest path. */
-function shortestPaths(
-  graph: ReadonlyMap<string, { id: Identity; steps: Step[] }>,
-  holders: ReadonlySet<string>,
-): Map<string, number> {
+/** Per identity, the identities with a step to it (the graph reversed, built once for every capability). */
+function reversed(graph: ReadonlyMap<string, { id: Identity; steps: Step[] }>): Map<string, string[]> {
   const reverse = new Map<string, string[]>();
   for (const [key, { steps }] of graph) {
     for (const s of steps) {
@@ -172,6 +169,14 @@ function shortestPaths(
       list.push(key);
     }
   }
+  return reverse;
+}
+
+/** Per identity, its distance to the capability (0: holds it), breadth first from its HOLDERS along REVERSE. */
+function shortestPaths(
+  reverse: ReadonlyMap<string, readonly string[]>,
+  holders: ReadonlySet<string>,
+): Map<string, number> {
   const dist = new Map<string, number>();
   const queue: string[] = [];
   for (const h of holders) {
@@ -229,11 +234,12 @@ export function audit(read: AuditInput, options: AuditOptions = {}): AuditResult
   }
   const graph = buildGraph(audited, ctx);
   const findings: Finding[] = [];
+  const reverse = reversed(graph);
   const perCapability = CAPABILITIES.map((cap) => {
     const holders = new Set(
       [...graph.values()].filter((n) => holds(rights, n.id, cap) !== undefined).map((n) => identityKey(n.id)),
     );
-    return { cap, holders, dist: shortestPaths(graph, holders) };
+    return { cap, holders, dist: shortestPaths(reverse, holders) };
   });
   const adminDist = perCapability[0]?.dist;
   for (const subject of audited) {

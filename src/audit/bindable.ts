@@ -15,25 +15,38 @@ const RBAC = 'rbac.authorization.k8s.io';
 
 /**
  * An account's rules indexed for the escalation check's question, whether they cover a rule (authorize.ts
- * ruleCovers, atom by atom: a wildcard only covers by itself, `*\/SUB` covers every resource's SUB): one set lookup
- * per combination of the atom's group, resource and verb or their wildcards, so a role of thousands of rules is
- * judged against an account of thousands without comparing every pair.
+ * ruleCovers, atom by atom: a wildcard only covers by itself, `*\/SUB` covers every resource's SUB): group →
+ * resource → verbs (and verb → resource names), so an atom costs a few map lookups and a role of thousands of rules
+ * is judged against an account of thousands without comparing every pair. Each rule is judged once: an aggregated
+ * role repeats its sources' rules.
  */
 class HeldRules {
-  private readonly plain = new Set<string>();
-  private readonly named = new Set<string>();
+  /** group → resource → verb → the names it is held for, or undefined when held for every name. */
+  private readonly held = new Map<string, Map<string, Map<string, Set<string> | undefined>>>();
   private readonly urls: PolicyRule[] = [];
+  private readonly judged = new Map<string, boolean>();
 
   constructor(rules: readonly PolicyRule[]) {
     for (const r of rules) {
       if ((r.nonResourceURLs ?? []).length > 0) this.urls.push(r);
       const names = r.resourceNames ?? [];
       for (const g of r.apiGroups ?? []) {
+        let byResource = this.held.get(g);
+        if (byResource === undefined)
+          this.held.set(g, (byResource = new Map<string, Map<string, Set<string> | undefined>>()));
         for (const res of r.resources ?? []) {
+          let byVerb = byResource.get(res);
+          if (byVerb === undefined)
+            byResource.set(res, (byVerb = new Map<string, Set<string> | undefined>()));
           for (const v of r.verbs) {
-            const key = `${g}\u0000${res}\u0000${v}`;
-            if (names.length === 0) this.plain.add(key);
-            else for (const n of names) this.named.add(`${key}\u0000${n}`);
+            if (names.length === 0) {
+              byVerb.set(v, undefined);
+              continue;
+            }
+            if (byVerb.has(v) && byVerb.get(v) === undefined) continue;
+            let held = byVerb.get(v);
+            if (held === undefined) byVerb.set(v, (held = new Set()));
+            for (const n of names) held.add(n);
           }
         }
       }
@@ -43,12 +56,16 @@ class HeldRules {
   private coversAtom(group: string, resource: string, verb: string, name: string | undefined): boolean {
     const slash = resource.indexOf('/');
     const resources = slash < 0 ? [resource, '*'] : [resource, '*', `*${resource.slice(slash)}`];
-    for (const g of [group, '*']) {
+    for (const g of group === '*' ? [group] : [group, '*']) {
+      const byResource = this.held.get(g);
+      if (byResource === undefined) continue;
       for (const res of resources) {
-        for (const v of [verb, '*']) {
-          const key = `${g}\u0000${res}\u0000${v}`;
-          if (this.plain.has(key)) return true;
-          if (name !== undefined && this.named.has(`${key}\u0000${name}`)) return true;
+        const byVerb = byResource.get(res);
+        if (byVerb === undefined) continue;
+        for (const v of verb === '*' ? [verb] : [verb, '*']) {
+          if (!byVerb.has(v)) continue;
+          const names = byVerb.get(v);
+          if (names === undefined || (name !== undefined && names.has(name))) return true;
         }
       }
     }
@@ -58,21 +75,29 @@ class HeldRules {
   /** Whether every rule of RULES is covered (ConfirmNoEscalation's test), stopping at the first atom that is not. */
   coversAll(rules: readonly PolicyRule[]): boolean {
     for (const r of rules) {
-      const names = r.resourceNames ?? [];
-      for (const g of r.apiGroups ?? []) {
-        for (const res of r.resources ?? []) {
-          for (const v of r.verbs) {
-            if (names.length === 0) {
-              if (!this.coversAtom(g, res, v, undefined)) return false;
-            } else if (names.some((n) => !this.coversAtom(g, res, v, n))) return false;
-          }
+      const key = ruleKey(r);
+      let covered = this.judged.get(key);
+      if (covered === undefined) this.judged.set(key, (covered = this.coversRule(r)));
+      if (!covered) return false;
+    }
+    return true;
+  }
+
+  private coversRule(r: PolicyRule): boolean {
+    const names = r.resourceNames ?? [];
+    for (const g of r.apiGroups ?? []) {
+      for (const res of r.resources ?? []) {
+        for (const v of r.verbs) {
+          if (names.length === 0) {
+            if (!this.coversAtom(g, res, v, undefined)) return false;
+          } else if (names.some((n) => !this.coversAtom(g, res, v, n))) return false;
         }
       }
-      for (const url of r.nonResourceURLs ?? []) {
-        for (const v of r.verbs) {
-          const atom: PolicyRule = { nonResourceURLs: [url], verbs: [v] };
-          if (!this.urls.some((o) => ruleCovers(o, atom))) return false;
-        }
+    }
+    for (const url of r.nonResourceURLs ?? []) {
+      for (const v of r.verbs) {
+        const atom: PolicyRule = { nonResourceURLs: [url], verbs: [v] };
+        if (!this.urls.some((o) => ruleCovers(o, atom))) return false;
       }
     }
     return true;

@@ -43,9 +43,26 @@ export interface AuditInput extends RbacSnapshot {
   /** What each Composition composes (compose-through-xr); none: that step is not looked for. */
   readonly compositions?: readonly CompositionKinds[] | undefined;
   readonly providerRevisions: readonly ProviderRevision[];
-  /** ProviderConfigs of in-cluster providers, where they could be read (-f); none: a provider-identity step "may". */
+  /**
+   * The ProviderConfigs (and ClusterProviderConfigs) read, live or from -f; undefined: none was looked for, and a
+   * provider-identity step "may".
+   */
   readonly providerConfigs?: readonly KubeObject[] | undefined;
+  /** The API groups whose ProviderConfigs could not (all) be read: their provider-identity steps "may". */
+  readonly providerConfigsUnread?: readonly string[] | undefined;
 }
+
+/**
+ * The ProviderConfig kinds of the in-cluster providers, as their ProviderRevisions' objectRefs name their CRDs:
+ * cluster-scoped ProviderConfig in the legacy group, namespaced ProviderConfig and cluster-scoped
+ * ClusterProviderConfig in the `.m.` group (Crossplane v2). Not the ProviderConfigUsages.
+ */
+export const IN_CLUSTER_CONFIG_CRDS: readonly string[] = ['kubernetes', 'helm'].flatMap((family) => [
+  `providerconfigs.${family}.crossplane.io`,
+  `providerconfigs.${family}.m.crossplane.io`,
+  `clusterproviderconfigs.${family}.m.crossplane.io`,
+]);
+const isInClusterConfig = (crd: string): boolean => IN_CLUSTER_CONFIG_CRDS.includes(crd);
 
 /** The managed-resource CRDs of the providers that act on their own cluster (provider-kubernetes, provider-helm). */
 const IN_CLUSTER_KINDS = [
@@ -55,25 +72,57 @@ const IN_CLUSTER_KINDS = [
   'releases.helm.m.crossplane.io',
 ];
 
+/** The CRD names (`plural.group`) an active ProviderRevision's objectRefs name. */
+function crdsOf(rev: ProviderRevision): string[] {
+  if ((rev.spec.desiredState ?? 'Active') !== 'Active') return [];
+  return (rev.status?.objectRefs ?? [])
+    .filter((r) => r.kind === 'CustomResourceDefinition')
+    .map((r) => r.name ?? '');
+}
+
+/**
+ * The ProviderConfig CRDs (`plural.group`) of the in-cluster providers whose active revisions are read: what a live
+ * audit lists to decide their provider-identity steps.
+ */
+export function inClusterConfigCrds(revisions: readonly ProviderRevision[]): string[] {
+  const crds = revisions
+    .map(crdsOf)
+    .filter((names) => names.some((n) => IN_CLUSTER_KINDS.includes(n)))
+    .flat();
+  return [...new Set(crds.filter(isInClusterConfig))].sort();
+}
+
+/**
+ * How sure a provider-identity step is, from the ProviderConfigs of the provider's GROUPS: 'yes' when one read uses
+ * InjectedIdentity; 'may' when some could not be read (or none were looked for); 'none' when they were read and none
+ * exists (nothing is applied until one is made); undefined when every one read uses another source (no step).
+ */
+function injectedState(
+  input: AuditInput,
+  groups: readonly string[],
+): InClusterProvider['injected'] | undefined {
+  const configs = (input.providerConfigs ?? []).filter((c) =>
+    groups.includes(c.apiVersion.split('/')[0] ?? ''),
+  );
+  if (configs.some((c) => credentialsSource(c) === 'InjectedIdentity')) return 'yes';
+  const unread = (input.providerConfigsUnread ?? []).some((g) => groups.includes(g));
+  if (input.providerConfigs === undefined || unread) return 'may';
+  return configs.length === 0 ? 'none' : undefined;
+}
+
 /** The providers whose managed resources act as their own account, each with its account and kinds. */
 function inClusterProviders(input: AuditInput, crossplaneNamespace: string): InClusterProvider[] {
   const out: InClusterProvider[] = [];
   for (const rev of input.providerRevisions) {
-    if ((rev.spec.desiredState ?? 'Active') !== 'Active') continue;
-    const crds = (rev.status?.objectRefs ?? [])
-      .filter((r) => r.kind === 'CustomResourceDefinition')
-      .map((r) => r.name ?? '')
-      .filter((n) => IN_CLUSTER_KINDS.includes(n));
+    const names = crdsOf(rev);
+    const crds = names.filter((n) => IN_CLUSTER_KINDS.includes(n));
     const [first] = crds;
     if (first === undefined) continue;
     // provider-kubernetes or provider-helm: their ProviderConfigs are in the kinds' group (and its .m. twin).
     const family = first.split('.')[1] ?? '';
     const groups = [`${family}.crossplane.io`, `${family}.m.crossplane.io`];
-    const configs = (input.providerConfigs ?? []).filter((c) =>
-      groups.includes(c.apiVersion.split('/')[0] ?? ''),
-    );
-    const injected = configs.some((c) => credentialsSource(c) === 'InjectedIdentity');
-    if (configs.length > 0 && !injected) continue;
+    const injected = injectedState(input, groups);
+    if (injected === undefined) continue;
     const deployment = input.deployments.find((d) =>
       (d.metadata.ownerReferences ?? []).some(
         (o) => o.kind === 'ProviderRevision' && o.name === rev.metadata.name,
@@ -87,11 +136,13 @@ function inClusterProviders(input: AuditInput, crossplaneNamespace: string): InC
             namespace: deployment.metadata.namespace ?? crossplaneNamespace,
           }
         : { kind: 'ServiceAccount', name: rev.metadata.name, namespace: crossplaneNamespace };
-    const kinds = crds.map((n) => {
+    const split = (n: string): { group: string; resource: string } => {
       const dot = n.indexOf('.');
       return { group: n.slice(dot + 1), resource: n.slice(0, dot) };
-    });
-    out.push({ account, kinds, injected: injected ? 'yes' : 'may' });
+    };
+    const kinds = crds.map(split);
+    const configKinds = names.filter(isInClusterConfig).map(split);
+    out.push({ account, kinds, configKinds, injected });
   }
   return out;
 }

@@ -75,9 +75,7 @@ export function fixFor(first: Step, subject: Identity): string {
       ? `${text}; or keep ${boundName} and deny DeploymentRuntimeConfigs a serviceAccountName with this policy:\n${RUNTIME_CONFIG_POLICY}`
       : text;
   }
-  if (first.mechanism === 'runtime-config') {
-    return `remove "${ruleText(rule)}" from ClusterRole ${role} (${via.join(' → ')}), or deny DeploymentRuntimeConfigs a serviceAccountName with this policy:\n${RUNTIME_CONFIG_POLICY}`;
-  }
+  // The role that holds the rule, worded alike for every step (runtime-config's too).
   const where =
     first.allowed.aggregatedFrom === true
       ? `the ClusterRole aggregated into ${bound} that holds it (--converged names it: the aggregation controller puts back what is removed from ${boundName} itself)`
@@ -85,6 +83,9 @@ export function fixFor(first: Step, subject: Identity): string {
         ? `ClusterRole ${role} (aggregated into ${bound})`
         : bound;
   const unbind = binding !== '' ? `, or remove ${who} from ${binding}` : '';
+  if (first.mechanism === 'runtime-config') {
+    return `remove "${ruleText(rule)}" from ${where}${unbind}, or deny DeploymentRuntimeConfigs a serviceAccountName with this policy:\n${RUNTIME_CONFIG_POLICY}`;
+  }
   const compose =
     first.mechanism === 'compose-through-xr'
       ? ", or have the XRD's Compositions compose nothing its XRs' authors may not create themselves"

@@ -8,6 +8,7 @@ import {
   firstAllowed,
   type ComposedKind,
   type ComposingApi,
+  type InClusterProvider,
   type Step,
   type StepContext,
   type StepMaker,
@@ -125,10 +126,7 @@ const providerIdentity: StepMaker = (who, ctx) => {
       if (made !== undefined) break;
     }
     if (made === undefined) continue;
-    const sure =
-      p.injected === 'yes'
-        ? 'a ProviderConfig here uses InjectedIdentity'
-        : 'may: no ProviderConfig could be read; one with credentials source InjectedIdentity';
+    const sure = injectedText(p, ctx.rights, who, made.trigger.namespace);
     out.push({
       mechanism: 'provider-identity',
       ...made,
@@ -138,6 +136,28 @@ const providerIdentity: StepMaker = (who, ctx) => {
   }
   return out;
 };
+/**
+ * Why the provider acts as its own account, and how sure that is: a ProviderConfig read uses InjectedIdentity
+ * (certain); none exists (certain when WHO may create one, else whoever may create one decides); some could not be
+ * read ("may").
+ */
+function injectedText(
+  p: InClusterProvider,
+  rights: Rights,
+  who: Identity,
+  namespace: string | undefined,
+): string {
+  if (p.injected === 'yes') return 'a ProviderConfig here uses InjectedIdentity';
+  if (p.injected === 'may') {
+    return 'may: its ProviderConfigs could not all be read; one with credentials source InjectedIdentity makes it so';
+  }
+  const own = firstAllowed(rights, who, ['create'], p.configKinds, namespace);
+  if (own !== undefined) {
+    return `no ProviderConfig exists, and it may create ${own.trigger.resource} with credentials source InjectedIdentity`;
+  }
+  return 'may: no ProviderConfig exists, so nothing is applied until whoever may create ProviderConfigs makes one; with credentials source InjectedIdentity it acts as this account';
+}
+
 /** What Crossplane does to what it composes: server-side apply (create, patch, update) and delete. */
 const COMPOSE_WRITE = ['create', 'update', 'patch', 'delete'];
 

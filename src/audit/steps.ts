@@ -87,8 +87,13 @@ export interface InClusterProvider {
   readonly account: Identity;
   /** The managed-resource kinds (cluster-scoped and namespaced) that do, as `plural.group`. */
   readonly kinds: readonly { readonly group: string; readonly resource: string }[];
-  /** 'yes': a ProviderConfig read says InjectedIdentity; 'may': none could be read. */
-  readonly injected: 'yes' | 'may';
+  /** Its ProviderConfig kinds (cluster and namespaced), as `plural.group`. */
+  readonly configKinds: readonly { readonly group: string; readonly resource: string }[];
+  /**
+   * 'yes': a ProviderConfig read uses InjectedIdentity; 'may': some could not be read; 'none': they were read and none
+   * exists (whoever may create one decides).
+   */
+  readonly injected: 'yes' | 'may' | 'none';
 }
 
 export interface Target {

@@ -130,8 +130,8 @@ export interface FleetPresent {
 /**
  * Runs RUN_ONE once per context of FLEET (what it shows collected as data: its results, warnings and stderr lines),
  * then prints the results in the order of the contexts: merged as PRESENT shows them (see output/fleet-output.ts),
- * each failure as one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed, else 1 if any drifted or
- * was denied, else 0.
+ * each failure as one `error: context NAME: ...` line, and a summary. Exit code: 2 if any context failed or answered
+ * partially (its answer shown, marked partial), else 1 if any drifted or was denied, else 0.
  */
 export async function runAcrossContexts(
   deps: Deps,
@@ -173,13 +173,16 @@ export async function runAcrossContexts(
   const merged = await mergeFleetOutput(runs, output, present.headers, deps.version);
   deps.io.stdout.write(merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
-  const failed = runs.filter((r) => r.error !== undefined).length;
+  const partial = runs.filter((r) => r.partial === true).length;
+  const failed = runs.filter((r) => r.error !== undefined).length - partial;
   const flagged = runs.filter((r) => r.error === undefined && r.exitCode !== ExitCode.ok).length;
+  const partly = partial > 0 ? `, ${String(partial)} partial` : '';
   writeLine(
     deps.io.stderr,
-    `${String(runs.length)} contexts: ${String(runs.length - failed - flagged)} ok, ${String(flagged)} drifted or denied, ${String(failed)} failed`,
+    `${String(runs.length)} contexts: ${String(runs.length - failed - flagged - partial)} ok, ${String(flagged)} drifted or denied${partly}, ${String(failed)} failed`,
   );
-  if (failed > 0) throw new ExitSignal(ExitCode.error);
+  // A partial answer ends as it does alone: with an error.
+  if (failed > 0 || partial > 0) throw new ExitSignal(ExitCode.error);
   if (flagged > 0) throw new ExitSignal(ExitCode.drift);
 }
 

@@ -23,6 +23,7 @@ export type SnapshotPart =
   | 'operations'
   | 'cronOperations'
   | 'watchOperations'
+  | 'providerConfigs'
   | 'events';
 
 /** One object refused, and why: the field and what is wrong with it. */
@@ -242,6 +243,7 @@ const PART_KINDS: Readonly<Record<SnapshotPart, readonly (keyof ClusterSnapshot)
   // Read field by field where they are used (composed/sources.ts): nothing in them is trusted as typed.
   compositions: [],
   compositionRevisions: [],
+  providerConfigs: [],
   operations: [],
   cronOperations: [],
   watchOperations: [],

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { ExitCode, ExitSignal, UsageError, UserError } from '../../errors.js';
+import { ExitCode, ExitSignal, PartialAnswer, UsageError } from '../../errors.js';
 import type { AuditOptions } from '../../app/audit.js';
 import { parseSubject } from '../../kube/parse-subject.js';
 import { appDeps, type Deps, type GlobalArgs } from '../context.js';
@@ -102,7 +102,7 @@ async function auditOnce(
   await printResult(deps, 'audit', output, run, { color: args.color, headers: !args['no-headers'] });
   const unseen = run.report.unseen.length;
   if (unseen > 0) {
-    throw new UserError(
+    throw new PartialAnswer(
       `the audit is partial: ${String(unseen)} read${unseen === 1 ? ' was' : 's were'} forbidden (named above and in "unseen")`,
       {
         hint: 'bind the ClusterRole that --print-required-role prints to whoever runs it, for the whole picture',

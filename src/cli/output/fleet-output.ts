@@ -3,7 +3,7 @@
  * warnings and stderr lines: output/shown.ts), never from printed text. Each result goes through the printer it
  * would have been printed with alone; then tables (printers that give their rows) gain a first CONTEXT column and
  * are laid out once, json and yaml become a List with one item per context (`context`, and `result`, the value the
- * printer prints, or `error`), a plan's diff names the context in its headers (the diff printer's own parameter),
+ * printer prints, or `error`; a partial answer has both, and `partial: true`), a plan's diff names the context in its headers (the diff printer's own parameter),
  * and anything else comes in one section per context. A context's name is the kubeconfig's, which may hold
  * anything: wherever it is shown to a person (a cell, a header, a stderr line) it is escaped for the terminal; json
  * and yaml carry it as it is.
@@ -114,9 +114,11 @@ export async function mergeFleetOutput(
       apiVersion: 'v1',
       kind: 'List',
       items: shown.map(({ run, printed }) =>
-        run.error !== undefined
-          ? { context: run.context, error: errorText(run) }
-          : { context: run.context, result: printed[0]?.data ?? null },
+        run.error === undefined
+          ? { context: run.context, result: printed[0]?.data ?? null }
+          : run.partial === true
+            ? { context: run.context, result: printed[0]?.data ?? null, partial: true, error: errorText(run) }
+            : { context: run.context, error: errorText(run) },
       ),
     };
     return { stdout: output === 'json' ? formatJson(list) : formatYaml(list), stderr };

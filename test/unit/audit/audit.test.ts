@@ -466,6 +466,47 @@ describe('audit', () => {
     );
   });
 
+  it('runtime-config: the fix names the role that holds the rule through an aggregated role, as the other steps', () => {
+    const LABEL = { 'example.io/aggregate-to-pkg-admin': 'true' };
+    const rule: PolicyRule = {
+      apiGroups: ['pkg.crossplane.io'],
+      resources: ['deploymentruntimeconfigs'],
+      verbs: ['update'],
+    };
+    const source = { ...role('pkg-source', [rule]), metadata: { name: 'pkg-source', labels: LABEL } };
+    const aggregated: ClusterRole = {
+      ...role('pkg-admin', [rule]),
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: LABEL }] },
+    };
+    const base = crossplane([]);
+    const tc: AuditInput = {
+      ...input({
+        roles: [...base.roles, aggregated, source],
+        crbs: [...base.crbs, crb('pkg-admins', 'pkg-admin', [user('pia')])],
+        deployments: [deployment(NS, 'crossplane', 'crossplane')],
+      }),
+      providerRevisions: [
+        {
+          apiVersion: 'pkg.crossplane.io/v1',
+          kind: 'ProviderRevision',
+          metadata: { name: 'provider-nop-abc' },
+          spec: { desiredState: 'Active' },
+        },
+      ],
+    };
+    const fixOf = (stored: boolean): string | undefined =>
+      audit(tc, { storedRules: stored }).findings.find((f) => f.steps[0]?.mechanism === 'runtime-config')
+        ?.fix;
+    // Converged: the rule comes from pkg-source, which the aggregation chain names.
+    expect(fixOf(false)).toMatch(
+      /^remove "update pkg.crossplane.io\/deploymentruntimeconfigs" from ClusterRole pkg-source \(aggregated into ClusterRole\/pkg-admin\), or remove User\/pia from ClusterRoleBinding\/pkg-admins, or deny DeploymentRuntimeConfigs a serviceAccountName/,
+    );
+    // Stored: pkg-admin holds it, but the aggregation controller would put it back there.
+    expect(fixOf(true)).toMatch(
+      /^remove "update pkg.crossplane.io\/deploymentruntimeconfigs" from the ClusterRole aggregated into ClusterRole\/pkg-admin that holds it \(--converged names it/,
+    );
+  });
+
   it('--subject audits one subject only', () => {
     const tc = input({
       roles: [

@@ -1,0 +1,313 @@
+/**
+ * A live audit reads the in-cluster providers' ProviderConfigs: provider-kubernetes' Objects act as the provider's
+ * own account only through a ProviderConfig whose credentials source is InjectedIdentity. The server is seeded with
+ * a provider-kubernetes revision whose objectRefs name its CRDs (test/fixtures/real/provider-kubernetes-config-crds
+ * .yaml: the cluster ProviderConfig in kubernetes.crossplane.io, and in the `.m.` group of Crossplane v2 the
+ * namespaced ProviderConfig and the cluster-scoped ClusterProviderConfig, crossplane-contrib/provider-kubernetes
+ * package/crds/kubernetes.m.crossplane.io_clusterproviderconfigs.yaml @ 070dae77dcd3368a8cc257a1283ee88c4eb41c68),
+ * the provider's Deployment running as an account bound to cluster-admin, and a user who may create Objects. Each
+ * case adds ProviderConfigs with another credentials source; the audit is checked against what was seeded.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments, stringify } from 'yaml';
+import type { TestApiServer } from '../apiserver/server.js';
+import { fixturePath } from '../support/fixtures.js';
+import { exampleCluster, runPlugin, startSeeded, userKubeconfig } from './harness.js';
+
+const RBAC = 'rbac.authorization.k8s.io';
+const rbac = `${RBAC}/v1`;
+const REVISION = 'crossplane-contrib-provider-kubernetes-408e44da486e';
+const CRDS = parseAllDocuments(
+  readFileSync(fixturePath('real', 'provider-kubernetes-config-crds.yaml'), 'utf8'),
+).map((d) => d.toJSON() as { metadata: { name: string } });
+
+interface Step {
+  readonly mechanism: string;
+  readonly trigger: { readonly resource: string };
+  readonly actsAs: { readonly name: string };
+  readonly why: string;
+}
+interface Report {
+  readonly findings: readonly { readonly capability: string; readonly steps: readonly Step[] }[];
+  readonly unseen: readonly { readonly part: string; readonly what: string }[];
+}
+
+const source = (s: string) => ({
+  source: s,
+  ...(s === 'Secret' ? { secretRef: { namespace: 'crossplane-system', name: 'kc', key: 'kubeconfig' } } : {}),
+});
+
+describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
+  let server: TestApiServer;
+  let admin: string;
+  let limited: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    const started = await startSeeded([
+      join(exampleCluster, '05-crds.yaml'),
+      join(exampleCluster, '00-namespaces.yaml'),
+    ]);
+    server = started.server;
+    admin = started.kubeconfig;
+    dir = started.dir;
+    limited = userKubeconfig(server, started.dir, 'auditor');
+    server.seed([
+      ...CRDS,
+      {
+        apiVersion: 'pkg.crossplane.io/v1',
+        kind: 'ProviderRevision',
+        metadata: { name: REVISION },
+        spec: {
+          desiredState: 'Active',
+          image: 'xpkg.crossplane.io/crossplane-contrib/provider-kubernetes:v1.2.1',
+          revision: 1,
+        },
+        status: {
+          objectRefs: CRDS.map((c) => ({
+            apiVersion: 'apiextensions.k8s.io/v1',
+            kind: 'CustomResourceDefinition',
+            name: c.metadata.name,
+          })),
+        },
+      },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: {
+          name: REVISION,
+          namespace: 'crossplane-system',
+          ownerReferences: [
+            { apiVersion: 'pkg.crossplane.io/v1', kind: 'ProviderRevision', name: REVISION, uid: 'u1' },
+          ],
+        },
+        spec: {
+          selector: { matchLabels: { app: 'pk' } },
+          template: {
+            metadata: { labels: { app: 'pk' } },
+            spec: { serviceAccountName: 'provider-kubernetes', containers: [{ name: 'p', image: 'p' }] },
+          },
+        },
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'provider-kubernetes-admin' },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'ServiceAccount', name: 'provider-kubernetes', namespace: 'crossplane-system' }],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'object-creator' },
+        rules: [{ apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs: ['create'] }],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'objector' },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'object-creator' },
+        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'objector' }],
+      },
+      // The auditor may read everything an audit reads but ProviderConfigs.
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'audit-reader-no-configs' },
+        rules: [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+            verbs: ['get', 'list'],
+          },
+          { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
+          {
+            apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io'],
+            resources: ['*'],
+            verbs: ['list'],
+          },
+        ],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'auditor' },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'audit-reader-no-configs' },
+        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'auditor' }],
+      },
+    ]);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  async function audit(kubeconfig: string): Promise<{ code: number; report: Report; stderr: string }> {
+    const r = await runPlugin([
+      'audit',
+      '--kubeconfig',
+      kubeconfig,
+      '--subject',
+      'User:objector',
+      '-o',
+      'json',
+    ]);
+    return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+  }
+  const identitySteps = (report: Report): Step[] =>
+    report.findings.flatMap((f) => f.steps).filter((s) => s.mechanism === 'provider-identity');
+
+  it('none exists: the step stays "may", saying that whoever may create a ProviderConfig decides', async () => {
+    const r = await audit(admin);
+    expect(r.code).toBe(0);
+    const [step, ...more] = identitySteps(r.report);
+    expect(more).toStrictEqual([]);
+    expect(step?.trigger.resource).toBe('objects.kubernetes.crossplane.io');
+    expect(step?.actsAs.name).toBe('provider-kubernetes');
+    expect(step?.why).toContain('may: no ProviderConfig exists');
+  });
+
+  it('every ProviderConfig uses a Secret: no provider-identity step', async () => {
+    server.seed([
+      {
+        apiVersion: 'kubernetes.crossplane.io/v1alpha1',
+        kind: 'ProviderConfig',
+        metadata: { name: 'remote' },
+        spec: { credentials: source('Secret') },
+      },
+      {
+        apiVersion: 'kubernetes.m.crossplane.io/v1alpha1',
+        kind: 'ProviderConfig',
+        metadata: { name: 'remote', namespace: 'team-a' },
+        spec: { credentials: source('Secret') },
+      },
+    ]);
+    const r = await audit(admin);
+    expect(r.code).toBe(0);
+    expect(r.report.unseen).toStrictEqual([]);
+    expect(identitySteps(r.report)).toStrictEqual([]);
+  });
+
+  it('a ClusterProviderConfig of the .m. group uses InjectedIdentity: the step is certain', async () => {
+    server.seed([
+      {
+        apiVersion: 'kubernetes.m.crossplane.io/v1alpha1',
+        kind: 'ClusterProviderConfig',
+        metadata: { name: 'in-cluster' },
+        spec: { credentials: source('InjectedIdentity') },
+      },
+    ]);
+    const r = await audit(admin);
+    const [step] = identitySteps(r.report);
+    expect(step?.why).toContain('a ProviderConfig here uses InjectedIdentity');
+    expect(step?.why).not.toContain('may:');
+    expect(r.report.findings.find((f) => f.steps[0] === step)?.capability).toBe('cluster-admin');
+  });
+
+  it('a caller who may not read ProviderConfigs: "may", each kind unseen, exit 2 as any partial audit', async () => {
+    const r = await audit(limited);
+    expect(r.code).toBe(2);
+    expect(r.report.unseen.filter((u) => u.part === 'providerConfigs').map((u) => u.what)).toStrictEqual([
+      'clusterproviderconfigs.kubernetes.m.crossplane.io',
+      'providerconfigs.kubernetes.crossplane.io',
+      'providerconfigs.kubernetes.m.crossplane.io',
+    ]);
+    const [step] = identitySteps(r.report);
+    expect(step?.why).toContain('may: its ProviderConfigs could not all be read');
+    expect(r.stderr).toContain('the audit is partial');
+  });
+
+  it('a caller who may list Namespaces but Deployments in team-a only: one LIST there, no refused LIST per namespace', async () => {
+    const lister = userKubeconfig(server, dir, 'ns-lister');
+    const bind = (kind: string, name: string, namespace?: string) => ({
+      apiVersion: rbac,
+      kind: namespace === undefined ? 'ClusterRoleBinding' : 'RoleBinding',
+      metadata: { name: `ns-lister-${name}`, ...(namespace !== undefined ? { namespace } : {}) },
+      roleRef: { apiGroup: RBAC, kind, name },
+      subjects: [{ apiGroup: RBAC, kind: 'User', name: 'ns-lister' }],
+    });
+    server.seed([
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'audit-reader-no-deployments' },
+        rules: [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+            verbs: ['get', 'list'],
+          },
+          { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
+          { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+          {
+            apiGroups: [
+              'pkg.crossplane.io',
+              'apiextensions.crossplane.io',
+              'kubernetes.crossplane.io',
+              'kubernetes.m.crossplane.io',
+            ],
+            resources: ['*'],
+            verbs: ['list'],
+          },
+        ],
+      },
+      bind('ClusterRole', 'audit-reader-no-deployments'),
+      {
+        apiVersion: rbac,
+        kind: 'Role',
+        metadata: { name: 'deployment-lister', namespace: 'team-a' },
+        rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['list'] }],
+      },
+      bind('Role', 'deployment-lister', 'team-a'),
+    ]);
+    const before = server.counters.get('list', 'deployments');
+    const r = await audit(lister);
+    // The cluster-wide LIST (refused), then team-a's alone: 13 namespaces, no refused LIST in the other 12.
+    expect(server.counters.get('list', 'deployments') - before).toBe(2);
+    const deployments = r.report.unseen.find((u) => u.part === 'deployments') as
+      { readIn?: string } | undefined;
+    expect(deployments?.readIn).toBe('team-a');
+    expect(r.code).toBe(2);
+  });
+
+  it('across contexts, a partial context prints its report marked partial, and the run exits 2 as one partial run', async () => {
+    const contexts = (file: string, name: string) => {
+      const k = parse(readFileSync(file, 'utf8')) as Record<string, { name: string }[]>;
+      const one = (key: string) => (k[key] ?? []).slice(0, 1).map((e) => ({ ...e, name }));
+      return {
+        clusters: one('clusters'),
+        users: one('users'),
+        contexts: [{ name, context: { cluster: name, user: name } }],
+      };
+    };
+    const [whole, part] = [contexts(admin, 'whole'), contexts(limited, 'part')];
+    const both = join(dir, 'both.kubeconfig');
+    writeFileSync(
+      both,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': 'whole',
+        clusters: [...whole.clusters, ...part.clusters],
+        users: [...whole.users, ...part.users],
+        contexts: [...whole.contexts, ...part.contexts],
+      }),
+    );
+    const alone = await audit(limited);
+    const args = ['audit', '--kubeconfig', both, '--contexts', 'whole,part', '--subject', 'User:objector'];
+    const json = await runPlugin([...args, '-o', 'json']);
+    expect(json.code).toBe(alone.code);
+    const items = (
+      JSON.parse(json.stdout) as { items: { context: string; result?: Report; partial?: boolean }[] }
+    ).items;
+    const partial = items.find((i) => i.context === 'part');
+    expect(partial?.partial).toBe(true);
+    expect(partial?.result).toStrictEqual(alone.report);
+    expect(items.find((i) => i.context === 'whole')?.partial).toBeUndefined();
+    expect(json.stderr).toContain('2 contexts: 1 ok, 0 drifted or denied, 1 partial, 0 failed');
+    const table = await runPlugin(args);
+    expect(table.code).toBe(2);
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('part '))).not.toStrictEqual([]);
+  });
+});
