@@ -9,8 +9,11 @@ export interface WatchChange {
   readonly kind: string;
   readonly name: string;
   readonly namespace?: string | undefined;
-  /** added, modified, deleted; listed: the first list; relisted: a list after the server forgot the watch (410). */
-  readonly change: 'added' | 'modified' | 'deleted' | 'listed' | 'relisted';
+  /**
+   * added, modified, deleted; listed: the first list; relisted: a list after the server forgot the watch (410);
+   * retried: no change, the writes of the reconcile before failed (kind and name are empty).
+   */
+  readonly change: 'added' | 'modified' | 'deleted' | 'listed' | 'relisted' | 'retried';
 }
 
 /** One reconcile: what set it off, and what it wrote. */
@@ -44,6 +47,10 @@ export interface Reconcile {
   readonly warnings: readonly Warning[];
   /** Whether a Ctrl-C stopped its writes. */
   readonly interrupted: boolean;
+  /** When some writes failed: the wait before the watch reconciles again, with no change needed (client-go's). */
+  readonly retryInMs?: number | undefined;
+  /** A reconcile set off by failed writes: how many reconciles in a row have failed before it. */
+  readonly retry?: number | undefined;
 }
 
 /** What a watch reports besides its reconciles. */

@@ -5,7 +5,7 @@
  * reported as data through AppDeps.onProgress; nothing here writes to a stream.
  */
 import { setMaxListeners } from 'node:events';
-import { ReflectorBackoff } from '../kube/backoff.js';
+import { ReflectorBackoff, requeueDelayMs } from '../kube/backoff.js';
 import type { KubeObject } from '../kube/types.js';
 import {
   InvalidInputError,
@@ -15,7 +15,13 @@ import {
 } from '../crossplane/validate-input.js';
 import { newSyncMemo, type SyncMemo } from '../sync/memo.js';
 import type { Cluster, ListOptions, WatchOptions } from '../port/cluster.js';
-import { ApiError, ServerGoneError, errorCode, translateError } from '../port/translate-error.js';
+import {
+  ApiError,
+  ServerGoneError,
+  connectionFailed,
+  errorCode,
+  translateError,
+} from '../port/translate-error.js';
 import type { OperationResult } from './apply-operations.js';
 import type { AppDeps } from './deps.js';
 import { clusterInput } from './read-input.js';
@@ -36,6 +42,8 @@ export interface SyncWatchOptions extends SyncRunOptions {
   readonly maxWaitMs: number;
   /** Ends the watch after the reconcile under way (the CLI ends it with Ctrl-C, through AppDeps.interrupt). */
   readonly signal?: AbortSignal | undefined;
+  /** Called after each reconcile, when the watch waits for the next change (the CLI collects garbage then). */
+  readonly onIdle?: (() => void) | undefined;
 }
 
 /** How a watch ended: SIGNAL aborted it, a Ctrl-C stopped its writes, or the user declined the first writes. */
@@ -101,6 +109,7 @@ async function watchSession(
   const echoes = new WatchEchoes<ObjectEvent>();
   let batch: { first: WatchChange; count: number; since: number; last: number } | undefined;
   let failure: { error: unknown } | undefined;
+  let stopRetry = (): void => undefined;
   let wake: (() => void) | undefined;
   const poke = (): void => {
     const w = wake;
@@ -172,6 +181,12 @@ async function watchSession(
     const release = (results: readonly OperationResult[]): void => {
       for (const e of echoes.writesDone(results)) note(changeOf(e.type, e.object));
     };
+    // Failed writes are reconciled again after client-go's per-item backoff, without waiting for a change.
+    let failures = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    stopRetry = () => {
+      clearTimeout(retry);
+    };
     for (;;) {
       await waitFor(() => batch !== undefined);
       for (let b = batch; b !== undefined; b = batch) {
@@ -183,6 +198,7 @@ async function watchSession(
       if (abort.signal.aborted || batch === undefined) return 'stopped';
       const taken = batch;
       batch = undefined;
+      clearTimeout(retry);
       echoes.writing();
       let reconcile: Reconcile;
       try {
@@ -191,14 +207,31 @@ async function watchSession(
           memo,
           release,
         });
+      } catch (err) {
+        throw reconnectable(err, cluster.describe);
       } finally {
         release([]);
       }
+      if (taken.first.change === 'retried') reconcile = { ...reconcile, retry: failures };
+      const failed = reconcile.status === 'applied' && reconcile.failed.length > 0;
+      failures = failed ? failures + 1 : 0;
+      const retryInMs = failed && !reconcile.interrupted ? requeueDelayMs(failures) : undefined;
+      if (retryInMs !== undefined) reconcile = { ...reconcile, retryInMs };
       deps.onProgress?.({ type: 'reconciled', reconcile });
       if (reconcile.status === 'declined') return 'declined';
       if (reconcile.interrupted || deps.interrupt?.requested === true) return 'interrupted';
+      if (retryInMs !== undefined) {
+        retry = setTimeout(() => {
+          // Reconciled at once (no settling: nothing is coming), unless a batch of changes is already waiting.
+          const since = Date.now() - options.maxWaitMs;
+          batch ??= { first: { kind: '', name: '', change: 'retried' }, count: 0, since, last: since };
+          poke();
+        }, retryInMs);
+      }
+      options.onIdle?.();
     }
   } finally {
+    stopRetry();
     abort.abort();
     options.signal?.removeEventListener('abort', stopOuter);
     await Promise.allSettled(watchers);
@@ -215,6 +248,19 @@ function sessionError(err: unknown, what: string, describe: string, hasRun: bool
   const translated = translateError(err, what, describe);
   if (!hasRun || errorCode(err) === undefined || err instanceof ApiError) return translated;
   return new ServerGoneError(translated.message, { cause: err });
+}
+
+/**
+ * What a reconcile threw, as the error that ends its session: a connection that failed after the lists were read (a
+ * TLS handshake that timed out, a connection dropped while the permissions were checked) means the server blinked,
+ * as for a dropped watch: connect again. A refusal (403) or bad input is thrown as it is.
+ */
+function reconnectable(err: unknown, describe: string): unknown {
+  if (err instanceof ServerGoneError || !connectionFailed(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new ServerGoneError(message.startsWith('cannot reach') ? message : `${describe}: ${message}`, {
+    cause: err,
+  });
 }
 
 /** Plans the state held in STORES and writes what changed, as one sync does; the outcome as a Reconcile. */

@@ -6,6 +6,7 @@ import { appDeps, type Deps } from './context.js';
 import { escapeTerminal } from '../escape.js';
 import type { Warning } from '../app/warning.js';
 import { formatWarning } from './warnings.js';
+import { fullCollection, idleCollector } from './heap-collector.js';
 
 /** The lines of WARNINGS (unescaped). */
 function warningLines(warnings: readonly Warning[]): string[] {
@@ -84,8 +85,11 @@ export async function watchSync(
 ): Promise<void> {
   const { runSyncWatch } = await import('../app/sync-watch.js');
   const printer = new WatchPrinter(deps.io, format);
+  const collect = fullCollection();
+  const onIdle =
+    collect !== undefined ? idleCollector(collect, () => process.memoryUsage().heapUsed) : undefined;
   const end = await runSyncWatch(
-    { ...run, settleMs: SETTLE_MS, maxWaitMs: MAX_WAIT_MS },
+    { ...run, settleMs: SETTLE_MS, maxWaitMs: MAX_WAIT_MS, onIdle },
     {
       ...appDeps(deps, color),
       onProgress: (e) => {
@@ -148,7 +152,7 @@ class WatchPrinter {
     // A reconcile with nothing to do prints nothing (its own writes' events would double every line), except the
     // first, which says the watch is in step.
     const wrote = r.created + r.updated + r.deleted + r.failed.length + r.notStarted > 0;
-    if (!wrote && r.status === 'applied' && r.number > 1) return;
+    if (!wrote && r.status === 'applied' && r.number > 1 && r.retry === undefined) return;
     if (this.format === 'json') {
       this.io.stdout.write(`${JSON.stringify(reconcileJson(r))}\n`);
       return;
@@ -165,11 +169,22 @@ function reconcileLine(r: Reconcile): string {
     .join(':');
   const { trigger } = r;
   const what =
-    trigger.change === 'listed' || trigger.change === 'relisted'
-      ? `${trigger.change} ${trigger.kind === '' ? `${String(r.changes)} objects` : `${trigger.kind}s`}`
-      : `${trigger.kind} ${trigger.namespace !== undefined ? `${trigger.namespace}/` : ''}${trigger.name} ${trigger.change}`;
+    trigger.change === 'retried'
+      ? `retry ${String(r.retry ?? 1)} of the failed writes`
+      : trigger.change === 'listed' || trigger.change === 'relisted'
+        ? `${trigger.change} ${trigger.kind === '' ? `${String(r.changes)} objects` : `${trigger.kind}s`}`
+        : `${trigger.kind} ${trigger.namespace !== undefined ? `${trigger.namespace}/` : ''}${trigger.name} ${trigger.change}`;
   const more = r.changes > 1 && trigger.kind !== '' ? ` (and ${String(r.changes - 1)} more changes)` : '';
-  return `${time} ${what}${more}: ${resultText(r)}`;
+  const retry = r.retryInMs !== undefined ? ` (retrying in ${seconds(r.retryInMs)})` : '';
+  return `${time} ${what}${more}: ${resultText(r)}${retry}`;
+}
+
+/** A wait as kubectl words one: 5ms, 1.3s, 16m40s. */
+function seconds(ms: number): string {
+  if (ms < 1000) return `${String(Math.round(ms))}ms`;
+  if (ms < 60_000) return `${String(Math.round(ms / 100) / 10)}s`;
+  const s = Math.round(ms / 1000);
+  return `${String(Math.floor(s / 60))}m${String(s % 60)}s`;
 }
 
 function resultText(r: Reconcile): string {

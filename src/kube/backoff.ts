@@ -36,3 +36,16 @@ export class ReflectorBackoff {
     return wait;
   }
 }
+
+/**
+ * How long a controller waits before it reconciles again after a reconcile that failed for the FAILURES-th time in a
+ * row (1 for the first): client-go's per-item exponential rate limiter, 5ms doubling up to 1000s, as its default
+ * controller rate limiter sets it up (kubernetes/client-go util/workqueue/default_rate_limiters.go:
+ * DefaultControllerRateLimiter, NewItemExponentialFailureRateLimiter(5*time.Millisecond, 1000*time.Second); When:
+ * baseDelay * 2^failures, with the failures counted before this one). Its other half, an overall bucket of 10 per
+ * second with a burst of 100, never binds for one item that doubles its wait each time, and is left out.
+ */
+export function requeueDelayMs(failures: number): number {
+  // 2 ** a large number is Infinity, which the cap takes as client-go's overflow guard does.
+  return Math.min(5 * 2 ** Math.max(0, failures - 1), 1_000_000);
+}

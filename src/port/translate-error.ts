@@ -144,6 +144,21 @@ function statusWord(code: number): string {
   }
 }
 
+/**
+ * Whether ERR (or its cause) is a connection that failed or timed out, which connecting again may mend: a network
+ * error code or a request timeout, not an answer of the server (an ApiError) nor a certificate that is refused.
+ */
+export function connectionFailed(err: unknown): boolean {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    if (e instanceof ApiError) return false;
+    if (isAbort(e)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  // A system error's code (ECONNRESET, ETIMEDOUT, the dialer's ETLSTIMEDOUT), not Node's ERR_* of a bad argument.
+  const code = errorCode(err);
+  return code !== undefined && /^E[A-Z0-9_]+$/.test(code) && !code.startsWith('ERR_') && !TLS_CODES.has(code);
+}
+
 /** The Node-style error code (ECONNRESET, ...) of ERR or of its causes. */
 export function errorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;

@@ -30,7 +30,8 @@ export function pickFault(f: FaultConfig, ri: RequestInfo): ApiError | 'drop' | 
   if (
     f.failNext !== undefined &&
     f.failNext.count > 0 &&
-    (f.failNext.verbs === undefined || f.failNext.verbs.includes(ri.verb))
+    (f.failNext.verbs === undefined || f.failNext.verbs.includes(ri.verb)) &&
+    (f.failNext.resources === undefined || f.failNext.resources.includes(resource))
   ) {
     f.failNext.count -= 1;
     const code = f.failNext.code;

@@ -30,7 +30,15 @@ export interface FaultConfig {
   onlyVerbs?: string[] | undefined;
   onlyResources?: string[] | undefined;
   /** Fails the next `count` matching resource requests with `code`, before the rate-based faults. */
-  failNext?: { count: number; code: number; verbs?: string[] | undefined } | undefined;
+  failNext?:
+    | {
+        count: number;
+        code: number;
+        verbs?: string[] | undefined;
+        /** Only these resources (plural, "res/sub" for subresources); all when absent. */
+        resources?: string[] | undefined;
+      }
+    | undefined;
 }
 
 export interface ApiServerOptions {

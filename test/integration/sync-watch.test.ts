@@ -5,15 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { connect } from '../support/connect.js';
-import type { AppDeps } from '../../src/app/deps.js';
-import type { Reconcile, WatchProgress } from '../../src/app/reconcile.js';
-import { runSyncWatch, type SyncWatchEnd } from '../../src/app/sync-watch.js';
 import { Interrupt } from '../../src/app/interrupt.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { ADMIN_TOKEN } from '../apiserver/types.js';
 import { exampleCluster, runPlugin } from './harness.js';
+import { startWatch, until, type Batching, type Watching } from './watch-harness.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -30,64 +27,6 @@ function exampleRevision(): Obj {
     .find((o) => o?.kind === 'ProviderRevision' && o.metadata?.name === REVISION);
   if (found == null) throw new Error(`no ProviderRevision ${REVISION} in the example`);
   return found;
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
-
-interface Watching {
-  readonly reconciles: Reconcile[];
-  readonly events: WatchProgress[];
-  readonly stop: AbortController;
-  readonly done: Promise<SyncWatchEnd>;
-}
-
-/** How long a batch waits: for SETTLE_MS without a change, at most MAX_WAIT_MS after its first change. */
-interface Batching {
-  readonly settleMs: number;
-  readonly maxWaitMs: number;
-}
-
-function startWatch(
-  kubeconfig: string,
-  interrupt?: Interrupt,
-  batching: Batching = { settleMs: 20, maxWaitMs: 100 },
-): Watching {
-  const reconciles: Reconcile[] = [];
-  const events: WatchProgress[] = [];
-  const stop = new AbortController();
-  const deps: AppDeps = {
-    readStdin: () => Promise.resolve(''),
-
-    connect: (flags) => Promise.resolve(connect(flags, {})),
-    interrupt,
-    confirm: (request) => {
-      if (!request.yes) throw new Error(`asked: ${request.message}`);
-      return Promise.resolve(true);
-    },
-    choose: () => Promise.resolve([]),
-    startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
-    warn: () => undefined,
-    onProgress: (e) => {
-      events.push(e);
-      if (e.type === 'reconciled') reconciles.push(e.reconcile);
-    },
-  };
-  const done = runSyncWatch(
-    {
-      source: { maxInputBytes: 1 << 30, connection: { kubeconfig } },
-      render: { allowPrivileged: false },
-      prune: false,
-      adopt: false,
-      write: { dryRun: 'none', check: false, yes: true, concurrency: 8, what: 'apply the Crossplane RBAC' },
-      ...batching,
-      signal: stop.signal,
-    },
-    deps,
-  );
-  return { reconciles, events, stop, done };
 }
 
 describe('sync --watch', () => {

@@ -1,0 +1,67 @@
+// sync --watch run in-process against the test API server, its reconciles heard through AppDeps.onProgress.
+import { connect } from '../support/connect.js';
+import type { AppDeps } from '../../src/app/deps.js';
+import type { Interrupt } from '../../src/app/interrupt.js';
+import type { Reconcile, WatchProgress } from '../../src/app/reconcile.js';
+import { runSyncWatch, type SyncWatchEnd } from '../../src/app/sync-watch.js';
+import type { Cluster } from '../../src/port/cluster.js';
+
+export async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface Watching {
+  readonly reconciles: Reconcile[];
+  readonly events: WatchProgress[];
+  readonly stop: AbortController;
+  readonly done: Promise<SyncWatchEnd>;
+}
+
+/** How long a batch waits: for SETTLE_MS without a change, at most MAX_WAIT_MS after its first change. */
+export interface Batching {
+  readonly settleMs: number;
+  readonly maxWaitMs: number;
+}
+
+export function startWatch(
+  kubeconfig: string,
+  interrupt?: Interrupt,
+  batching: Batching = { settleMs: 20, maxWaitMs: 100 },
+  /** Each connection's Cluster as the watch gets it (a test may wrap one to make a request fail). */
+  wrap: (cluster: Cluster) => Cluster = (c) => c,
+): Watching {
+  const reconciles: Reconcile[] = [];
+  const events: WatchProgress[] = [];
+  const stop = new AbortController();
+  const deps: AppDeps = {
+    readStdin: () => Promise.resolve(''),
+
+    connect: (flags) => Promise.resolve(wrap(connect(flags, {}))),
+    interrupt,
+    confirm: (request) => {
+      if (!request.yes) throw new Error(`asked: ${request.message}`);
+      return Promise.resolve(true);
+    },
+    choose: () => Promise.resolve([]),
+    startProgress: () => Promise.resolve({ update: () => undefined, stop: () => undefined }),
+    warn: () => undefined,
+    onProgress: (e) => {
+      events.push(e);
+      if (e.type === 'reconciled') reconciles.push(e.reconcile);
+    },
+  };
+  const done = runSyncWatch(
+    {
+      source: { maxInputBytes: 1 << 30, connection: { kubeconfig } },
+      render: { allowPrivileged: false },
+      prune: false,
+      adopt: false,
+      write: { dryRun: 'none', check: false, yes: true, concurrency: 8, what: 'apply the Crossplane RBAC' },
+      ...batching,
+      signal: stop.signal,
+    },
+    deps,
+  );
+  return { reconciles, events, stop, done };
+}
