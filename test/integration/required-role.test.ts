@@ -51,6 +51,8 @@ const COMMANDS: readonly {
     name: 'explain --subject',
     print: ['explain', '--subject', 'User:x'],
     run: ['explain', '--subject', 'Group:crossplane:masters', '--for', 'compositions', '--verb', 'update'],
+    // By default the bound ClusterRoles are read one GET each; --converged lists them all.
+    more: [['explain', '--subject', 'Group:crossplane:masters', '--converged']],
   },
   {
     name: 'explain --matrix',
