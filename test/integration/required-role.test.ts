@@ -59,7 +59,13 @@ const COMMANDS: readonly {
     print: ['explain', '--subject', 'User:x', '--matrix'],
     run: ['explain', '--subject', 'Group:crossplane:masters', '--matrix'],
   },
-  { name: 'lookup', print: ['lookup'], run: ['lookup', 'crossplane'] },
+  {
+    name: 'lookup',
+    print: ['lookup'],
+    run: ['lookup', 'crossplane'],
+    // By default the bound ClusterRoles are read one GET each; --converged lists them all.
+    more: [['lookup', 'crossplane', '--converged']],
+  },
   { name: 'composed', print: ['composed'], run: ['composed'] },
   { name: 'audit', print: ['audit'], run: ['audit'] },
 ];

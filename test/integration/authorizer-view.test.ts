@@ -1,8 +1,9 @@
 /**
- * explain --subject answers as the API server's RBAC authorizer does: from the rules each bound ClusterRole stores
+ * explain --subject and lookup answer as the API server's RBAC authorizer does: from the rules each bound ClusterRole stores
  * (plugin/pkg/auth/authorizer/rbac/rbac.go reads a ClusterRole's rules, never the roles aggregated into it), reading
  * the bindings and then only the ClusterRoles they bind. --converged reads every ClusterRole and answers with the
- * rules the aggregation controller converges to, marking those it has not stored yet. The oracle is the test API
+ * rules the aggregation controller converges to, marking those it has not stored yet (lookup: counting them, with the
+ * roles an aggregated role draws from). The oracle is the test API
  * server's own SubjectAccessReview (its authorizer shares no code with the plugin), asked while its aggregation
  * controller is held back and once it has caught up.
  */
@@ -150,7 +151,66 @@ describe('explain --subject answers from the rules the server stores; --converge
         { role: { name: AGGREGATED }, chain: [AGGREGATED], stored: true },
       ]);
     } finally {
+      // Held back again, with the aggregated role lagging again, for the tests that follow.
       server.setAggregation(false);
+      server.seed(objects().slice(0, 1));
     }
+  });
+});
+
+describe('lookup counts the rules the server stores; --converged those the controller converges to', () => {
+  interface Looked {
+    subjects: {
+      name: string;
+      grants: {
+        role: { name: string };
+        aggregated: boolean;
+        ruleCount: number;
+        aggregatedFrom: string[];
+        sourcesRead?: boolean;
+      }[];
+    }[];
+  }
+  async function lookup(extra: readonly string[]): Promise<Looked['subjects'][number]['grants'][number]> {
+    const r = await runPlugin(['lookup', USER, ...extra, '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const grant = (JSON.parse(r.stdout) as Looked).subjects.find((s) => s.name === USER)?.grants[0];
+    expect(grant).toBeDefined();
+    return grant as NonNullable<typeof grant>;
+  }
+  /** The rules the server stores in ROLE: what its authorizer grants. */
+  function storedRules(role: string): number {
+    const stored = server
+      .list('clusterroles')
+      .find((r) => (r as { metadata: { name: string } }).metadata.name === role);
+    return ((stored as { rules?: unknown[] } | undefined)?.rules ?? []).length;
+  }
+
+  it('by default one GET per bound ClusterRole, the stored rules counted, the sources said unread', async () => {
+    server.counters.reset();
+    const grant = await lookup([]);
+    expect(server.counters.get('list', 'clusterroles')).toBe(0);
+    expect(grant).toMatchObject({
+      role: { name: AGGREGATED },
+      aggregated: true,
+      ruleCount: storedRules(AGGREGATED),
+      aggregatedFrom: [],
+      sourcesRead: false,
+    });
+    expect(grant.ruleCount).toBe(1);
+    const table = await runPlugin(['lookup', USER, '--kubeconfig', kubeconfig]);
+    expect(table.stdout).toMatch(
+      /ClusterRole\/xrbac-lagging\s+ClusterRoleBinding\/xrbac-lagging\s+\(not read: --converged reads them\)$/m,
+    );
+  });
+
+  it('--converged: every ClusterRole listed, the converged rules counted, the sources named', async () => {
+    server.counters.reset();
+    const grant = await lookup(['--converged']);
+    expect(server.counters.get('list', 'clusterroles')).toBe(1);
+    expect(server.counters.get('get', 'clusterroles')).toBe(0);
+    // The source's two rules: what the controller will store.
+    expect(grant).toMatchObject({ ruleCount: storedRules(SOURCE), aggregatedFrom: [SOURCE] });
+    expect(grant.sourcesRead).toBeUndefined();
   });
 });
