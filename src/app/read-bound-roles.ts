@@ -3,7 +3,7 @@
  * roles an aggregated ClusterRole aggregates (the authorizer uses the rules the aggregated role stores). A GET per
  * role, a bounded number in flight, or one LIST of every ClusterRole when the bindings reach most of them.
  */
-import type { ClusterRoleBinding, KubeObject, RoleBinding } from '../kube/types.js';
+import type { ClusterRole, ClusterRoleBinding, KubeObject, RoleBinding } from '../kube/types.js';
 import { Kinds, type Cluster } from '../port/cluster.js';
 import { ApiError, translateError } from '../port/translate-error.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
@@ -104,6 +104,37 @@ export async function readBoundClusterRoles(
   }
 }
 
+/** ROLES read from CLUSTER, refused as a whole when one is invalid (one error naming each), as ClusterRoles. */
+async function checkedClusterRoles(
+  roles: readonly KubeObject[],
+  cluster: Cluster,
+): Promise<readonly ClusterRole[]> {
+  const [{ snapshotFromObjects }, { checkedOnce, findInvalidObjects, invalidInputError }] = await Promise.all(
+    [import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')],
+  );
+  // Each role checked once, for the refusal and the snapshot alike (a provider's role holds hundreds of rules).
+  const check = checkedOnce();
+  const invalid = findInvalidObjects(roles, ['clusterRoles'], check);
+  const describe = cluster.describe;
+  if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => describe);
+  return snapshotFromObjects(roles, check).clusterRoles;
+}
+
+/**
+ * Every ClusterRole of CLUSTER (one LIST), for what only the whole set answers (which roles would grant a denied
+ * request); with namespace-only rights (a 403), the refusal instead: the answer then goes without.
+ */
+export async function readEveryClusterRole(
+  cluster: Cluster,
+): Promise<{ readonly roles: readonly ClusterRole[] } | { readonly refused: string }> {
+  try {
+    return { roles: await checkedClusterRoles(await cluster.list(Kinds.clusterRole), cluster) };
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 403) return { refused: err.status?.message ?? 'forbidden' };
+    throw err instanceof ApiError ? translateError(err, 'listing ClusterRoles', cluster.describe) : err;
+  }
+}
+
 /**
  * A question's input as the authorizer would read it from a live cluster: PARTS but ClusterRoles (one LIST each, with
  * PARTIAL and EXTRAS as readInput takes them), then only the ClusterRoles the bindings read reach. Warnings as
@@ -137,16 +168,9 @@ export async function readBoundInput<T extends AlsoRead>(
       readBoundClusterRoles(cluster, names),
       also?.({ ...first, cluster }),
     ]);
-    const [{ snapshotFromObjects }, { checkedOnce, findInvalidObjects, invalidInputError }] =
-      await Promise.all([import('../crossplane/snapshot.js'), import('../crossplane/validate-input.js')]);
-    // Each role checked once, for the refusal and the snapshot alike (a provider's role holds hundreds of rules).
-    const check = checkedOnce();
-    const invalid = findInvalidObjects(bound.roles, ['clusterRoles'], check);
-    const describe = cluster.describe;
-    if (invalid.length > 0) throw invalidInputError(invalid, (_o: KubeObject) => describe);
     input = {
       ...first,
-      snapshot: { ...first.snapshot, clusterRoles: snapshotFromObjects(bound.roles, check).clusterRoles },
+      snapshot: { ...first.snapshot, clusterRoles: await checkedClusterRoles(bound.roles, cluster) },
       // ClusterRoles first, as readClusterObjects orders the parts; ALSO's (the Crossplane kinds) last.
       unseen: [...bound.unseen, ...first.unseen, ...(more?.unseen ?? [])],
       invalidOwners: [...first.invalidOwners, ...(more?.invalidOwners ?? [])],

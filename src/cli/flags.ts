@@ -158,6 +158,17 @@ export function parseOnly(value: string | undefined): SyncFamily[] | undefined {
 }
 
 /** `--after-sync` and its `--only`, for the commands that answer questions (explain, who-can). */
+/**
+ * --converged of the commands that answer as the authorizer by default (who-can, explain --subject, lookup): one
+ * help text, so that they say the same of the two views.
+ */
+export const convergedOption = {
+  type: 'boolean',
+  default: false,
+  describe:
+    'Read every ClusterRole and answer with the rules the aggregation controller converges to, marking paths through rules it has not stored yet (default: the rules each bound role stores, as the API server answers; --after-sync implies it)',
+} as const;
+
 export const afterSyncOptions = {
   'after-sync': {
     type: 'boolean',

@@ -2,7 +2,9 @@
  * `explain --subject`: the bindings that reach one subject in a scope, the effective rules of each bound role with
  * where they came from, and, for one request, the answer with the rules that grant it or, when denied, why in
  * Crossplane's terms and what would fix it. Subjects are matched as the RBAC authorizer matches them
- * (pkg/registry/rbac/validation/rule.go appliesTo); rules with the aggregation controller's converged rules.
+ * (pkg/registry/rbac/validation/rule.go appliesTo). A ClusterRole grants the rules it stores, as the authorizer reads
+ * them (it never reads the roles aggregated into it), or, in the converged view, the rules the aggregation controller
+ * converges to, each rule it has not stored yet marked.
  */
 import type { AccessAttributes } from '../authz/authorize.js';
 import { requestAttributes, ruleAllows } from '../authz/authorize.js';
@@ -60,15 +62,46 @@ function bindingRef(b: ClusterRoleBinding | RoleBinding): Ref {
     : { kind: 'ClusterRoleBinding', name: b.metadata.name };
 }
 
+/** Which rules a ClusterRole grants in an explanation. */
+export interface SubjectView {
+  /**
+   * True: the rules the aggregation controller converges to (every ClusterRole must be in the snapshot), a request
+   * allowed only by rules not stored yet answered allowed with why the server denies it now. False: the rules each
+   * role stores, as the authorizer answers.
+   */
+  readonly converged: boolean;
+  /**
+   * With converged false: whether the snapshot holds every ClusterRole (-f, or all of them read). Then an aggregated
+   * role's stored rules are shown with the chains they come through, and a role whose stored rules lag is marked;
+   * else only the bound roles are there (the authorizer's reads) and each is taken as it stands.
+   */
+  readonly everyClusterRole: boolean;
+}
+
+const CONVERGED: SubjectView = { converged: true, everyClusterRole: true };
+
 export function explainSubject(
   subject: SubjectRef,
   extraGroups: readonly string[],
   namespace: string | undefined,
   snapshot: SubjectSnapshot,
   request?: { readonly verb: string; readonly resource: ResolvedResource; readonly name?: string },
+  view: SubjectView = CONVERGED,
 ): SubjectExplanation {
   const user = identityOf(subject, extraGroups);
-  const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
+  const storedOnly = !view.converged;
+  // Without the roles they aggregate, aggregated roles are taken as they stand (their aggregationRule still said).
+  const aggregating =
+    storedOnly && !view.everyClusterRole
+      ? new Set(
+          snapshot.clusterRoles.filter((r) => r.aggregationRule !== undefined).map((r) => r.metadata.name),
+        )
+      : undefined;
+  const clusterRoles =
+    aggregating !== undefined
+      ? snapshot.clusterRoles.map(({ aggregationRule: _ignored, ...role }) => role)
+      : snapshot.clusterRoles;
+  const roles = new EffectiveRoles(clusterRoles, snapshot.roles);
   const via = new Map<ClusterRoleBinding | RoleBinding, ReturnType<typeof matchingSubjects>>();
   const viaOf = (b: ClusterRoleBinding | RoleBinding): ReturnType<typeof matchingSubjects> => {
     let v = via.get(b);
@@ -87,11 +120,15 @@ export function explainSubject(
   const rulesOf = (role: ResolvedRole): readonly EffectiveRule[] => {
     let rules = provenance.get(role);
     if (rules === undefined) {
-      rules = role.effective.map((rule) => ({
-        rule,
-        chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
-        stored: roles.isStored(role, rule),
-      }));
+      rules =
+        storedOnly && role.drift
+          ? // What the authorizer grants: the stored rules, each with the chain it came through (if any still holds it).
+            role.stored.map((rule) => ({ rule, chain: roles.chain(role.name, rule), stored: true }))
+          : role.effective.map((rule) => ({
+              rule,
+              chain: role.aggregated ? roles.chain(role.name, rule) : [role.name],
+              stored: roles.isStored(role, rule),
+            }));
       provenance.set(role, rules);
     }
     return rules;
@@ -101,7 +138,12 @@ export function explainSubject(
     return {
       binding: bindingRef(b),
       via: viaOf(b),
-      role: { ...refOf(role), found: role.found, aggregated: role.aggregated, drift: role.drift },
+      role: {
+        ...refOf(role),
+        found: role.found,
+        aggregated: role.aggregated || (aggregating?.has(role.name) ?? false),
+        drift: role.drift,
+      },
       rules: rulesOf(role),
     };
   };
@@ -121,6 +163,7 @@ export function explainSubject(
             names,
             bound,
             flag: subjectFlag(subject),
+            storedOnly,
           }),
   };
 }
@@ -130,7 +173,7 @@ function decide(
   namespace: string | undefined,
   user: UserInfo,
   bindings: readonly BoundRole[],
-  lookIn: Omit<Denial, 'req' | 'attrs' | 'ns'>,
+  lookIn: Omit<Denial, 'req' | 'attrs' | 'ns'> & { readonly storedOnly: boolean },
 ): SubjectAccess {
   const res = req.resource;
   const ns = res.path === undefined && res.namespaced ? (namespace ?? '') : '';
@@ -158,6 +201,27 @@ function decide(
       fix: 'wait for kube-controller-manager, or check that it runs (kubectl get clusterrole -o yaml shows the stored rules)',
     });
   }
-  if (!allowed) whyNot.push(...reasons({ req, attrs, ns, ...lookIn }));
+  // Stored rules only: a role whose converged rules would allow it, the controller not having stored them yet.
+  const waiting = allowed || !lookIn.storedOnly ? [] : notStoredYet(inScope, attrs, lookIn.roles);
+  if (waiting.length > 0) {
+    whyNot.push({
+      reason: 'not-converged',
+      message: `rules the aggregation controller has not stored yet would grant it (in ${waiting.join(', ')}): the API server denies it until the controller catches up`,
+      fix: 'wait for kube-controller-manager, or check that it runs (kubectl get clusterrole -o yaml shows the stored rules)',
+    });
+  } else if (!allowed) whyNot.push(...reasons({ req, attrs, ns, ...lookIn }));
   return { request: attrs, allowed, privileged, grants, whyNot };
+}
+
+/** The bound ClusterRoles whose stored rules lag and whose converged rules allow ATTRS, in name order. */
+function notStoredYet(
+  bindings: readonly BoundRole[],
+  attrs: AccessAttributes,
+  roles: EffectiveRoles,
+): string[] {
+  const names = bindings
+    .filter((b) => b.role.kind === 'ClusterRole' && b.role.drift)
+    .map((b) => b.role.name)
+    .filter((n) => roles.clusterRole(n).effective.some((r) => ruleAllows(r, attrs)));
+  return [...new Set(names)].sort(compareNames);
 }

@@ -32,7 +32,10 @@ export interface LookupGrant {
   readonly roleFound: boolean;
   /** The role is a ClusterRole with an aggregationRule. */
   readonly aggregated: boolean;
-  /** How many rules the role grants once the aggregation controller has caught up. */
+  /**
+   * How many rules the role grants: those it stores, as the authorizer reads them, or (converged view) those the
+   * aggregation controller stores once it has caught up.
+   */
   readonly ruleCount: number;
   /** Every ClusterRole an aggregated role draws from, directly or through another aggregated role, in name order. */
   readonly aggregatedFrom: readonly string[];
@@ -41,6 +44,19 @@ export interface LookupGrant {
    * that was already followed on an earlier chain, or closes a cycle); [] for a role that does not aggregate.
    */
   readonly chains: readonly (readonly string[])[];
+  /**
+   * False for an aggregated role whose sources were not read (only the bound ClusterRoles were: the authorizer's
+   * reads); `aggregatedFrom` and `chains` are then empty. Absent when they were read.
+   */
+  readonly sourcesRead?: false;
+}
+
+/** Which rules a role's count is of, and whether every ClusterRole is at hand. */
+export interface LookupView {
+  /** True: the rules the aggregation controller converges to; false: the rules each role stores. */
+  readonly converged: boolean;
+  /** Whether the snapshot holds every ClusterRole (else only the bound ones: an aggregated role's sources unknown). */
+  readonly everyClusterRole: boolean;
 }
 
 export interface LookupSubject {
@@ -105,9 +121,23 @@ function subjectKey(kind: string, namespace: string | undefined, name: string): 
   return JSON.stringify([kind, namespace ?? '', name]);
 }
 
-export function lookup(query: LookupQuery, snapshot: RbacSnapshot): LookupResult {
+export function lookup(
+  query: LookupQuery,
+  snapshot: RbacSnapshot,
+  view: LookupView = { converged: true, everyClusterRole: true },
+): LookupResult {
   const pattern = parsePattern(query.pattern);
-  const roles = new EffectiveRoles(snapshot.clusterRoles, snapshot.roles);
+  // Without the roles they aggregate, aggregated roles are taken as they stand (their aggregationRule still said).
+  const unread = view.everyClusterRole
+    ? undefined
+    : new Set(
+        snapshot.clusterRoles.filter((r) => r.aggregationRule !== undefined).map((r) => r.metadata.name),
+      );
+  const clusterRoles =
+    unread !== undefined
+      ? snapshot.clusterRoles.map(({ aggregationRule: _ignored, ...role }) => role)
+      : snapshot.clusterRoles;
+  const roles = new EffectiveRoles(clusterRoles, snapshot.roles);
   const { graph } = roles.convergence;
   const grantCache = new Map<string, Omit<LookupGrant, 'binding' | 'scope'>>();
   const found = new Map<
@@ -128,10 +158,11 @@ export function lookup(query: LookupQuery, snapshot: RbacSnapshot): LookupResult
             ? { kind: 'Role', name: resolved.name, namespace: ns }
             : { kind: 'ClusterRole', name: resolved.name },
         roleFound: resolved.found,
-        aggregated: resolved.aggregated,
-        ruleCount: resolved.effective.length,
+        aggregated: resolved.aggregated || (unread?.has(resolved.name) ?? false),
+        ruleCount: (view.converged ? resolved.effective : resolved.stored).length,
         aggregatedFrom,
         chains: resolved.aggregated ? chainsOf(graph, resolved.name) : [],
+        ...(unread?.has(resolved.name) === true ? { sourcesRead: false as const } : {}),
       };
       grantCache.set(key, role);
     }

@@ -76,6 +76,7 @@ interface LookupJson {
       readonly ruleCount: number;
       readonly aggregatedFrom: readonly string[];
       readonly chains: readonly (readonly string[])[];
+      readonly sourcesRead?: false;
     }[];
   })[];
 }
@@ -294,8 +295,24 @@ describe('lookup through the real kubectl, checked against kubectl get', () => {
     expect(got).toStrictEqual(want);
   });
 
-  it('an aggregated ClusterRole comes with what kubectl get clusterroles -l finds for its selectors', async () => {
+  it('by default the bound ClusterRoles are read as they stand: an aggregated one counts its stored rules, its sources unread', async () => {
     const r = await lookup([]);
+    const aggregated = r.subjects.flatMap((s) => s.grants).filter((g) => g.aggregated);
+    expect(aggregated.map((g) => g.role.name)).toContain('crossplane-admin');
+    for (const g of aggregated) {
+      const role = await clusterRole(g.role.name);
+      expect(role?.aggregationRule, g.role.name).toBeDefined();
+      expect(g, g.role.name).toMatchObject({
+        ruleCount: role?.rules?.length ?? 0,
+        aggregatedFrom: [],
+        chains: [],
+        sourcesRead: false,
+      });
+    }
+  });
+
+  it('--converged: an aggregated ClusterRole comes with what kubectl get clusterroles -l finds for its selectors', async () => {
+    const r = await lookup(['--converged']);
     const grants = r.subjects.flatMap((s) => s.grants);
     const checked = new Set<string>();
     for (const g of grants) {
@@ -339,10 +356,16 @@ describe('lookup through the real kubectl, checked against kubectl get', () => {
     });
   });
 
-  it('-f on the same files gives what the live cluster gives', async () => {
+  it('-f on the same files gives what the live cluster gives with --converged (every ClusterRole at hand)', async () => {
     const files = ['-f', examples, '-f', extraFile, '-f', syncedFile, '-f', bootstrapFile];
     for (const args of [[], ['crossplane', '--kind', 'group', '-n', 'team-a']]) {
-      expect(await lookup([...args, ...files]), args.join(' ')).toStrictEqual(await lookup(args));
+      const live = await lookup([...args, '--converged']);
+      expect(await lookup([...args, ...files, '--converged']), args.join(' ')).toStrictEqual(live);
+      // Without --converged the files' objects stand for the stored ones: the same but for the rules counted,
+      // which are those the files store (an aggregated role there stores what it held before sync).
+      const uncounted = (r: LookupJson): unknown =>
+        r.subjects.map((x) => ({ ...x, grants: x.grants.map(({ ruleCount: _n, ...g }) => g) }));
+      expect(uncounted(await lookup([...args, ...files])), args.join(' ')).toStrictEqual(uncounted(live));
     }
   }, 60_000);
 
@@ -354,9 +377,16 @@ describe('lookup through the real kubectl, checked against kubectl get', () => {
     const json = rowsOf(await lookup(['crossplane']));
     expect(cells).toStrictEqual(json);
     expect(r.stdout).toMatch(
+      /^Group\/crossplane:masters +cluster-wide +ClusterRole\/crossplane-admin +ClusterRoleBinding\/crossplane-admin +\(not read: --converged reads them\)$/m,
+    );
+    const converged = ok(await run(['crossplane-rbac', 'lookup', 'crossplane', '--converged']), 'converged');
+    expect(converged.stdout).toMatch(
       /^Group\/crossplane:masters +cluster-wide +ClusterRole\/crossplane-admin +ClusterRoleBinding\/crossplane-admin +crossplane:aggregate-to-admin \(\+\d+ more\)$/m,
     );
-    const wide = ok(await run(['crossplane-rbac', 'lookup', '^crossplane:masters$', '-o', 'wide']), 'wide');
+    const wide = ok(
+      await run(['crossplane-rbac', 'lookup', '^crossplane:masters$', '-o', 'wide', '--converged']),
+      'wide',
+    );
     expect(wide.stdout).toMatch(/ crossplane-admin → crossplane:aggregate-to-admin$/m);
   });
 

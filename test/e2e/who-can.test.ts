@@ -481,6 +481,17 @@ describe("who-can answers from the rules the server stores; --converged from the
       expect(await canI('delete', resource, undefined, { kind: 'Group', name: 'crossplane:masters' })).toBe(
         false,
       );
+      // explain --subject answers as the server too (exit 1, as kubectl auth can-i); --converged allows it, marked.
+      const explainMasters = ['crossplane-rbac', 'explain', '--subject', 'Group:crossplane:masters'];
+      const asked = ['--for', resource, '--verb', 'delete'];
+      const denied = await run([...explainMasters, ...asked]);
+      expect(denied.code, denied.stderr).toBe(1);
+      expect(denied.stdout).toMatch(/^delete lag\.example\.io\/gadgets: denied$/m);
+      const pending = await run([...explainMasters, ...asked, '--converged', '-o', 'wide']);
+      expect(pending.code, pending.stderr).toBe(0);
+      expect(pending.stdout).toMatch(
+        /^ {6}delete lag\.example\.io\/gadgets {2}← xrbac-lag-gadgets-admin {2}\(not stored yet\)$/m,
+      );
       const masters = converged.subjects.find((s) => keyOf(s) === 'Group/crossplane:masters');
       expect(masters?.paths.find((p) => p.binding.name === 'crossplane-admin')).toMatchObject({
         role: { kind: 'ClusterRole', name: 'crossplane-admin' },

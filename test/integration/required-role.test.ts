@@ -51,13 +51,21 @@ const COMMANDS: readonly {
     name: 'explain --subject',
     print: ['explain', '--subject', 'User:x'],
     run: ['explain', '--subject', 'Group:crossplane:masters', '--for', 'compositions', '--verb', 'update'],
+    // By default the bound ClusterRoles are read one GET each; --converged lists them all.
+    more: [['explain', '--subject', 'Group:crossplane:masters', '--converged']],
   },
   {
     name: 'explain --matrix',
     print: ['explain', '--subject', 'User:x', '--matrix'],
     run: ['explain', '--subject', 'Group:crossplane:masters', '--matrix'],
   },
-  { name: 'lookup', print: ['lookup'], run: ['lookup', 'crossplane'] },
+  {
+    name: 'lookup',
+    print: ['lookup'],
+    run: ['lookup', 'crossplane'],
+    // By default the bound ClusterRoles are read one GET each; --converged lists them all.
+    more: [['lookup', 'crossplane', '--converged']],
+  },
   { name: 'composed', print: ['composed'], run: ['composed'] },
   { name: 'audit', print: ['audit'], run: ['audit'] },
 ];

@@ -25,6 +25,8 @@ export interface ExplainArgs extends GlobalArgs, FleetArgs {
   readonly 'diff-with': string | undefined;
   readonly 'print-required-role': boolean;
   readonly 'after-sync': boolean;
+  /** explain --subject's --converged. */
+  readonly converged: boolean | undefined;
   readonly only: string | undefined;
 }
 

@@ -79,6 +79,11 @@ export const matrixMode: ExplainMode = {
         },
       );
     }
+    if (args.converged === true) {
+      throw new UsageError('--matrix shows both views: drop --converged', {
+        hint: 'a cell that only rules the aggregation controller has not stored yet allow is marked',
+      });
+    }
     checkNamespaceFlag('--namespace', args.namespace);
     const output = parseFormat('explain-matrix', args.output, matrixMode.command);
     const diffWith = args['diff-with'];

@@ -68,6 +68,11 @@ export const roleMode: ExplainMode = {
       });
     }
     if (args.group !== undefined) throw new UsageError('--group needs --subject');
+    if (args.converged === true) {
+      throw new UsageError('--converged needs --subject', {
+        hint: 'explain ROLE always shows the rules the aggregation controller converges to, and which are stored',
+      });
+    }
     const output = parseFormat('explain-role', args.output, roleMode.command);
     const request = parseAccess(args.for, args.verb);
     const run: RoleRun = {

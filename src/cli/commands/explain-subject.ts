@@ -59,6 +59,7 @@ export const subjectMode: ExplainMode = {
         groups: args.group ?? [],
         namespace: args.namespace,
         request,
+        converged: args.converged === true,
         afterSync: shared.afterSync,
       },
       output,

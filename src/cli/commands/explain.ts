@@ -5,6 +5,7 @@ import { formatsOf, GRAPH_OUTPUTS_HELP, outputHelpOf, parseFormat } from '../out
 import {
   afterSyncFlags,
   afterSyncOptions,
+  convergedOption,
   noHeadersOption,
   printReadRole,
   printReadRoleOption,
@@ -43,6 +44,10 @@ export function explainCommand(deps: Deps): CommandModule<GlobalArgs, ExplainArg
             )
             .option('no-headers', noHeadersOption),
         )
+          .option('converged', {
+            ...convergedOption,
+            describe: `With --subject: ${convergedOption.describe}`,
+          })
           .options(afterSyncOptions)
           .option('print-required-role', printReadRoleOption),
       ),

@@ -5,7 +5,7 @@ import { appDeps, type Deps, type GlobalArgs } from '../context.js';
 import { filenameOption, inputSource, type FromPaths } from '../input-flags.js';
 import { outputHelpOf, parseFormat, type FormatOf } from '../output/registry.js';
 import { printResult } from '../output/print-result.js';
-import { noHeadersOption, printReadRole, printReadRoleOption } from '../flags.js';
+import { convergedOption, noHeadersOption, printReadRole, printReadRoleOption } from '../flags.js';
 import { fleetOptions, inContext, runAcrossContexts, withFleetFlags, type FleetArgs } from '../fleet.js';
 import type { InputSource } from '../../app/read-input.js';
 
@@ -16,6 +16,7 @@ interface LookupArgs extends GlobalArgs, FleetArgs {
   readonly filename: FromPaths | undefined;
   readonly 'no-headers': boolean;
   readonly 'print-required-role': boolean;
+  readonly converged: boolean;
 }
 
 export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs> {
@@ -42,6 +43,7 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
           describe: 'RoleBindings of every namespace (the default); -n NS: only those in NS',
         })
         .option('filename', filenameOption)
+        .option('converged', convergedOption)
         .describe('output', outputHelpOf('lookup'))
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption)
@@ -71,7 +73,7 @@ async function lookupOnce(
   query: LookupQuery,
 ): Promise<void> {
   const { runLookup } = await import('../../app/lookup.js');
-  const result = await runLookup({ source, query }, appDeps(deps, args.color));
+  const result = await runLookup({ source, query, converged: args.converged }, appDeps(deps, args.color));
   await printResult(deps, 'lookup', output, result, { color: args.color, headers: !args['no-headers'] });
 }
 

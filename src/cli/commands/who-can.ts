@@ -7,6 +7,7 @@ import { printResult } from '../output/print-result.js';
 import {
   afterSyncFlags,
   afterSyncOptions,
+  convergedOption,
   noHeadersOption,
   printReadRole,
   printReadRoleOption,
@@ -54,12 +55,7 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
           describe: 'Every namespace: RoleBindings of all namespaces count',
         })
         .option('filename', filenameOption)
-        .option('converged', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Read every ClusterRole and answer with the rules the aggregation controller converges to, marking paths through rules it has not stored yet (default: the rules each bound role stores, as the API server answers; --after-sync implies it)',
-        })
+        .option('converged', convergedOption)
         .options(afterSyncOptions)
         .describe('output', outputHelpOf('who-can'))
         .option('no-headers', noHeadersOption)

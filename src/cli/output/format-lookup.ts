@@ -12,11 +12,19 @@ function roleName(g: LookupGrant): string {
   return `${g.role.kind}/${g.role.name}${g.roleFound ? '' : ' (not found)'}`;
 }
 
+/** What AGGREGATES says of an aggregated role whose sources were not read (the default reads the bound roles only). */
+const NOT_READ = '(not read: --converged reads them)';
+
 function sources(g: LookupGrant): string {
   if (!g.aggregated) return '';
+  if (g.sourcesRead === false) return NOT_READ;
   if (g.aggregatedFrom.length === 0) return '(none)';
   if (g.aggregatedFrom.length <= SHOWN_SOURCES) return g.aggregatedFrom.join(', ');
   return `${g.aggregatedFrom[0] ?? ''} (+${String(g.aggregatedFrom.length - 1)} more)`;
+}
+
+function sourcesOrNone(g: LookupGrant): string {
+  return g.sourcesRead === false ? NOT_READ : '(none)';
 }
 
 /**
@@ -34,7 +42,7 @@ export function lookupTableRows(result: LookupResult, wide: boolean): { head: st
         continue;
       }
       const rules = String(g.ruleCount);
-      if (g.chains.length === 0) rows.push([...head, rules, g.aggregated ? '(none)' : '']);
+      if (g.chains.length === 0) rows.push([...head, rules, g.aggregated ? sourcesOrNone(g) : '']);
       for (const chain of g.chains) rows.push([...head, rules, chain.join(' → ')]);
     }
   }

@@ -1015,6 +1015,12 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
       argv: ['explain', 'admin', '--group', 'team-a', '-f', good],
       error: '--group needs --subject',
     },
+    ExplainRoleConverged: {
+      reason: "explain ROLE always shows the converged rules: --converged is the subject mode's",
+      argv: ['explain', 'admin', '--converged', '-f', good],
+      error: '--converged needs --subject',
+      hint: 'explain ROLE always shows the rules the aggregation controller converges to, and which are stored',
+    },
     ExplainRoleHtmlOutput: {
       reason: 'the role mode draws dot and mermaid, not the subject mode html page',
       argv: ['explain', 'admin', '-o', 'html', '-f', good],
@@ -1064,6 +1070,12 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
       reason: 'the matrix answers every resource: --for would be silently ignored',
       argv: ['explain', '--subject', 'User:jane', '--matrix', '--for', 'pods', '--verb', 'get', '-f', good],
       error: '--matrix answers every resource and verb: drop --for',
+    },
+    MatrixConverged: {
+      reason: 'the matrix marks the cells only rules not stored yet allow: it takes no view flag',
+      argv: ['explain', '--subject', 'User:jane', '--matrix', '--converged', '-f', good],
+      error: '--matrix shows both views: drop --converged',
+      hint: 'a cell that only rules the aggregation controller has not stored yet allow is marked',
     },
     MatrixAllWithoutMatrix: {
       reason: 'a forgotten --matrix: --all means nothing to explain --subject',
