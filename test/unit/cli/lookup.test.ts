@@ -99,8 +99,8 @@ describe('lookup -f', () => {
     ]);
   });
 
-  it('-o wide: one line per aggregation chain, with the rules the role grants', async () => {
-    const r = await lookup('robot', '-o', 'wide');
+  it('-o wide --converged: one line per aggregation chain, with the rules the aggregation controller converges to', async () => {
+    const r = await lookup('robot', '-o', 'wide', '--converged');
     expect(r.stdout.split('\n')).toStrictEqual([
       'SUBJECT                     SCOPE         ROLE               BINDING                       RULES  AGGREGATION CHAIN',
       'ServiceAccount/infra/robot  cluster-wide  ClusterRole/admin  ClusterRoleBinding/ops-admin  3      admin → edit → to-edit',
@@ -110,8 +110,8 @@ describe('lookup -f', () => {
     ]);
   });
 
-  it('-o json: names exactly as given, the sources and chains in full', async () => {
-    const r = await lookup('^dev', '-o', 'json');
+  it('-o json --converged: names exactly as given, the sources and chains in full', async () => {
+    const r = await lookup('^dev', '-o', 'json', '--converged');
     expect(JSON.parse(r.stdout)).toStrictEqual({
       pattern: '^dev',
       subjects: [
