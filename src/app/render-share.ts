@@ -3,19 +3,20 @@
  * providers and XRDs everywhere), so sync's render (and its privileged-rule check) is done once per distinct input
  * and the result handed to every context whose input is the same by content.
  *
- * The key is one hash of everything the renderer is given: the snapshot parts it reads (RENDER_PARTS: it is handed
- * a snapshot holding only those, its Deployments only with the fields it reads, so it cannot read another unkeyed),
- * the options, the owners to hold and the live CRDs. Two things differ between clusters without changing what is rendered, and are left out of the hash:
- * - what the API server stamps on every object and the renderer never reads (SERVER_FIELDS);
+ * The input is everything the renderer is given: the snapshot parts it reads (RENDER_PARTS: it is handed a snapshot
+ * holding only those, its Deployments only with the fields it reads, so it cannot read another unkept), the options,
+ * the owners to hold and the live CRDs. A render keeps its input, and a later input is compared with it in place
+ * (same-content.ts: no copy, no serialisation, stopping at the first difference). Two things differ between clusters
+ * without changing what is rendered, and are left out of the comparison:
+ * - what the API server stamps on every object and the renderer never reads;
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
- *   each (but an empty one) is replaced in the hash by its place in order of first appearance, so two inputs hash
- *   alike only when their uids are equal in the same places. On a hit the result's owner references are given this context's uids,
- *   place for place.
+ *   two inputs are alike only when one's uids map onto the other's one to one, place for place. On a hit the
+ *   result's owner references are given this context's uids through that map.
  */
-import { createHash } from 'node:crypto';
-import type { ClusterSnapshot, Deployment, KubeObject, ObjectMeta, RbacObject } from '../kube/types.js';
+import type { ClusterSnapshot, Deployment, RbacObject } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
+import { UidMatch, sameObjects } from './same-content.js';
 
 /** The parts of the snapshot sync's renderer reads (src/sync/render.ts, settings.ts, crossplane/provider/family.ts). */
 const RENDER_PARTS = [
@@ -27,17 +28,18 @@ const RENDER_PARTS = [
   'configMaps',
 ] as const satisfies readonly (keyof ClusterSnapshot)[];
 
-/** Metadata the API server sets on every object that nothing in the renderer reads or copies. */
-const SERVER_FIELDS = ['resourceVersion', 'creationTimestamp', 'managedFields', 'generation', 'selfLink'];
-
-/** A `"uid":"…"` member as JSON.stringify writes it (a quote inside a string is always escaped, so never matches). */
-const UID_MEMBER = /"uid":"((?:[^"\\]|\\.)*)"/g;
-
 type Render = (snapshot: ClusterSnapshot, opts: SyncOptions) => DesiredState;
 
+/** A render's input as compared: the parts read, the options (as JSON), the owners held and the live CRDs. */
+interface RenderKey {
+  readonly input: ClusterSnapshot;
+  readonly flags: string;
+  readonly hold: NonNullable<SyncOptions['hold']>;
+  readonly liveCrds: SyncOptions['liveCrds'];
+}
+
 interface Entry {
-  /** The uids of the input rendered, by place. */
-  readonly uids: readonly string[];
+  readonly key: RenderKey;
   readonly desired: DesiredState;
 }
 
@@ -47,41 +49,31 @@ export interface ShareCounts {
   readonly shared: number;
 }
 
-/** An object as JSON without the fields the server stamps on it. */
-function contentText(o: KubeObject): string {
-  const meta = o.metadata as ObjectMeta & Record<string, unknown>;
-  if (!SERVER_FIELDS.some((f) => f in meta)) return JSON.stringify(o);
-  const kept: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) if (!SERVER_FIELDS.includes(k)) kept[k] = v;
-  return JSON.stringify({ ...o, metadata: kept });
+/** The render key of INPUT (the renderer's snapshot) with OPTS. */
+function keyOf(input: ClusterSnapshot, opts: SyncOptions): RenderKey {
+  const { hold, liveCrds, ...flags } = opts;
+  return { input, flags: JSON.stringify(flags), hold: hold ?? [], liveCrds };
 }
 
-/** The hash of the render's input by content, and its uids by place. */
-function keyOf(snapshot: ClusterSnapshot, opts: SyncOptions): { key: string; uids: string[] } {
-  const { hold, liveCrds, ...flags } = opts;
-  const texts: string[] = [JSON.stringify(flags)];
-  for (const part of RENDER_PARTS) {
-    texts.push(`\n${part}`);
-    for (const o of snapshot[part]) texts.push(contentText(o));
+/**
+ * The map from A's uids to B's when the two render keys are the same by content (same-content.ts), else undefined.
+ * The cheap differences (options, counts) are looked at first.
+ */
+function sameKey(a: RenderKey, b: RenderKey): ReadonlyMap<string, string> | undefined {
+  if (a.flags !== b.flags || a.hold.length !== b.hold.length) return undefined;
+  if ((a.liveCrds === undefined) !== (b.liveCrds === undefined)) return undefined;
+  if (RENDER_PARTS.some((p) => a.input[p].length !== b.input[p].length)) return undefined;
+  const m = new UidMatch();
+  for (const part of RENDER_PARTS) if (!sameObjects(a.input[part], b.input[part], m)) return undefined;
+  for (let i = 0; i < a.hold.length; i++) {
+    const x = a.hold[i];
+    const y = b.hold[i];
+    if (x === undefined || y === undefined || x.reason !== y.reason || x.origin !== y.origin)
+      return undefined;
+    if (!sameObjects([x.object], [y.object], m)) return undefined;
   }
-  texts.push('\nhold');
-  for (const h of hold ?? []) texts.push(contentText(h.object), JSON.stringify([h.reason, h.origin]));
-  texts.push(liveCrds === undefined ? '\nno live CRDs' : '\nlive CRDs');
-  for (const c of liveCrds ?? []) texts.push(contentText(c));
-  const places = new Map<string, number>();
-  const uids: string[] = [];
-  const text = texts.join('\n').replace(UID_MEMBER, (member, uid: string) => {
-    // An empty uid is no uid to the renderer (bindings.ts): it stays as it is in the hash.
-    if (uid === '') return member;
-    let place = places.get(uid);
-    if (place === undefined) {
-      place = uids.length;
-      places.set(uid, place);
-      uids.push(JSON.parse(`"${uid}"`) as string);
-    }
-    return `"uid":#${String(place)}`;
-  });
-  return { key: createHash('sha256').update(text).digest('hex'), uids };
+  if (!sameObjects(a.liveCrds ?? [], b.liveCrds ?? [], m)) return undefined;
+  return m.forward;
 }
 
 /** OBJECT with its owner references' uids mapped by TO (undefined: a uid the rendered input did not hold). */
@@ -100,41 +92,39 @@ function withUids(o: RbacObject, to: ReadonlyMap<string, string>): RbacObject | 
 /**
  * One run's shared renders. render() renders SNAPSHOT as RENDER would, or, when an input equal by content was
  * rendered before in this run, gives that result with this input's uids. A render that throws is not kept. At most
- * KEEP renders are held (the least recently used goes), so a fleet of unlike clusters holds no more than that.
+ * KEEP renders (and their inputs) are held (the least recently used goes), so a fleet of unlike clusters holds no
+ * more than that.
  */
 export class RenderShare {
-  private readonly entries = new Map<string, Entry>();
+  /** Least recently used first. */
+  private readonly entries: Entry[] = [];
 
   constructor(private readonly keep = 4) {}
 
   private done = { rendered: 0, shared: 0 };
 
   render(snapshot: ClusterSnapshot, opts: SyncOptions, render: Render): DesiredState {
-    const input = renderInput(snapshot);
-    const { key, uids } = keyOf(input, opts);
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      const to = new Map(hit.uids.map((u, i) => [u, uids[i] ?? u]));
+    const key = keyOf(renderInput(snapshot), opts);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const hit = this.entries[i];
+      const to = hit === undefined ? undefined : sameKey(hit.key, key);
+      if (hit === undefined || to === undefined) continue;
       const objects: RbacObject[] = [];
       for (const o of hit.desired.objects) {
         const mapped = withUids(o, to);
         if (mapped === undefined) break;
         objects.push(mapped);
       }
-      if (objects.length === hit.desired.objects.length) {
-        this.entries.delete(key);
-        this.entries.set(key, hit);
-        this.done = { ...this.done, shared: this.done.shared + 1 };
-        return { ...hit.desired, objects };
-      }
+      if (objects.length !== hit.desired.objects.length) break;
+      this.entries.splice(i, 1);
+      this.entries.push(hit);
+      this.done = { ...this.done, shared: this.done.shared + 1 };
+      return { ...hit.desired, objects };
     }
-    const desired = render(input, opts);
+    const desired = render(key.input, opts);
     this.done = { ...this.done, rendered: this.done.rendered + 1 };
-    if (hit === undefined) {
-      this.entries.set(key, { uids, desired });
-      const oldest = this.entries.keys().next().value;
-      if (this.entries.size > this.keep && oldest !== undefined) this.entries.delete(oldest);
-    }
+    this.entries.push({ key, desired });
+    if (this.entries.length > this.keep) this.entries.shift();
     return desired;
   }
 

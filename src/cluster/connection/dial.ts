@@ -92,7 +92,11 @@ function connectTcp(host: string, port: number, timeoutMs: number): Promise<net.
  * Starts TLS on SOCKET, failing with ETLSTIMEDOUT when the handshake does not finish in time. On any failure SOCKET
  * is destroyed: a connected socket left open would keep the process alive after the error is reported.
  */
-export function startTls(socket: Duplex, options: tls.ConnectionOptions): Promise<tls.TLSSocket> {
+export function startTls(
+  socket: Duplex,
+  options: tls.ConnectionOptions,
+  onSession?: (session: Buffer) => void,
+): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     const fail = (err: Error): void => {
       socket.destroy();
@@ -106,6 +110,8 @@ export function startTls(socket: Duplex, options: tls.ConnectionOptions): Promis
       fail(err instanceof Error ? err : new Error(String(err)));
       return;
     }
+    // Before the handshake: a TLS 1.2 session comes with it, a TLS 1.3 ticket after it, for the life of the socket.
+    if (onSession !== undefined) secure.on('session', onSession);
     const timer = setTimeout(() => {
       secure.destroy();
       fail(
@@ -193,9 +199,21 @@ function connectTunnel(
 
 type Callback = (err: Error | null, socket?: Duplex) => void;
 
+/** How long the pool's other connections wait for its first one's session ticket: at most its handshake's time. */
+const MAX_TICKET_WAIT_MS = 1_000;
+
 /**
  * One keep-alive connection pool for the whole run, whose connections are opened by `dial` (directly or through the
  * proxy) with client-go's connect and TLS handshake limits.
+ *
+ * Its connections resume the TLS session of the pool's latest handshake (a TLS 1.3 session ticket, or a TLS 1.2
+ * session), which spares client and server the certificate work of a full handshake (Node checks the server's
+ * certificate and name only when a session is new: the server that issued the ticket is the one verified). A
+ * session can only be resumed once one handshake has finished, so when a run opens several connections at once
+ * (its LISTs), the first one goes alone and the others wait for its session: until its ticket comes, it fails, or as
+ * long again as its handshake took (a server that sends no ticket; at most MAX_TICKET_WAIT_MS), then open together.
+ * kube-apiserver sends tickets (Go's crypto/tls server does unless SessionTicketsDisabled, and the apiserver's
+ * serving config leaves it unset); kubectl itself sends its requests over one HTTP/2 connection instead.
  */
 class DialingHttpsAgent extends https.Agent {
   /**
@@ -203,6 +221,10 @@ class DialingHttpsAgent extends https.Agent {
    * parse the PEMs again at every handshake (a run opens up to maxSockets connections at once).
    */
   private secureContext: tls.SecureContext | undefined;
+  /** The latest TLS session of each pool (by getName), for the next connections to resume. */
+  private readonly sessions = new Map<string, Buffer>();
+  /** Each pool's first handshake until its session is known (or known not to come): what the others wait for. */
+  private readonly firstHandshakes = new Map<string, Promise<void>>();
 
   constructor(
     options: https.AgentOptions,
@@ -224,33 +246,69 @@ class DialingHttpsAgent extends https.Agent {
     options: tls.ConnectionOptions & { host?: string; port?: number },
     callback: Callback,
   ): undefined {
+    this.open(options).then(
+      (socket) => {
+        callback(null, socket);
+      },
+      (err: unknown) => {
+        callback(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+    return undefined;
+  }
+
+  private async open(
+    options: tls.ConnectionOptions & { host?: string; port?: number },
+  ): Promise<tls.TLSSocket> {
     const host = options.host ?? 'localhost';
-    dial(host, options.port ?? 443, this.dialOptions)
-      .then((raw) => {
-        try {
-          this.secureContext ??= tls.createSecureContext(options);
-        } catch (err) {
-          // Node cannot use the certificate, key or CA: the error tls.connect would throw, and (as startTls does
-          // then) no socket left open to keep the process alive after it is reported.
-          raw.destroy();
-          throw err;
-        }
-        return startTls(raw, {
+    const pool = this.getName(options);
+    const first = this.firstHandshakes.get(pool);
+    let settled: (() => void) | undefined;
+    if (first !== undefined) {
+      if (!this.sessions.has(pool)) await first;
+    } else {
+      this.firstHandshakes.set(pool, new Promise<void>((resolve) => (settled = resolve)));
+    }
+    const started = Date.now();
+    try {
+      const raw = await dial(host, options.port ?? 443, this.dialOptions);
+      try {
+        this.secureContext ??= tls.createSecureContext(options);
+      } catch (err) {
+        // Node cannot use the certificate, key or CA: the error tls.connect would throw, and (as startTls does
+        // then) no socket left open to keep the process alive after it is reported.
+        raw.destroy();
+        throw err;
+      }
+      const session = this.sessions.get(pool);
+      const socket = await startTls(
+        raw,
+        {
           ...options,
           secureContext: this.secureContext,
+          ...(session !== undefined ? { session } : {}),
           // Name checks and SNI use tls-server-name when set, else the host; never SNI for an IP address.
           ...(options.servername === undefined && net.isIP(host) === 0 ? { servername: host } : {}),
-        });
-      })
-      .then(
-        (socket) => {
-          callback(null, socket);
         },
-        (err: unknown) => {
-          callback(err instanceof Error ? err : new Error(String(err)));
+        (next) => {
+          this.sessions.set(pool, next);
+          settled?.();
         },
       );
-    return undefined;
+      if (settled !== undefined) {
+        const release = settled;
+        setTimeout(release, Math.min(Date.now() - started, MAX_TICKET_WAIT_MS)).unref();
+        socket.once('close', release);
+      }
+      return socket;
+    } catch (err) {
+      // The next connection tries a first handshake of its own.
+      if (settled !== undefined) {
+        this.firstHandshakes.delete(pool);
+        settled();
+      }
+      throw err;
+    }
   }
 }
 

@@ -195,3 +195,55 @@ describe('RenderShare', () => {
     });
   });
 });
+
+describe('RenderShare: inputs compared in place, field by field', () => {
+  /** The example with one ProviderRevision's last objectRef renamed: a field the renderer reads, deep in status. */
+  const renamedRef = (o: KubeObject): KubeObject => {
+    if (o.kind !== 'ProviderRevision' || o.metadata.name !== REVISION_X) return o;
+    const text = JSON.stringify(o);
+    const at = text.lastIndexOf('"name":"');
+    if (at < 0) throw new Error(`no objectRef name in ${REVISION_X}`);
+    return JSON.parse(`${text.slice(0, at)}"name":"zz${text.slice(at + 8)}`) as KubeObject;
+  };
+
+  it('renders again when a field the renderer reads differs deep in an object (a revision objectRef)', () => {
+    const base = variant((o) => o);
+    const other = variant(renamedRef);
+    // The oracle: the two inputs render differently, so a shared render would show.
+    expect(alone(other)).not.toEqual(alone(base));
+    const share = new RenderShare();
+    expect(share.render(base, {}, renderSync)).toEqual(alone(base));
+    expect(share.render(other, {}, renderSync)).toEqual(alone(other));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+  });
+
+  it('renders again when two uids of one input are one uid in the other (the map must be one to one)', () => {
+    // Revision Y's uid replaced by revision X's everywhere: each place of the first input maps to one of the second,
+    // but not back.
+    const x = uidOf(REVISION_X);
+    const y = uidOf(REVISION_Y);
+    const merged = (o: KubeObject): KubeObject =>
+      JSON.parse(JSON.stringify(o).replaceAll(`"uid":"${y}"`, `"uid":"${x}"`)) as KubeObject;
+    for (const [first, second] of [
+      [variant((o) => o), variant(merged)],
+      [variant(merged), variant((o) => o)],
+    ] as const) {
+      const share = new RenderShare();
+      expect(share.render(first, {}, renderSync)).toEqual(alone(first));
+      expect(share.render(second, {}, renderSync)).toEqual(alone(second));
+      expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+    }
+  });
+
+  it('renders again when the same members come in another order (what the renderer copies keeps its order)', () => {
+    const reordered = (o: KubeObject): KubeObject =>
+      o.kind === 'CompositeResourceDefinition'
+        ? { ...o, spec: Object.fromEntries(Object.entries(o.spec ?? {}).reverse()) }
+        : o;
+    const share = new RenderShare();
+    for (const s of [variant((o) => o), variant(reordered)]) {
+      expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    }
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+  });
+});

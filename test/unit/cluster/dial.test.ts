@@ -1,9 +1,15 @@
 // dial.ts's TLS start: a failure must leave no open connection behind, or the process would stay alive after the
-// error is reported (the run would print its error and hang).
+// error is reported (the run would print its error and hang). Its pools resume TLS sessions: checked against Node's
+// own TLS server and its default session tickets.
 import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import http from 'node:http';
+import https from 'node:https';
+import { constants } from 'node:crypto';
+import { TLSSocket } from 'node:tls';
 import { newAgent, startTls } from '../../../src/cluster/connection/dial.js';
+import type { TlsConfig } from '../../../src/cluster/connection/rest-config.js';
+import { TEST_CERT, TEST_KEY } from '../../apiserver/tls.js';
 
 describe('startTls', () => {
   it('destroys the socket it was given when TLS cannot even start, so nothing keeps the process alive', async () => {
@@ -41,6 +47,79 @@ describe('newAgent pools', () => {
       expect(agent.getName({ host: 'api.example.com', port: 6443, localAddress: '10.0.0.1' })).not.toBe(name);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe('newAgent TLS sessions', () => {
+  /** A TLS server (Node's, with its default session tickets) answering every request with ok. */
+  async function tlsServer(
+    options: https.ServerOptions = {},
+  ): Promise<{ server: https.Server; port: number }> {
+    const server = https.createServer({ cert: TEST_CERT, key: TEST_KEY, ...options }, (_req, res) => {
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+
+  /** N requests sent at once through AGENT: for each, whether its connection resumed a TLS session. */
+  function resumed(agent: http.Agent, port: number, n: number): Promise<boolean[]> {
+    return Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<boolean>((resolve, reject) => {
+            https
+              .get({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
+                const socket = res.socket;
+                if (!(socket instanceof TLSSocket)) throw new Error('not a TLS connection');
+                const reused = socket.isSessionReused();
+                res.resume();
+                res.on('end', () => {
+                  resolve(reused);
+                });
+              })
+              .on('error', reject);
+          }),
+      ),
+    );
+  }
+
+  const tls = (): TlsConfig => ({
+    ca: Buffer.from(TEST_CERT),
+    cert: undefined,
+    key: undefined,
+    insecure: false,
+    serverName: undefined,
+  });
+
+  it('opens the first of requests sent at once alone, and the other connections resume its session', async () => {
+    const { server, port } = await tlsServer();
+    const agent = newAgent('https:', undefined, tls(), undefined);
+    try {
+      const first = await resumed(agent, port, 9);
+      // Nine connections (none free when the next request is sent): one full handshake, eight resumed.
+      expect(first.filter((r) => !r)).toHaveLength(1);
+      expect(first.filter((r) => r)).toHaveLength(8);
+    } finally {
+      agent.destroy();
+      server.close();
+    }
+  });
+
+  it('opens them all with a full handshake when the server sends no session ticket (the others wait for none forever)', async () => {
+    // No tickets and no session cache: nothing to resume (a server with TLS session resumption turned off).
+    const { server, port } = await tlsServer({
+      secureOptions: constants.SSL_OP_NO_TICKET,
+      sessionTimeout: 0,
+    });
+    const agent = newAgent('https:', undefined, tls(), undefined);
+    try {
+      expect(await resumed(agent, port, 4)).toEqual([false, false, false, false]);
+    } finally {
+      agent.destroy();
+      server.close();
     }
   });
 });
