@@ -141,7 +141,7 @@ export async function runAcrossContexts(
   runOne: (deps: Deps, context: string) => Promise<void>,
 ): Promise<void> {
   const { output, color } = present;
-  const [{ selectContexts, runFleet }, { mergeFleetOutput }] = await Promise.all([
+  const [{ selectContexts, runFleet }, { mergeFleetOutput, printChunks }] = await Promise.all([
     import('../app/fleet.js'),
     import('./output/fleet-output.js'),
   ]);
@@ -171,7 +171,7 @@ export async function runAcrossContexts(
     progress.stop();
   }
   const merged = await mergeFleetOutput(runs, output, present.headers, deps.version);
-  deps.io.stdout.write(merged.stdout);
+  await printChunks(deps.io.stdout, merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const partial = runs.filter((r) => r.partial === true).length;
   const failed = runs.filter((r) => r.error !== undefined).length - partial;
@@ -206,11 +206,12 @@ export async function writeAcrossContexts(
     readonly apply: (deps: Deps, context: string) => Promise<void>;
   },
 ): Promise<void> {
-  const [{ selectContexts, runFleet }, { mergeFleetOutput }, { confirmWrite }] = await Promise.all([
-    import('../app/fleet.js'),
-    import('./output/fleet-output.js'),
-    import('./output/prompt.js'),
-  ]);
+  const [{ selectContexts, runFleet }, { mergeFleetOutput, printChunks }, { confirmWrite }] =
+    await Promise.all([
+      import('../app/fleet.js'),
+      import('./output/fleet-output.js'),
+      import('./output/prompt.js'),
+    ]);
   const names = await (deps.contextNames ?? (() => Promise.resolve([])))(run.source.connection);
   const contexts = selectContexts(fleet, names);
   const base = appDeps(deps, run.color);
@@ -236,7 +237,7 @@ export async function writeAcrossContexts(
       run.source.connection.verbosity,
     );
     const shown = await mergeFleetOutput(plans, 'table', true, deps.version);
-    deps.io.stderr.write(shown.stdout);
+    await printChunks(deps.io.stderr, shown.stdout);
     for (const line of shown.stderr) writeLine(deps.io.stderr, line);
     const failed = plans.filter((p) => p.error !== undefined).length;
     if (failed > 0) {
@@ -261,7 +262,7 @@ export async function writeAcrossContexts(
     run.failFast,
   );
   const merged = await mergeFleetOutput(applied, 'table', run.headers, deps.version);
-  deps.io.stdout.write(merged.stdout);
+  await printChunks(deps.io.stdout, merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const failed = applied.filter((r) => r.error !== undefined).length;
   const skipped = contexts.length - applied.length;

@@ -11,7 +11,10 @@
 import { escapeTerminal } from '../../escape.js';
 import type { ContextRun } from '../../app/fleet.js';
 import { formatWarning } from '../warnings.js';
-import { formatJson, formatYaml } from './format-data.js';
+import { formatListChunks } from './stream-list.js';
+
+// The fleet prints its merged output in pieces (loaded with it, lazily).
+export { printChunks } from './stream-list.js';
 import type { Printed, TableModel } from './printer.js';
 import { toPrinter } from './registry.js';
 import type { Shown } from './shown.js';
@@ -22,7 +25,8 @@ export type CollectedRun = ContextRun<readonly Shown[]>;
 
 /** What to print once every context is done: stdout, then stderr's lines (to be escaped as they are written). */
 export interface FleetOutput {
-  readonly stdout: string;
+  /** In pieces: a fleet's -o json|yaml may pass the longest string JavaScript can hold (twenty large clusters). */
+  readonly stdout: Iterable<string>;
   readonly stderr: string[];
 }
 
@@ -110,18 +114,14 @@ export async function mergeFleetOutput(
   const shown = await Promise.all(runs.map((r) => printRun(r, version)));
   const stderr = stderrOf(shown);
   if (output === 'json' || output === 'yaml') {
-    const list = {
-      apiVersion: 'v1',
-      kind: 'List',
-      items: shown.map(({ run, printed }) =>
-        run.error === undefined
-          ? { context: run.context, result: printed[0]?.data ?? null }
-          : run.partial === true
-            ? { context: run.context, result: printed[0]?.data ?? null, partial: true, error: errorText(run) }
-            : { context: run.context, error: errorText(run) },
-      ),
-    };
-    return { stdout: output === 'json' ? formatJson(list) : formatYaml(list), stderr };
+    const items = shown.map(({ run, printed }) =>
+      run.error === undefined
+        ? { context: run.context, result: printed[0]?.data ?? null }
+        : run.partial === true
+          ? { context: run.context, result: printed[0]?.data ?? null, partial: true, error: errorText(run) }
+          : { context: run.context, error: errorText(run) },
+    );
+    return { stdout: { [Symbol.iterator]: () => formatListChunks(items, output, false) }, stderr };
   }
   if (output === 'diff') return { stdout: shown.map((s) => textOf(s.printed)).join(''), stderr };
   // The contexts that printed something, each as one table (its rows as data) or as text.

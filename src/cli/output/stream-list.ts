@@ -6,22 +6,28 @@ const WRITE_SIZE = 1 << 16;
 
 /**
  * The text of `formatYaml|formatJson(asList(items))`, byte for byte, in one piece per item: a large list is printed
- * without ever holding all of its text.
+ * without ever holding all of its text. METADATA false: the same list without its `metadata: {}` (the fleet's list
+ * of contexts' results).
  */
-export function* formatListChunks(items: readonly unknown[], format: 'yaml' | 'json'): Generator<string> {
+export function* formatListChunks(
+  items: readonly unknown[],
+  format: 'yaml' | 'json',
+  metadata = true,
+): Generator<string> {
   if (items.length === 0) {
-    yield format === 'yaml' ? formatYaml(asList([])) : formatJson(asList([]));
+    const empty = metadata ? asList([]) : { apiVersion: 'v1', kind: 'List', items: [] };
+    yield format === 'yaml' ? formatYaml(empty) : formatJson(empty);
     return;
   }
   if (format === 'yaml') {
     // `items:` holds a block sequence at the list's own indentation, so each item prints as a one-item document.
-    yield 'apiVersion: v1\nkind: List\nmetadata: {}\nitems:\n';
+    yield `apiVersion: v1\nkind: List\n${metadata ? 'metadata: {}\n' : ''}items:\n`;
     for (const item of items) yield formatYaml([item]);
     return;
   }
   const head = '{\n  "items": [\n';
   const tail = '\n  ]\n}';
-  yield '{\n  "apiVersion": "v1",\n  "kind": "List",\n  "metadata": {},\n  "items": [\n';
+  yield `{\n  "apiVersion": "v1",\n  "kind": "List",\n${metadata ? '  "metadata": {},\n' : ''}  "items": [\n`;
   let first = true;
   for (const item of items) {
     // The item as it prints inside a list's "items", at the same depth (no re-indenting of its lines).

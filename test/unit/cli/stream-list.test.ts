@@ -30,6 +30,14 @@ describe('formatListChunks', () => {
       expect([...formatListChunks(tc.items, format)].join(''), `${format}: ${tc.reason}`).toBe(whole);
     }
   });
+
+  it.each(Object.entries(cases))("%s, a list without metadata (a fleet run's contexts)", (_name, tc) => {
+    const list = { apiVersion: 'v1', kind: 'List', items: tc.items };
+    expect([...formatListChunks(tc.items, 'json', false)].join(''), tc.reason).toBe(
+      `${JSON.stringify(list, null, 2)}\n`,
+    );
+    expect([...formatListChunks(tc.items, 'yaml', false)].join(''), tc.reason).toBe(formatYaml(list));
+  });
 });
 
 describe('printChunks', () => {
