@@ -132,9 +132,6 @@ export default defineConfig({
           name: 'faults',
           include: FAULTS,
           maxWorkers: FAULT_WORKERS,
-          // As the integration files (the same harness): a worker's files share one module graph, so it loads src/
-          // and parses examples/large (test/support/large-cluster.ts's cache, about 2.5 CPU-s) once, not per file.
-          isolate: false,
           // Each drives thousands of writes on examples/large: about a minute alone on 2 cores, more on a busy one.
           testTimeout: 180_000,
           hookTimeout: 180_000,
