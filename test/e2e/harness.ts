@@ -31,7 +31,7 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A fresh temporary directory (e.g. an empty HOME, so no user kubeconfig leaks into a test), removed at exit. */
+/** A fresh temporary directory (e.g. an empty HOME, so no user kubeconfig leaks into a test), removed after the file. */
 export function tempDir(prefix = 'xrbac-e2e-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
