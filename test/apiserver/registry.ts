@@ -74,20 +74,43 @@ function subresourcesOf(r: ResourceInfo): SubresourceInfo[] {
 }
 
 export class Registry {
-  private resources: ResourceInfo[] = [...BUILTIN_RESOURCES];
+  private resources: ResourceInfo[] = [];
+  /**
+   * The first served entry of each group/version/resource and of each group/version/kind, for find() and byKind(),
+   * which every request and every seeded object asks: a scan of the list cost most of a seed of examples/large
+   * (thousands of CRDs).
+   */
+  private byResourceKey = new Map<string, ResourceInfo>();
+  private byKindKey = new Map<string, ResourceInfo>();
+
+  constructor() {
+    this.serve([...BUILTIN_RESOURCES]);
+  }
+
+  private serve(resources: ResourceInfo[]): void {
+    this.resources = resources;
+    this.byResourceKey = new Map();
+    this.byKindKey = new Map();
+    for (const r of resources) {
+      const resourceKey = `${r.group}/${r.version}/${r.resource}`;
+      const kindKey = `${r.group}/${r.version}/${r.kind}`;
+      if (!this.byResourceKey.has(resourceKey)) this.byResourceKey.set(resourceKey, r);
+      if (!this.byKindKey.has(kindKey)) this.byKindKey.set(kindKey, r);
+    }
+  }
 
   /** Rebuilds the served set from the stored CRDs. */
   setCrds(crds: readonly Obj[]): void {
     const custom = crds.flatMap(resourcesOfCrd);
     const builtinKeys = new Set(BUILTIN_RESOURCES.map((r) => `${r.group}/${r.version}/${r.resource}`));
-    this.resources = [
+    this.serve([
       ...BUILTIN_RESOURCES,
       ...custom.filter((r) => !builtinKeys.has(`${r.group}/${r.version}/${r.resource}`)),
-    ];
+    ]);
   }
 
   find(group: string, version: string, resource: string): ResourceInfo | undefined {
-    return this.resources.find((r) => r.group === group && r.version === version && r.resource === resource);
+    return this.byResourceKey.get(`${group}/${version}/${resource}`);
   }
 
   /** Any version of a group/resource (for assertions and storage lookups). */
@@ -106,7 +129,7 @@ export class Registry {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-    return this.resources.find((r) => r.group === group && r.version === version && r.kind === kind);
+    return this.byKindKey.get(`${group}/${version}/${kind}`);
   }
 
   /** Group names with their versions, preferred version first. */

@@ -153,28 +153,33 @@ class Server implements TestApiServer {
     const isCrd = (o: Obj): boolean =>
       o.kind === 'CustomResourceDefinition' &&
       apiVersionGroup(String(o.apiVersion)) === 'apiextensions.k8s.io';
-    for (const o of [...objs.filter(isCrd), ...objs.filter((o) => !isCrd(o))]) {
-      const info = this.state.registry.byKind(String(o.apiVersion), String(o.kind));
-      if (info === undefined) {
-        throw new Error(
-          `seed: no served resource for ${String(o.apiVersion)} ${String(o.kind)} (seed its CustomResourceDefinition too)`,
-        );
-      }
-      if (typeof o.metadata?.name !== 'string')
-        throw new Error(`seed: ${String(o.kind)} without metadata.name`);
-      if (!info.namespaced) delete o.metadata.namespace;
-      else o.metadata.namespace ??= 'default';
-      if (info.resource === 'customresourcedefinitions' && o.status === undefined) o.status = crdStatus(o);
-      this.state.store.put(
-        storeKeyOf(info),
-        o,
-        this.state.store.get(storeKeyOf(info), o.metadata.namespace ?? '', o.metadata.name)
-          ? 'MODIFIED'
-          : 'ADDED',
-      );
-      if (info.resource === 'customresourcedefinitions') this.state.refreshCrds();
-    }
+    const crds = objs.filter(isCrd);
+    // The CRDs first, then the kinds they serve, once: a refresh per CRD re-read every stored CRD each time.
+    for (const o of crds) this.seedOne(o);
+    if (crds.length > 0) this.state.refreshCrds();
+    for (const o of objs) if (!isCrd(o)) this.seedOne(o);
     this.state.aggregation.changed();
+  }
+
+  private seedOne(o: Obj): void {
+    const info = this.state.registry.byKind(String(o.apiVersion), String(o.kind));
+    if (info === undefined) {
+      throw new Error(
+        `seed: no served resource for ${String(o.apiVersion)} ${String(o.kind)} (seed its CustomResourceDefinition too)`,
+      );
+    }
+    if (typeof o.metadata?.name !== 'string')
+      throw new Error(`seed: ${String(o.kind)} without metadata.name`);
+    if (!info.namespaced) delete o.metadata.namespace;
+    else o.metadata.namespace ??= 'default';
+    if (info.resource === 'customresourcedefinitions' && o.status === undefined) o.status = crdStatus(o);
+    this.state.store.put(
+      storeKeyOf(info),
+      o,
+      this.state.store.get(storeKeyOf(info), o.metadata.namespace ?? '', o.metadata.name)
+        ? 'MODIFIED'
+        : 'ADDED',
+    );
   }
 
   get(resource: string, name: string, namespace?: string): unknown {

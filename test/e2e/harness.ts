@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The directory holding the executable under test: the built bundle, or $E2E_BIN_DIR (e.g. a standalone binary). */
@@ -22,12 +21,17 @@ export function assertBuilt(): void {
 }
 
 const made: string[] = [];
-// Registered while the importing test file is collected: its temporary directories go when the file is done.
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
-/** A fresh temporary directory (e.g. an empty HOME, so no user kubeconfig leaks into a test), removed at exit. */
+/**
+ * Removes every directory tempDir made so far. test/e2e/setup.ts (the e2e projects' setup file, run before each
+ * file) calls it after each file: the files of a worker share this module (isolate: false), so a hook registered
+ * here, when the module is evaluated, would belong to the first file only.
+ */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh temporary directory (e.g. an empty HOME, so no user kubeconfig leaks into a test), removed after the file. */
 export function tempDir(prefix = 'xrbac-e2e-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);

@@ -34,7 +34,6 @@ import { outputMatches, readmeBlocks, type ReadmeBlock, type ReadmeCommand } fro
 import { EXIT, SERVE, SKIP, TERMINAL } from './readme-exceptions.js';
 
 const seed = loadSeedFiles([join(repoRoot, 'examples', 'cluster')]);
-const scratch = tempDir('xrbac-readme-');
 const background: number[] = [];
 const servers: TestApiServer[] = [];
 
@@ -77,7 +76,7 @@ function kubeconfig(file: string, server: TestApiServer, fleet?: Record<string, 
 }
 
 /** prod-eu (the example cluster, not synced), prod-us (synced) and prod-dead (nothing listens). */
-async function fleet(): Promise<Record<string, string>> {
+async function fleet(scratch: string): Promise<Record<string, string>> {
   const eu = await startApiServer({ seed });
   const us = await startApiServer({ seed });
   servers.push(eu, us);
@@ -91,8 +90,8 @@ async function fleet(): Promise<Record<string, string>> {
   };
 }
 
-/** A page's own scratch copy of the clone (cwd of its commands, its `/tmp/` and HOME inside). */
-function pageScratch(page: string): string {
+/** A page's own scratch copy of the clone under SCRATCH (cwd of its commands, its `/tmp/` and HOME inside). */
+function pageScratch(scratch: string, page: string): string {
   return join(scratch, page.replace(/[^A-Za-z0-9]+/g, '-'));
 }
 
@@ -177,10 +176,13 @@ const title = (page: string, c: ReadmeCommand): string =>
 
 /** Runs every command block of PAGES (paths relative to the repository's root), each block on its own server. */
 export function runPages(pages: readonly string[]): void {
+  // The calling file's own: a directory made when this module is first evaluated would be removed after the first
+  // file of a worker whose files share their modules (the e2e project: vitest.config.ts).
+  const scratch = tempDir('xrbac-readme-');
   beforeAll(() => {
     assertBuilt();
     for (const page of pages) {
-      const dir = pageScratch(page);
+      const dir = pageScratch(scratch, page);
       mkdirSync(join(dir, 'tmp'), { recursive: true });
       for (const entry of readdirSync(repoRoot))
         if (entry !== '.git') symlinkSync(join(repoRoot, entry), join(dir, entry));
@@ -202,7 +204,7 @@ export function runPages(pages: readonly string[]): void {
 
   for (const page of pages) {
     const blocks = pageBlocks(page);
-    const dir = pageScratch(page);
+    const dir = pageScratch(scratch, page);
     for (const block of blocks) {
       describe(`${page}:${String(block.line)} (${block.heading})`, () => {
         let server: TestApiServer;
@@ -215,7 +217,7 @@ export function runPages(pages: readonly string[]): void {
           const file = kubeconfig(
             join(dir, `kubeconfig-${String(block.line)}`),
             server,
-            wantsFleet ? await fleet() : undefined,
+            wantsFleet ? await fleet(scratch) : undefined,
           );
           Object.assign(env, {
             PATH: `${binDir}:${process.env.PATH ?? ''}`,
