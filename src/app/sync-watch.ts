@@ -42,7 +42,10 @@ export interface SyncWatchOptions extends SyncRunOptions {
   readonly maxWaitMs: number;
   /** Ends the watch after the reconcile under way (the CLI ends it with Ctrl-C, through AppDeps.interrupt). */
   readonly signal?: AbortSignal | undefined;
-  /** Called after each reconcile, when the watch waits for the next change (the CLI collects garbage then). */
+  /**
+   * Called after a reconcile when no change is waiting (the CLI collects garbage then): a change that came in while
+   * it reconciled is reconciled first, not kept waiting behind a collection.
+   */
   readonly onIdle?: (() => void) | undefined;
 }
 
@@ -228,7 +231,7 @@ async function watchSession(
           poke();
         }, retryInMs);
       }
-      options.onIdle?.();
+      if (batch === undefined) options.onIdle?.();
     }
   } finally {
     stopRetry();

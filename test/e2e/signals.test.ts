@@ -163,35 +163,42 @@ describe('Ctrl-C while writing, through the executable', () => {
   });
 });
 
-describe('SIGKILL mid-run, through the executable, on examples/large', () => {
-  it('leaves nothing the next run cannot finish, and no foreign object changed', async () => {
-    const SYNC = ['sync', '--yes', '--prune'];
-    const plan = await runPlugin(['sync', '-f', LARGE, '--dry-run=client', '-o', 'json']);
-    const seeds = foreignSeeds((JSON.parse(plan.stdout) as { items: Obj[] }).items);
-    const seed = [...seeds.spared, ...seeds.stale];
-    const ref = await reference(seed, SYNC, ['sync', '--check', '--prune', '-o', 'name']);
-    const { server, kubeconfig } = await startLarge(seed);
-    try {
-      const before = identities(server, seeds.spared);
-      // A few ms per request keeps writes in flight when the process dies.
-      server.faults.latencyMs = 2;
-      const killed = startPlugin(SYNC, kubeconfig);
-      await until(() => server.counters.writes() > 1000, '1000 writes');
-      killed.kill('SIGKILL');
-      const k = await killed.exit;
-      expect(k.signal).toBe('SIGKILL');
-      server.faults.latencyMs = 0;
-      expect(changedObjects(server, seeds.spared, before)).toEqual([]);
-      const seeded = new Set([...(largeSeed() as Obj[]), ...seed].map(keyOf));
-      const made = (keys: Iterable<string>): number => [...keys].filter((key) => !seeded.has(key)).length;
-      expect(made(storedState(server).keys())).toBeLessThan(made(ref.state.keys()));
+// SIGKILL ends the process at once, with no handler of either runtime run: what the test checks is the state the
+// plugin's writes left on the server, the same JavaScript's writes on the bundle and the standalone executable. It
+// runs once, on the bundle (three syncs of examples/large: a minute of the gate per runtime). Ctrl-C, which each
+// runtime handles with its own code, runs on both.
+describe.skipIf(process.env.E2E_BIN_DIR !== undefined)(
+  'SIGKILL mid-run, through the executable, on examples/large',
+  () => {
+    it('leaves nothing the next run cannot finish, and no foreign object changed', async () => {
+      const SYNC = ['sync', '--yes', '--prune'];
+      const plan = await runPlugin(['sync', '-f', LARGE, '--dry-run=client', '-o', 'json']);
+      const seeds = foreignSeeds((JSON.parse(plan.stdout) as { items: Obj[] }).items);
+      const seed = [...seeds.spared, ...seeds.stale];
+      const ref = await reference(seed, SYNC, ['sync', '--check', '--prune', '-o', 'name']);
+      const { server, kubeconfig } = await startLarge(seed);
+      try {
+        const before = identities(server, seeds.spared);
+        // A few ms per request keeps writes in flight when the process dies.
+        server.faults.latencyMs = 2;
+        const killed = startPlugin(SYNC, kubeconfig);
+        await until(() => server.counters.writes() > 1000, '1000 writes');
+        killed.kill('SIGKILL');
+        const k = await killed.exit;
+        expect(k.signal).toBe('SIGKILL');
+        server.faults.latencyMs = 0;
+        expect(changedObjects(server, seeds.spared, before)).toEqual([]);
+        const seeded = new Set([...(largeSeed() as Obj[]), ...seed].map(keyOf));
+        const made = (keys: Iterable<string>): number => [...keys].filter((key) => !seeded.has(key)).length;
+        expect(made(storedState(server).keys())).toBeLessThan(made(ref.state.keys()));
 
-      const next = await startPlugin(SYNC, kubeconfig).exit;
-      expect(outcomeOf(next), next.stderr).toEqual(ref.outcome);
-      expect(changedObjects(server, seeds.spared, before)).toEqual([]);
-      expect(diffStates(storedState(server), ref.state)).toEqual([]);
-    } finally {
-      await server.stop();
-    }
-  }, 300_000); // Three syncs of examples/large (reference, killed, re-run): minutes on a loaded 2-core machine.
-});
+        const next = await startPlugin(SYNC, kubeconfig).exit;
+        expect(outcomeOf(next), next.stderr).toEqual(ref.outcome);
+        expect(changedObjects(server, seeds.spared, before)).toEqual([]);
+        expect(diffStates(storedState(server), ref.state)).toEqual([]);
+      } finally {
+        await server.stop();
+      }
+    }, 300_000); // Three syncs of examples/large (reference, killed, re-run): minutes on a loaded 2-core machine.
+  },
+);
