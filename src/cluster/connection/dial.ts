@@ -199,7 +199,13 @@ function connectTunnel(
 
 type Callback = (err: Error | null, socket?: Duplex) => void;
 
-/** How long the pool's other connections wait for its first one's session ticket: at most its handshake's time. */
+/**
+ * How long the pool's other connections wait for its first one's session ticket, at least and at most: as long as
+ * its handshake took, within these. A TLS 1.3 ticket comes after the handshake, in a message of its own; on a busy
+ * machine a wait as short as a loopback handshake (a few ms) ended before the ticket was read, and every connection
+ * shook hands in full.
+ */
+const MIN_TICKET_WAIT_MS = 100;
 const MAX_TICKET_WAIT_MS = 1_000;
 
 /**
@@ -211,7 +217,7 @@ const MAX_TICKET_WAIT_MS = 1_000;
  * certificate and name only when a session is new: the server that issued the ticket is the one verified). A
  * session can only be resumed once one handshake has finished, so when a run opens several connections at once
  * (its LISTs), the first one goes alone and the others wait for its session: until its ticket comes, it fails, or as
- * long again as its handshake took (a server that sends no ticket; at most MAX_TICKET_WAIT_MS), then open together.
+ * long again as its handshake took (a server that sends no ticket; within MIN_/MAX_TICKET_WAIT_MS), then open together.
  * kube-apiserver sends tickets (Go's crypto/tls server does unless SessionTicketsDisabled, and the apiserver's
  * serving config leaves it unset); kubectl itself sends its requests over one HTTP/2 connection instead.
  */
@@ -297,7 +303,10 @@ class DialingHttpsAgent extends https.Agent {
       );
       if (settled !== undefined) {
         const release = settled;
-        setTimeout(release, Math.min(Date.now() - started, MAX_TICKET_WAIT_MS)).unref();
+        setTimeout(
+          release,
+          Math.min(Math.max(Date.now() - started, MIN_TICKET_WAIT_MS), MAX_TICKET_WAIT_MS),
+        ).unref();
         socket.once('close', release);
       }
       return socket;
