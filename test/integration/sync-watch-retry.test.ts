@@ -2,15 +2,12 @@
 // client-go's per-item backoff (no change needed), and a connection that fails while the permissions are checked
 // reconnects as a dropped watch does, while a refusal still ends the watch. What was written is read at the server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Cluster } from '../../src/port/cluster.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import type { TestApiServer } from '../apiserver/server.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { ADMIN_TOKEN } from '../apiserver/types.js';
 import { exampleCluster } from './harness.js';
-import { startWatch, until, type Watching } from './watch-harness.js';
+import { freshServer, startWatch, stopAll, until, type Watching } from './watch-harness.js';
 
 type Obj = Record<string, any>;
 
@@ -37,15 +34,11 @@ describe('sync --watch retries', () => {
   let watch: Watching | undefined;
 
   beforeEach(async () => {
-    server = await startApiServer({ seed: loadSeedFiles([exampleCluster]) });
-    kubeconfig = join(mkdtempSync(join(tmpdir(), 'xrbac-watch-retry-')), 'admin.kubeconfig');
-    server.writeKubeconfig(kubeconfig);
+    ({ server, kubeconfig } = await freshServer(loadSeedFiles([exampleCluster])));
   });
   afterEach(async () => {
-    watch?.stop.abort();
-    await watch?.done.catch(() => undefined);
+    await stopAll(watch, server);
     watch = undefined;
-    await server.stop();
   });
 
   const role = (name: string): Obj | undefined => server.get('clusterroles', name) as Obj | undefined;

@@ -6,13 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Interrupt } from '../../src/app/interrupt.js';
-import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import type { TestApiServer } from '../apiserver/server.js';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { ADMIN_TOKEN } from '../apiserver/types.js';
 import { exampleCluster, runPlugin } from './harness.js';
-import { startWatch, until, type Batching, type Watching } from './watch-harness.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { freshServer, startWatch, stopAll, until, type Batching, type Watching } from './watch-harness.js';
 
 type Obj = Record<string, any>;
 
@@ -39,15 +37,11 @@ describe('sync --watch', () => {
     const seed = loadSeedFiles([exampleCluster]).filter(
       (o) => !((o as Obj).kind === 'ProviderRevision' && (o as Obj).metadata?.name === REVISION),
     );
-    server = await startApiServer({ seed });
-    kubeconfig = join(mkdtempSync(join(tmpdir(), 'xrbac-watch-')), 'admin.kubeconfig');
-    server.writeKubeconfig(kubeconfig);
+    ({ server, kubeconfig } = await freshServer(seed));
   });
   afterEach(async () => {
-    watch?.stop.abort();
-    await watch?.done.catch(() => undefined);
+    await stopAll(watch, server);
     watch = undefined;
-    await server.stop();
   });
 
   const role = (name: string): Obj | undefined => server.get('clusterroles', name) as Obj | undefined;

@@ -5,6 +5,10 @@ import type { Interrupt } from '../../src/app/interrupt.js';
 import type { Reconcile, WatchProgress } from '../../src/app/reconcile.js';
 import { runSyncWatch, type SyncWatchEnd } from '../../src/app/sync-watch.js';
 import type { Cluster } from '../../src/port/cluster.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type TestApiServer } from '../apiserver/server.js';
 
 export async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -64,4 +68,19 @@ export function startWatch(
     deps,
   );
   return { reconciles, events, stop, done };
+}
+
+/** A fresh test API server seeded with SEED, and an admin kubeconfig for it in a new temporary directory. */
+export async function freshServer(seed: unknown[]): Promise<{ server: TestApiServer; kubeconfig: string }> {
+  const server = await startApiServer({ seed });
+  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'xrbac-watch-')), 'admin.kubeconfig');
+  server.writeKubeconfig(kubeconfig);
+  return { server, kubeconfig };
+}
+
+/** After a test: its watch (if one was started) stopped and ended, then its server. */
+export async function stopAll(watch: Watching | undefined, server: TestApiServer): Promise<void> {
+  watch?.stop.abort();
+  await watch?.done.catch(() => undefined);
+  await server.stop();
 }
