@@ -42,7 +42,7 @@ export function fullCollection(): (() => void) | undefined {
  * than GROWTH (a fraction) past what the last collection left, as Go's GOGC paces its collector. A reconcile that
  * left little garbage costs nothing; one that left much is followed by a collection at once, before the next change.
  */
-export function idleCollector(collect: () => void, heapUsed: () => number, growth = 0.1): () => void {
+export function idleCollector(collect: () => void, heapUsed: () => number, growth: number): () => void {
   let live: number | undefined;
   return () => {
     if (live !== undefined && heapUsed() <= live * (1 + growth)) return;

@@ -10,6 +10,7 @@ describe('idleCollector', () => {
     const onIdle = idleCollector(
       () => collected.push(i),
       () => heap[i++] ?? Number.NaN,
+      0.1,
     );
     for (let k = 0; k < 5; k++) onIdle();
     // Heap reads by idle moment: 1st collects (100 left); 2nd 105 <= 110: no; 3rd 111 > 110: collects (90 left);
