@@ -15,19 +15,14 @@ import {
 } from '../crossplane/validate-input.js';
 import { newSyncMemo, type SyncMemo } from '../sync/memo.js';
 import type { Cluster, ListOptions, WatchOptions } from '../port/cluster.js';
-import {
-  ApiError,
-  ServerGoneError,
-  connectionFailed,
-  errorCode,
-  translateError,
-} from '../port/translate-error.js';
+import { ApiError, ServerGoneError } from '../port/translate-error.js';
 import type { OperationResult } from './apply-operations.js';
 import type { AppDeps } from './deps.js';
 import { clusterInput } from './read-input.js';
 import { partList } from './read-snapshot.js';
 import type { Reconcile, WatchChange } from './reconcile.js';
 import { WatchEchoes, type ObjectEvent } from './watch-echoes.js';
+import { reconnectable, sessionError } from './watch-errors.js';
 import { WRITTEN, WRITTEN_PARTS, applyEvent, rememberWrites } from './watch-state.js';
 import type { Warning } from './warning.js';
 import { syncInput, syncParts, type SyncOutcome, type SyncRunOptions } from './sync.js';
@@ -239,31 +234,6 @@ async function watchSession(
     options.signal?.removeEventListener('abort', stopOuter);
     await Promise.allSettled(watchers);
   }
-}
-
-/**
- * What ends a session, as the error to throw: the server gone (connect again), or what no retry mends. Once the watch
- * has run, a connection that fails (the API server restarting, a network blink longer than the transport retries)
- * means the server is gone for now: connect again. Before, it means a wrong address: fail at once, as kubectl does.
- */
-function sessionError(err: unknown, what: string, describe: string, hasRun: boolean): unknown {
-  if (err instanceof ServerGoneError) return err;
-  const translated = translateError(err, what, describe);
-  if (!hasRun || errorCode(err) === undefined || err instanceof ApiError) return translated;
-  return new ServerGoneError(translated.message, { cause: err });
-}
-
-/**
- * What a reconcile threw, as the error that ends its session: a connection that failed after the lists were read (a
- * TLS handshake that timed out, a connection dropped while the permissions were checked) means the server blinked,
- * as for a dropped watch: connect again. A refusal (403) or bad input is thrown as it is.
- */
-function reconnectable(err: unknown, describe: string): unknown {
-  if (err instanceof ServerGoneError || !connectionFailed(err)) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return new ServerGoneError(message.startsWith('cannot reach') ? message : `${describe}: ${message}`, {
-    cause: err,
-  });
 }
 
 /** Plans the state held in STORES and writes what changed, as one sync does; the outcome as a Reconcile. */
