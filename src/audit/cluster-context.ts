@@ -95,19 +95,17 @@ export function inClusterConfigCrds(revisions: readonly ProviderRevision[]): str
 /**
  * How sure a provider-identity step is, from the ProviderConfigs of the provider's GROUPS: 'yes' when one read uses
  * InjectedIdentity; 'may' when some could not be read (or none were looked for); 'none' when they were read and none
- * exists (nothing is applied until one is made); undefined when every one read uses another source (no step).
+ * exists (nothing is applied until one is made); 'other' when every one read uses another source (a step only for
+ * whoever may write a ProviderConfig: a managed resource names the ProviderConfig it is applied with).
  */
-function injectedState(
-  input: AuditInput,
-  groups: readonly string[],
-): InClusterProvider['injected'] | undefined {
+function injectedState(input: AuditInput, groups: readonly string[]): InClusterProvider['injected'] {
   const configs = (input.providerConfigs ?? []).filter((c) =>
     groups.includes(c.apiVersion.split('/')[0] ?? ''),
   );
   if (configs.some((c) => credentialsSource(c) === 'InjectedIdentity')) return 'yes';
   const unread = (input.providerConfigsUnread ?? []).some((g) => groups.includes(g));
   if (input.providerConfigs === undefined || unread) return 'may';
-  return configs.length === 0 ? 'none' : undefined;
+  return configs.length === 0 ? 'none' : 'other';
 }
 
 /** The providers whose managed resources act as their own account, each with its account and kinds. */
@@ -122,7 +120,6 @@ function inClusterProviders(input: AuditInput, crossplaneNamespace: string): InC
     const family = first.split('.')[1] ?? '';
     const groups = [`${family}.crossplane.io`, `${family}.m.crossplane.io`];
     const injected = injectedState(input, groups);
-    if (injected === undefined) continue;
     const deployment = input.deployments.find((d) =>
       (d.metadata.ownerReferences ?? []).some(
         (o) => o.kind === 'ProviderRevision' && o.name === rev.metadata.name,

@@ -127,6 +127,7 @@ const providerIdentity: StepMaker = (who, ctx) => {
     }
     if (made === undefined) continue;
     const sure = injectedText(p, ctx.rights, who, made.trigger.namespace);
+    if (sure === undefined) continue;
     out.push({
       mechanism: 'provider-identity',
       ...made,
@@ -139,17 +140,26 @@ const providerIdentity: StepMaker = (who, ctx) => {
 /**
  * Why the provider acts as its own account, and how sure that is: a ProviderConfig read uses InjectedIdentity
  * (certain); none exists (certain when WHO may create one, else whoever may create one decides); some could not be
- * read ("may").
+ * read ("may"); every one uses another source (certain when WHO may create one or change one's source, else no step:
+ * undefined). A managed resource names the ProviderConfig it is applied with, so one of WHO's own decides.
  */
 function injectedText(
   p: InClusterProvider,
   rights: Rights,
   who: Identity,
   namespace: string | undefined,
-): string {
+): string | undefined {
   if (p.injected === 'yes') return 'a ProviderConfig here uses InjectedIdentity';
   if (p.injected === 'may') {
     return 'may: its ProviderConfigs could not all be read; one with credentials source InjectedIdentity makes it so';
+  }
+  if (p.injected === 'other') {
+    const write = firstAllowed(rights, who, ['create', 'update', 'patch'], p.configKinds, namespace);
+    if (write === undefined) return undefined;
+    const { verb, resource } = write.trigger;
+    return verb === 'create'
+      ? `every ProviderConfig uses another credentials source, but it may create ${resource} with credentials source InjectedIdentity`
+      : `every ProviderConfig uses another credentials source, but it may ${verb} ${resource} to credentials source InjectedIdentity`;
   }
   const own = firstAllowed(rights, who, ['create'], p.configKinds, namespace);
   if (own !== undefined) {

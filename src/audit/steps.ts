@@ -91,9 +91,10 @@ export interface InClusterProvider {
   readonly configKinds: readonly { readonly group: string; readonly resource: string }[];
   /**
    * 'yes': a ProviderConfig read uses InjectedIdentity; 'may': some could not be read; 'none': they were read and none
-   * exists (whoever may create one decides).
+   * exists (whoever may create one decides); 'other': every one read uses another source (a step only for whoever may
+   * create one, or change one's credentials source).
    */
-  readonly injected: 'yes' | 'may' | 'none';
+  readonly injected: 'yes' | 'may' | 'none' | 'other';
 }
 
 export interface Target {

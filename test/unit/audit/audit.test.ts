@@ -153,6 +153,30 @@ function objectCreator(providerConfigs?: AuditInput['providerConfigs']): AuditIn
   };
 }
 
+/**
+ * objectCreator's cluster, its revision also serving ProviderConfigs and the one there naming a Secret, where oli
+ * may also VERBS ProviderConfigs.
+ */
+function configWriter(verbs: string[]): AuditInput {
+  const base = objectCreator(config('Secret'));
+  const [revision] = base.providerRevisions;
+  if (revision === undefined) throw new Error('objectCreator has a revision');
+  const refs = revision.status?.objectRefs ?? [];
+  const crd = 'apiextensions.k8s.io/v1';
+  const objectRefs = [
+    ...refs,
+    { apiVersion: crd, kind: 'CustomResourceDefinition', name: 'providerconfigs.kubernetes.crossplane.io' },
+  ];
+  const configs = { apiGroups: ['kubernetes.crossplane.io'], resources: ['providerconfigs'], verbs };
+  return {
+    ...base,
+    providerRevisions: [{ ...revision, status: { ...revision.status, objectRefs } }],
+    clusterRoles: base.clusterRoles.map((r) =>
+      r.metadata.name === 'objects' ? { ...r, rules: [...(r.rules ?? []), configs] } : r,
+    ),
+  };
+}
+
 const config = (source: string): AuditInput['providerConfigs'] => [
   {
     apiVersion: 'kubernetes.crossplane.io/v1alpha1',
@@ -178,6 +202,22 @@ const cases: Record<string, { reason: string; input: AuditInput; want: string[] 
   ProviderIdentityRemoteOnly: {
     reason: 'every ProviderConfig read names a kubeconfig Secret (another cluster): no step',
     input: objectCreator(config('Secret')),
+    want: [],
+  },
+  ProviderIdentityOwnConfig: {
+    reason:
+      'every ProviderConfig names a Secret, but the subject may create one of its own with InjectedIdentity and name it in its Objects (provider-kubernetes internal/clients/kube/kube.go@2f543db: the ProviderConfig the resource names decides)',
+    input: configWriter(['create']),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityPatchedConfig: {
+    reason: 'every ProviderConfig names a Secret, but the subject may patch one to InjectedIdentity',
+    input: configWriter(['patch']),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityConfigReadOnly: {
+    reason: 'every ProviderConfig names a Secret and the subject may only read them: no step',
+    input: configWriter(['get', 'list', 'watch']),
     want: [],
   },
   DefineApiWhileTheManagerRuns: {
@@ -391,6 +431,17 @@ const cases: Record<string, { reason: string; input: AuditInput; want: string[] 
 describe('audit', () => {
   it.each(Object.entries(cases))('%s', (_name, tc) => {
     expect(summary(audit(tc.input)), tc.reason).toStrictEqual(tc.want);
+  });
+
+  it('says which ProviderConfig write makes the step certain when every one read uses another source', () => {
+    const why = (verbs: string[]): string | undefined =>
+      audit(configWriter(verbs)).findings[0]?.steps[0]?.why;
+    expect(why(['create'])).toContain(
+      'may create providerconfigs.kubernetes.crossplane.io with credentials source InjectedIdentity',
+    );
+    expect(why(['update'])).toContain(
+      'may update providerconfigs.kubernetes.crossplane.io to credentials source InjectedIdentity',
+    );
   });
 
   it("lists Crossplane's accounts and crossplane:masters once, as by design, and audits none of them", () => {
