@@ -70,8 +70,8 @@ interface WatchEnd {
  * resourceVersion the next watch starts from. When the server ends a watch (its timeoutSeconds) or the connection
  * breaks, the next starts from the resourceVersion of the last event or bookmark, so no event is lost or repeated.
  * When the server no longer has that history (410 Gone: an HTTP 410 answer, or an ERROR event carrying a Status
- * with code 410, as kube-apiserver's watch cache sends it once it has passed authorization), it relists and yields
- * the new state as SYNCED. An abort of SIGNAL ends it quietly; anything no retry can mend (403, 404, an answer
+ * with code 410, as kube-apiserver's watch cache sends it once it has passed authorization), it relists after the
+ * reflector's backoff and yields the new state as SYNCED. An abort of SIGNAL ends it quietly; anything no retry can mend (403, 404, an answer
  * that is not JSON, the server gone) is thrown.
  */
 export async function* watchKind(
@@ -96,8 +96,11 @@ export async function* watchKind(
       const started = Date.now();
       const end = yield* watchFrom(transport, target, kind, opts, from, signal);
       if (end.relist) {
-        // As the reflector after an expired watch: list again at once (reflector.go, watch: isExpiredError).
+        // As the reflector after an expired watch: its watch returns, and Run's BackoffUntil waits the backoff
+        // manager's next delay before ListAndWatch lists again (reflector.go, Run; watch: isExpiredError). A server
+        // that forgets every watch is listed at that pace, not in a loop as fast as it answers.
         from = undefined;
+        await sleepUnlessAborted(sleep, waits.next(), signal);
         continue;
       }
       from = end.resourceVersion;
