@@ -51,6 +51,20 @@ describe('newAgent pools', () => {
   });
 });
 
+/** A CA of its own (self-signed, for 127.0.0.1 and localhost) that signed nothing the test servers present. */
+const OTHER_CA = `-----BEGIN CERTIFICATE-----
+MIIBqDCCAU2gAwIBAgIUEMa8UT/HyXBrW4txd0Qxk2nmCiIwCgYIKoZIzj0EAwIw
+GjEYMBYGA1UEAwwPYW5vdGhlciB0ZXN0IENBMCAXDTI2MTEyODE3MzMyNloYDzIx
+MjYxMTA0MTczMzI2WjAaMRgwFgYDVQQDDA9hbm90aGVyIHRlc3QgQ0EwWTATBgcq
+hkjOPQIBBggqhkjOPQMBBwNCAAQCybpamp8Q2q4Nk7pOnQhvz/qpi7SwrN9OvdT8
+a5Ktoz8EjHAz9rfRb0PPRILHyctceM7MX1V4FjifknvlWwAjo28wbTAdBgNVHQ4E
+FgQUlOo1shYPLCnnzJW/UmI5CiDcApEwHwYDVR0jBBgwFoAUlOo1shYPLCnnzJW/
+UmI5CiDcApEwDwYDVR0TAQH/BAUwAwEB/zAaBgNVHREEEzARhwR/AAABgglsb2Nh
+bGhvc3QwCgYIKoZIzj0EAwIDSQAwRgIhAM3gfQF22ad+ahsJfRupJ2oACMWMo/Y2
+Y87z7010HyvqAiEAm2J/oRrJs7fBrk9s4aJGsXm3Fn4XHVsTlt1aojJCTy0=
+-----END CERTIFICATE-----
+`;
+
 describe('newAgent TLS sessions', () => {
   /** A TLS server (Node's, with its default session tickets) answering every request with ok. */
   async function tlsServer(
@@ -122,6 +136,26 @@ describe('newAgent TLS sessions', () => {
       expect(next.filter((r) => r).length).toBeGreaterThanOrEqual(7);
     } finally {
       agent.destroy();
+      server.close();
+    }
+  });
+
+  it("never carries one context's verified session to another pool: a pool trusting another CA still checks the server", async () => {
+    // Two contexts of one --all-contexts run may name the same host:port: one trusting the server's CA (or skipping
+    // verification), the other only another CA. Node verifies a resumed session only as far as the session says
+    // (lib/_tls_wrap.js onConnectSecure skips the name check when isSessionReused), so a session made by the first
+    // must never be offered by the second: sessions are kept per agent, and each context has its own transport.
+    const { server, port } = await tlsServer({ maxVersion: 'TLSv1.2' });
+    const trusting = newAgent('https:', undefined, tls(), undefined);
+    const skipping = newAgent('https:', undefined, { ...tls(), ca: undefined, insecure: true }, undefined);
+    const other = newAgent('https:', undefined, { ...tls(), ca: Buffer.from(OTHER_CA) }, undefined);
+    try {
+      expect(await resumed(trusting, port, 2)).toEqual([false, true]);
+      await expect(resumed(other, port, 1)).rejects.toThrow(/self[- ]signed certificate/);
+      expect(await resumed(skipping, port, 2)).toEqual([false, true]);
+      await expect(resumed(other, port, 1)).rejects.toThrow(/self[- ]signed certificate/);
+    } finally {
+      for (const a of [trusting, skipping, other]) a.destroy();
       server.close();
     }
   });
