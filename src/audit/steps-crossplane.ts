@@ -118,21 +118,33 @@ const providerIdentity: StepMaker = (who, ctx) => {
   const out: Step[] = [];
   for (const p of ctx.inClusterProviders) {
     // Every namespace first; then, of the namespaced (`.m.`) kinds, where the identity holds RoleBindings (or the
-    // namespace a composing identity acts in).
+    // namespace a composing identity acts in). Creating one first; else changing one that exists: the provider
+    // applies a managed resource's new manifest (or chart) on every change, with the ProviderConfig it then names
+    // (provider-kubernetes internal/controller/object/object.go, Update).
     const namespaced = p.kinds.filter((k) => NAMESPACED_MR_GROUP.test(k.group));
-    let made = firstAllowed(ctx.rights, who, ['create'], p.kinds);
-    for (const ns of made === undefined && namespaced.length > 0 ? boundNamespaces(ctx.rights, who) : []) {
-      made = firstAllowed(ctx.rights, who, ['create'], namespaced, ns);
-      if (made !== undefined) break;
-    }
+    const find = (verbs: readonly string[]): ReturnType<typeof firstAllowed> => {
+      let found = firstAllowed(ctx.rights, who, verbs, p.kinds);
+      for (const ns of found === undefined && namespaced.length > 0 ? boundNamespaces(ctx.rights, who) : []) {
+        found = firstAllowed(ctx.rights, who, verbs, namespaced, ns);
+        if (found !== undefined) break;
+      }
+      return found;
+    };
+    const made = find(['create']) ?? find(['update', 'patch']);
     if (made === undefined) continue;
     const sure = injectedText(p, ctx.rights, who, made.trigger.namespace);
     if (sure === undefined) continue;
+    const { verb, resource, namespace } = made.trigger;
+    const where = namespace !== undefined ? ` in ${namespace}` : '';
+    const what =
+      verb === 'create'
+        ? `may create ${resource}${where}`
+        : `may ${verb} ${resource}${where} (an existing one's manifest and ProviderConfig are its to change)`;
     out.push({
       mechanism: 'provider-identity',
       ...made,
       target: p.account,
-      why: `may create ${made.trigger.resource}${made.trigger.namespace !== undefined ? ` in ${made.trigger.namespace}` : ''}, which the provider applies to this cluster as its own account, ${identityText(p.account)} (${sure})`,
+      why: `${what}, which the provider applies to this cluster as its own account, ${identityText(p.account)} (${sure})`,
     });
   }
   return out;

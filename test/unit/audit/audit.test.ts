@@ -177,6 +177,18 @@ function configWriter(verbs: string[]): AuditInput {
   };
 }
 
+/** objectCreator's cluster, a ProviderConfig there using InjectedIdentity, where oli may VERBS Objects (not create). */
+function objectEditor(verbs: string[]): AuditInput {
+  const base = objectCreator(config('InjectedIdentity'));
+  const objects = { apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs };
+  return {
+    ...base,
+    clusterRoles: base.clusterRoles.map((r) =>
+      r.metadata.name === 'objects' ? { ...r, rules: [objects] } : r,
+    ),
+  };
+}
+
 const config = (source: string): AuditInput['providerConfigs'] => [
   {
     apiVersion: 'kubernetes.crossplane.io/v1alpha1',
@@ -218,6 +230,17 @@ const cases: Record<string, { reason: string; input: AuditInput; want: string[] 
   ProviderIdentityConfigReadOnly: {
     reason: 'every ProviderConfig names a Secret and the subject may only read them: no step',
     input: configWriter(['get', 'list', 'watch']),
+    want: [],
+  },
+  ProviderIdentityPatchObjects: {
+    reason:
+      "may only patch Objects: an existing one's manifest (and the ProviderConfig it names) is the provider's to apply as it stands (provider-kubernetes applies an Object's spec.forProvider.manifest on every change)",
+    input: objectEditor(['patch']),
+    want: [`User/oli cluster-admin critical: provider-identity→ServiceAccount/${NS}/provider-kubernetes-abc`],
+  },
+  ProviderIdentityReadObjects: {
+    reason: 'may only read Objects: no step',
+    input: objectEditor(['get', 'list', 'watch']),
     want: [],
   },
   DefineApiWhileTheManagerRuns: {
@@ -438,6 +461,9 @@ describe('audit', () => {
       audit(configWriter(verbs)).findings[0]?.steps[0]?.why;
     expect(why(['create'])).toContain(
       'may create providerconfigs.kubernetes.crossplane.io with credentials source InjectedIdentity',
+    );
+    expect(audit(objectEditor(['update'])).findings[0]?.steps[0]?.why).toContain(
+      "may update objects.kubernetes.crossplane.io (an existing one's manifest and ProviderConfig are its to change), which the provider applies",
     );
     expect(why(['update'])).toContain(
       'may update providerconfigs.kubernetes.crossplane.io to credentials source InjectedIdentity',
