@@ -3,6 +3,7 @@
  * appliesTo and appliesToUser), and the identity the API server gives a service account
  * (k8s.io/apiserver/pkg/authentication/serviceaccount: MakeUsername, MakeGroupNames).
  */
+import { dnsLabelProblem, dnsSubdomainProblem } from '../kube/name-rules.js';
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../kube/types.js';
 
 /** The user the authorizer sees: a name and groups (no implicit groups are added here). */
@@ -19,6 +20,22 @@ const SA_PREFIX = 'system:serviceaccount:';
 
 export function serviceAccountUsername(namespace: string, name: string): string {
   return `${SA_PREFIX}${namespace}:${name}`;
+}
+
+/**
+ * The ServiceAccount a user name stands for, as the API server's serviceaccount.SplitUsername reads it
+ * (staging/src/k8s.io/apiserver/pkg/authentication/serviceaccount/util.go: `system:serviceaccount:NS:NAME`, one colon
+ * between a valid namespace and a valid name); undefined for any other name.
+ */
+export function serviceAccountOfUsername(
+  username: string,
+): { readonly namespace: string; readonly name: string } | undefined {
+  if (!username.startsWith(SA_PREFIX)) return undefined;
+  const parts = username.slice(SA_PREFIX.length).split(':');
+  const [namespace, name] = parts;
+  if (parts.length !== 2 || namespace === undefined || name === undefined) return undefined;
+  if (dnsLabelProblem(namespace) !== undefined || dnsSubdomainProblem(name) !== undefined) return undefined;
+  return { namespace, name };
 }
 
 /** The groups every token of a service account carries, as the API server's authenticator adds them. */

@@ -2,6 +2,7 @@ import type { RbacSnapshot } from '../authz/effective-roles.js';
 import {
   AUTHENTICATED_GROUP,
   UNAUTHENTICATED_GROUP,
+  serviceAccountOfUsername,
   serviceAccountUser,
   type UserInfo,
 } from '../authz/subjects.js';
@@ -44,7 +45,14 @@ export function identityOf(subject: SubjectRef, extraGroups: readonly string[]):
     const sa = serviceAccountUser(subject.namespace ?? '', subject.name);
     return { name: sa.name, groups: [...sa.groups, ...extraGroups] };
   }
-  if (subject.kind === 'User') return { name: subject.name, groups: [AUTHENTICATED_GROUP, ...extraGroups] };
+  if (subject.kind === 'User') {
+    // A ServiceAccount's user name is that account, with its groups, as the API server's impersonation takes it
+    // (kubectl auth can-i --as=system:serviceaccount:NS:NAME): endpoints/filters/impersonation.go,
+    // buildImpersonationRequests and WithImpersonation.
+    const sa = serviceAccountOfUsername(subject.name);
+    if (sa !== undefined) return identityOf({ kind: 'ServiceAccount', ...sa }, extraGroups);
+    return { name: subject.name, groups: [AUTHENTICATED_GROUP, ...extraGroups] };
+  }
   // A member of a group has signed in (as kubectl --as-group impersonates one), unless the group is the
   // unauthenticated one.
   const signedIn = subject.name === UNAUTHENTICATED_GROUP ? [] : [AUTHENTICATED_GROUP];
