@@ -24,7 +24,7 @@ import {
   PROVIDER_ROLE_SUFFIX_SYSTEM,
 } from '../crossplane/names.js';
 import { bindableRoles, type Bindable } from './bindable.js';
-import type { Identity, Rights } from './rights.js';
+import { accountOfUser, type Identity, type Rights } from './rights.js';
 import type { ComposedKind, ComposingApi, InClusterProvider, StepContext } from './steps.js';
 
 /** What one Composition (or CompositionRevision) composes, as the composed analysis reads its templates. */
@@ -174,7 +174,11 @@ export function stepContext(input: AuditInput, rights: Rights): StepContext {
     if (!list.some((s) => s.name === name)) list.push({ kind: 'ServiceAccount', name, namespace: ns });
   };
   const runningAs = new Map<string, Map<string, string>>();
-  for (const s of rights.subjects) if (s.kind === 'ServiceAccount') addSa(s.namespace ?? '', s.name);
+  for (const s of rights.subjects) {
+    // An account a binding names by its user name (system:serviceaccount:NS:NAME) is an account too.
+    const account = s.kind === 'ServiceAccount' ? s : accountOfUser(s);
+    if (account !== undefined) addSa(account.namespace ?? '', account.name);
+  }
   for (const d of input.deployments) {
     const ns = d.metadata.namespace ?? '';
     if (ns === '') continue;

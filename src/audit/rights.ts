@@ -13,6 +13,8 @@ import {
   MASTERS_GROUP,
   normaliseSubject,
   serviceAccountGroups,
+  serviceAccountOfUsername,
+  serviceAccountUsername,
 } from '../authz/subjects.js';
 import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
 
@@ -56,10 +58,33 @@ function bindingText(b: ClusterRoleBinding | RoleBinding): string {
     : `ClusterRoleBinding/${b.metadata.name}`;
 }
 
+/**
+ * The account a User subject's name stands for (`system:serviceaccount:NS:NAME`, as serviceaccount.SplitUsername
+ * reads it), or undefined.
+ */
+export function accountOfUser(i: Identity): Identity | undefined {
+  const sa = i.kind === 'User' ? serviceAccountOfUsername(i.name) : undefined;
+  return sa === undefined ? undefined : { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
+}
+
+/**
+ * The other subjects bindings reach the identity by: a ServiceAccount is also the User its token names
+ * (`system:serviceaccount:NS:NAME`: the authorizer's appliesToUser compares a User subject's name with it, in
+ * pkg/registry/rbac/validation/rule.go), and that User is the account.
+ */
+function aliases(i: Identity): Identity[] {
+  if (i.kind === 'ServiceAccount') {
+    return [{ kind: 'User', name: serviceAccountUsername(i.namespace ?? '', i.name) }];
+  }
+  const account = accountOfUser(i);
+  return account !== undefined ? [account] : [];
+}
+
 /** The groups the API server gives an identity besides those bindings name it by. */
 function impliedGroups(i: Identity): string[] {
-  if (i.kind === 'ServiceAccount') return serviceAccountGroups(i.namespace ?? '');
-  if (i.kind === 'User') return [AUTHENTICATED_GROUP];
+  const account = accountOfUser(i) ?? i;
+  if (account.kind === 'ServiceAccount') return serviceAccountGroups(account.namespace ?? '');
+  if (account.kind === 'User') return [AUTHENTICATED_GROUP];
   return [];
 }
 
@@ -157,7 +182,11 @@ export class Rights {
         role: this.clusterRole(i.name),
       });
     } else {
-      const keys = [key, ...impliedGroups(i).map((g) => identityKey({ kind: 'Group', name: g }))];
+      const keys = [
+        key,
+        ...aliases(i).map(identityKey),
+        ...impliedGroups(i).map((g) => identityKey({ kind: 'Group', name: g })),
+      ];
       for (const k of keys) {
         for (const { binding, ns } of this.bySubject.get(k) ?? []) {
           const role = this.resolve(binding, ns);

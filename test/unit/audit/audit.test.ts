@@ -365,6 +365,27 @@ const cases: Record<string, { reason: string; input: AuditInput; want: string[] 
     }),
     want: ['User/xi cluster-admin critical: run-as→ServiceAccount/ops/runner'],
   },
+  AccountBoundByItsUserName: {
+    reason:
+      "a binding to User system:serviceaccount:ops:runner applies to that account (its token's user name: kubernetes pkg/registry/rbac/validation/rule.go appliesToUser compares names), so exec into its pod reaches cluster-admin",
+    input: input({
+      roles: [role('exec', [{ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }])],
+      crbs: [crb('ops-admin', 'cluster-admin', [user('system:serviceaccount:ops:runner')])],
+      rbs: [rb('ops', 'exec', 'exec', [user('xi')])],
+      deployments: [deployment('ops', 'runner', 'runner')],
+    }),
+    want: ['User/xi cluster-admin critical: run-as→ServiceAccount/ops/runner'],
+  },
+  AccountBoundByItsUserNameOnly: {
+    reason:
+      'an account named only by its user name in a binding is still an account a pod may run as: create pods in ops runs as it',
+    input: input({
+      roles: [role('pods', [{ apiGroups: [''], resources: ['pods'], verbs: ['create'] }])],
+      crbs: [crb('ops-admin', 'cluster-admin', [user('system:serviceaccount:ops:runner')])],
+      rbs: [rb('ops', 'pods', 'pods', [user('xi')])],
+    }),
+    want: ['User/xi cluster-admin critical: run-as→ServiceAccount/ops/runner'],
+  },
   TheIssuesTransitiveCase: {
     reason:
       "writing Compositions makes Crossplane's account act; it may create Deployments, so runs as the RBAC manager, which binds cluster-admin: one finding with its three steps",
