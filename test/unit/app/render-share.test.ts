@@ -235,6 +235,33 @@ describe('RenderShare: inputs compared in place, field by field', () => {
     }
   });
 
+  // A hostile cluster's data must not take another context's render: metadata the renderer reads is compared, an
+  // annotation that pauses a revision, and a deletionTimestamp (stamped by the server, but read: never one of the
+  // fields left out). The oracle: each result is the render of its own input alone.
+  it.each([
+    [
+      'a paused revision',
+      (o: KubeObject): KubeObject =>
+        o.metadata.name === REVISION_X
+          ? { ...o, metadata: { ...o.metadata, annotations: { 'crossplane.io/paused': 'true' } } }
+          : o,
+    ],
+    [
+      'an XRD being deleted',
+      (o: KubeObject): KubeObject =>
+        o.kind === 'CompositeResourceDefinition'
+          ? { ...o, metadata: { ...o.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }
+          : o,
+    ],
+  ])('renders again for %s', (_what, edit) => {
+    const base = variant((o) => o);
+    const other = variant(edit);
+    const share = new RenderShare();
+    expect(share.render(base, {}, renderSync)).toEqual(alone(base));
+    expect(share.render(other, {}, renderSync)).toEqual(alone(other));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+  });
+
   it('renders again when the same members come in another order (what the renderer copies keeps its order)', () => {
     const reordered = (o: KubeObject): KubeObject =>
       o.kind === 'CompositeResourceDefinition'
