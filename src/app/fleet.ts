@@ -41,6 +41,15 @@ export interface ContextRun<O> {
   readonly partial?: true;
 }
 
+/**
+ * How many requests each context of a fleet has in flight at most. Alone, a context sends its reads all at once (sync
+ * --check: 9 LISTs), and each opens a connection of its own: with --parallel 8, some 70 TLS handshakes at a time for
+ * client and servers to pay. Across contexts the other contexts' reads fill the wait, so fewer connections cost no
+ * time (the fleet bench's 20 contexts, 8 runs each way taken in turn: the plugin's CPU 2.77 -> 2.55 s, the servers'
+ * 0.92 -> 0.71 s, medians; the wall time no longer).
+ */
+const CONTEXT_IN_FLIGHT = 4;
+
 const GLOB = /[*?[]/;
 
 /** A character written literally inside a regular expression's class. */
@@ -133,7 +142,11 @@ function contextDeps(base: AppDeps, context: string, opened: Cluster[], renderSh
     renderShare,
     connect: async (flags) => {
       // Its -v log lines go straight to stderr, beside the other contexts': each names its context.
-      const cluster = await base.connect({ ...flags, logContext: escapeTerminal(context) });
+      const cluster = await base.connect({
+        ...flags,
+        logContext: escapeTerminal(context),
+        maxInFlight: CONTEXT_IN_FLIGHT,
+      });
       opened.push(cluster);
       return cluster;
     },

@@ -42,7 +42,8 @@ export type ConnectDeps = TransportDeps;
  */
 export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, deps: ConnectDeps): Cluster {
   const config = loadKubeconfig(flags, env);
-  return new ClientCluster(config, new Transport(config, deps, flags.verbosity ?? 0, flags.logContext));
+  const transport = new Transport(config, deps, flags.verbosity ?? 0, flags.logContext, flags.maxInFlight);
+  return new ClientCluster(config, transport);
 }
 
 /**

@@ -28,6 +28,11 @@ export interface ConnectionFlags {
    * then names it (`[context NAME]` after klog's header). Unset, the lines are kubectl's own.
    */
   readonly logContext?: string | undefined;
+  /**
+   * Not a flag: a run across contexts sets it to how many requests each context may have in flight (its connection
+   * pool is then no larger). Unset, as many as the command sends at once.
+   */
+  readonly maxInFlight?: number | undefined;
 }
 
 /** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */

@@ -45,6 +45,7 @@ class Server implements TestApiServer {
   private readonly listener: net.Server;
   private readonly openWatches = new Map<http.ServerResponse, OpenWatch>();
   private readonly sockets = new Set<net.Socket>();
+  private accepted = 0;
   private port = 0;
 
   constructor(opts: ApiServerOptions) {
@@ -72,6 +73,7 @@ class Server implements TestApiServer {
     // One port for both: a TLS handshake starts with byte 0x16, anything else is plain HTTP.
     this.listener = net.createServer((socket) => {
       this.sockets.add(socket);
+      this.accepted++;
       socket.on('close', () => this.sockets.delete(socket));
       socket.once('data', (first: Buffer) => {
         socket.pause();
@@ -219,6 +221,10 @@ class Server implements TestApiServer {
 
   connectionCount(): number {
     return this.sockets.size;
+  }
+
+  acceptedConnections(): number {
+    return this.accepted;
   }
 }
 

@@ -87,6 +87,8 @@ export interface TestApiServer {
   openWatchCount(): number;
   /** The TCP connections open now, idle keep-alive ones included. */
   connectionCount(): number;
+  /** The TCP connections accepted since the server started, closed ones included. */
+  acceptedConnections(): number;
 }
 
 export const ADMIN_TOKEN = 'test-apiserver-admin-token';

@@ -103,7 +103,10 @@ function ownerUids(result: unknown): Set<string> {
 describe('sync across contexts shares renders whose inputs are equal by content', () => {
   it('gives each context the answer --context alone gives, and -v=4 counts the renders shared', async () => {
     const check = ['sync', '--check', '-o', 'json', '--kubeconfig', kubeconfig];
+    const accepted = (): number[] => servers.map((s) => s.acceptedConnections());
+    const before = accepted();
     const fleet = await runPlugin([...check, '--all-contexts', '-v=4']);
+    const fleetConnections = accepted().map((n, i) => n - (before[i] ?? 0));
     expect(fleet.code, fleet.stderr).toBe(1);
     const list = JSON.parse(fleet.stdout) as { items: { context: string; result: unknown }[] };
     expect(list.items.map((i) => i.context)).toEqual([
@@ -114,8 +117,11 @@ describe('sync across contexts shares renders whose inputs are equal by content'
       'one-xrd-fewer',
     ]);
     const alone = new Map<string, unknown>();
-    for (const item of list.items) {
+    const aloneConnections: number[] = [];
+    for (const [i, item] of list.items.entries()) {
+      const ahead = servers[i]?.acceptedConnections() ?? 0;
       const one = await runPlugin([...check, '--context', item.context]);
+      aloneConnections.push((servers[i]?.acceptedConnections() ?? 0) - ahead);
       expect(one.code, one.stderr).toBe(1);
       alone.set(item.context, JSON.parse(one.stdout));
       expect(item.result, item.context).toEqual(alone.get(item.context));
@@ -127,6 +133,13 @@ describe('sync across contexts shares renders whose inputs are equal by content'
     expect(fleet.stderr).toMatch(
       /^fleet: 5 renders for 5 contexts: 2 rendered, 3 shared \(inputs equal by content\)$/m,
     );
+    // Alone, a context sends its LISTs at once, a connection each; in a fleet it has at most 4 in flight, so its
+    // server accepts no more connections than that (fewer TLS handshakes on both sides).
+    expect(Math.min(...aloneConnections), `alone: ${aloneConnections.join(', ')}`).toBeGreaterThan(4);
+    expect(Math.max(...fleetConnections), `in the fleet: ${fleetConnections.join(', ')}`).toBeLessThanOrEqual(
+      4,
+    );
+    expect(Math.min(...fleetConnections)).toBeGreaterThan(0);
   });
 
   it('says nothing of it below -v=4', async () => {

@@ -6,13 +6,14 @@ import type { ResourceKind } from '../../port/cluster.js';
 export const METADATA_LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1,application/json';
 
-/** A metadata-only item (`PartialObjectMetadata`) gets the listed kind; everything else keeps its own. */
+/**
+ * A metadata-only item (`PartialObjectMetadata`) gets the listed kind; everything else keeps its own. OBJ, just
+ * decoded and the caller's alone, is completed in place (a list's items carry no kind: a copy of each would be as
+ * much garbage as the list): its members keep their order, apiVersion and kind last when it lacked them.
+ */
 export function withKind(kind: ResourceKind, obj: Record<string, unknown>): KubeObject {
   if (obj.kind === 'PartialObjectMetadata') return withKind(kind, { metadata: obj.metadata });
-  const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
-  return {
-    ...obj,
-    apiVersion: (obj.apiVersion as string | undefined) ?? apiVersion,
-    kind: (obj.kind as string | undefined) ?? kind.kind,
-  } as KubeObject;
+  obj.apiVersion ??= kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+  obj.kind ??= kind.kind;
+  return obj as KubeObject;
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { newAgent } from './dial.js';
+import { InFlight } from './in-flight.js';
 import type { ExecCredential, ExecDeadline, ExecIo } from './exec-credential-types.js';
 import { proxyChooser } from './proxy.js';
 import type { RestConfig } from './rest-config.js';
@@ -93,13 +94,17 @@ export class Transport {
   private gone: ServerGoneError | undefined;
   private closed = false;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The requests in flight, when limited (a run across contexts); a watch's stream is never counted. */
+  private readonly inFlight: InFlight | undefined;
 
   constructor(
     private readonly config: RestConfig,
     private readonly deps: TransportDeps,
     verbosity: number,
     logContext?: string,
+    maxInFlight?: number,
   ) {
+    this.inFlight = maxInFlight === undefined ? undefined : new InFlight(maxInFlight);
     this.secure = config.server.startsWith('https:');
     this.proxyFor = proxyChooser(config.proxyUrl, deps.env);
     this.log = new RequestLog(verbosity, deps.log, deps.pid, logContext);
@@ -175,7 +180,11 @@ export class Transport {
       let answer: Answer;
       try {
         this.log.request(method, url, headers, body);
-        answer = await this.exchange(url, method, headers, body, auth.credential, mode);
+        const send = (): Promise<Answer> => this.exchange(url, method, headers, body, auth.credential, mode);
+        answer =
+          this.inFlight === undefined || mode.streamIdleMs !== undefined
+            ? await send()
+            : await this.inFlight.run(send);
       } catch (err) {
         if (this.closed || mode.signal?.aborted === true) throw err;
         this.log.failure(method, url, err, Date.now() - started);
