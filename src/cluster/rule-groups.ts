@@ -5,10 +5,11 @@
  * pkg/apis/rbac/v1/evaluation_helpers.go): a role whose every apiGroups is an array of plain strings, none of them the
  * group or "*", allows no request of the group, whatever else it holds.
  *
- * Exact only where a string has one spelling: in a body without a backslash every string is its bytes between two
- * quotes, and every `"` delimits a string. Any backslash (an escape such as `\u0061` or `\/` spells a string another
- * way), an apiGroups that is not such an array (null, a value where a key was expected), or a group that is not
- * printable ASCII (invalid UTF-8 decodes to U+FFFD) leaves the answer unsure: the role may allow it.
+ * Exact for the JSON a server sends where a string has one spelling: in a body without a backslash every string is
+ * its bytes between two quotes, and every `"` delimits a string. Any backslash (an escape such as `\u0061` or `\/`
+ * spells a string another way), or a group that is not a plain name (invalid UTF-8 decodes to U+FFFD, and a quote or a
+ * comma could start a group's string where another ends) leaves the answer unsure: the role may allow it. A body that
+ * is not JSON at all is not told apart: only decoding it would tell.
  */
 
 const KEY = Buffer.from('"apiGroups"');
@@ -17,57 +18,56 @@ const QUOTE = 0x22;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const OPEN = 0x5b;
-const CLOSE = 0x5d;
-const ALL = Buffer.from('*');
-/** Printable ASCII but the quote and the backslash: the groups whose JSON string is their bytes between quotes. */
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const ALL = Buffer.from('*"');
+/**
+ * The groups narrowed: the characters of API group names (DNS subdomains) and "". In valid JSON none of them can
+ * follow a string's closing quote, so that every `"GROUP"` in a body without a backslash is the string GROUP.
+ */
+const NAME = /^[A-Za-z0-9._-]*$/;
 
 /** False only when BODY (a role's JSON) has no rule whose apiGroups holds GROUP or "*"; true when it may have one. */
 export function mayAllowGroup(body: Buffer, group: string): boolean {
-  if (!PLAIN.test(group) || body.includes(BACKSLASH)) return true;
-  const wanted = Buffer.from(group, 'latin1');
-  let at = body.indexOf(KEY);
-  while (at !== -1) {
-    const end = groupsHold(body, at + KEY.length, wanted);
-    if (end === undefined) return true;
-    at = body.indexOf(KEY, end);
+  if (!NAME.test(group) || body.includes(BACKSLASH)) return true;
+  // Few strings are the group or "*" (a provider's roles name their own groups, "*" mostly as a verb): each is looked
+  // at where it stands, rather than every apiGroups of the role. Searched from its first character on (every other
+  // byte of a JSON body is a quote), the opening quote checked after.
+  return anyInApiGroups(body, Buffer.from(`${group}"`, 'latin1')) || anyInApiGroups(body, ALL);
+}
+
+/** Whether a string spelled `"` and TAIL is an element of an apiGroups array in BODY. */
+function anyInApiGroups(body: Buffer, tail: Buffer): boolean {
+  for (let at = body.indexOf(tail, 1); at !== -1; at = body.indexOf(tail, at + 1)) {
+    if (body[at - 1] === QUOTE && inApiGroups(body, at - 1)) return true;
   }
   return false;
 }
 
 /**
- * The apiGroups array whose key ends at FROM: undefined when it holds WANTED or "*", or is not an array of plain
- * strings (unsure); else the offset after its `]`.
+ * Whether the string opening at AT is an element of an array that is the value of an "apiGroups" key: back over the
+ * elements before it (plain strings: no quote inside) to the array's `[`, its `:` and the key.
  */
-function groupsHold(body: Buffer, from: number, wanted: Buffer): number | undefined {
-  let i = skipSpace(body, from);
-  if (body[i] !== COLON) return undefined;
-  i = skipSpace(body, i + 1);
-  if (body[i] !== OPEN) return undefined;
-  i = skipSpace(body, i + 1);
-  if (body[i] === CLOSE) return i + 1;
-  for (;;) {
-    if (body[i] !== QUOTE) return undefined;
-    const close = body.indexOf(QUOTE, i + 1);
-    if (close === -1) return undefined;
-    if (equalAt(body, i + 1, close, wanted) || equalAt(body, i + 1, close, ALL)) return undefined;
-    i = skipSpace(body, close + 1);
-    if (body[i] === CLOSE) return i + 1;
-    if (body[i] !== COMMA) return undefined;
-    i = skipSpace(body, i + 1);
+function inApiGroups(body: Buffer, at: number): boolean {
+  let i = spaceBefore(body, at - 1);
+  while (body[i] === COMMA) {
+    i = spaceBefore(body, i - 1);
+    // (lastIndexOf counts a negative offset from the end.)
+    const open = body[i] === QUOTE && i > 0 ? body.lastIndexOf(QUOTE, i - 1) : -1;
+    if (open === -1) return false;
+    i = spaceBefore(body, open - 1);
   }
+  if (body[i] !== OPEN) return false;
+  i = spaceBefore(body, i - 1);
+  if (body[i] !== COLON) return false;
+  const end = spaceBefore(body, i - 1) + 1;
+  return end >= KEY.length && body.compare(KEY, 0, KEY.length, end - KEY.length, end) === 0;
 }
 
-function equalAt(body: Buffer, start: number, end: number, wanted: Buffer): boolean {
-  return end - start === wanted.length && body.compare(wanted, 0, wanted.length, start, end) === 0;
-}
-
-/** The offset of the first byte at or after I that is not JSON whitespace (space, tab, line feed, carriage return). */
-function skipSpace(body: Buffer, i: number): number {
+/** The offset of the last byte at or before I that is not JSON whitespace (space, tab, line feed, carriage return). */
+function spaceBefore(body: Buffer, i: number): number {
   let j = i;
   for (;;) {
     const c = body[j];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return j;
-    j++;
+    j--;
   }
 }
