@@ -55,40 +55,35 @@ async function howToRead(cluster: Cluster, wanted: number): Promise<BoundRead> {
 /**
  * Reads the ClusterRoles NAMES name (a missing one is left out: its bindings grant nothing), as howToRead decides. A 403 (namespace-only
  * rights) is no failure: the roles are then unseen, as a forbidden LIST is for the other read-only reads.
+ *
+ * ONLY_GROUP, when the roles are read to answer one resource request: its API group (undefined for a URL), resolved
+ * while they are read. The GETs' answers are then decoded only for the roles whose rules may allow a request of that
+ * group (Cluster.getUndecoded); the others are left out, as a role that grants nothing asked about: their rules are
+ * neither decoded nor checked.
  */
 export async function readBoundClusterRoles(
   cluster: Cluster,
   names: readonly string[],
+  onlyGroup?: Promise<string | undefined>,
 ): Promise<{ roles: KubeObject[]; unseen: Unseen[]; read: BoundRead }> {
   // A refused count (a LIST with limit 1) is a refused LIST.
   let read: BoundRead = 'list';
   try {
     read = await howToRead(cluster, names.length);
     if (read === 'list') return { roles: await cluster.list(Kinds.clusterRole), unseen: [], read };
-    const roles: (KubeObject | undefined)[] = [];
-    const refused: ApiError[] = [];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      // The first refusal stops the GETs not sent yet: the caller may get no ClusterRole (namespace-only rights).
-      while (next < names.length && refused.length === 0) {
-        const i = next++;
-        const name = names[i] as string;
-        try {
-          roles[i] = await cluster.get(Kinds.clusterRole, name);
-        } catch (err) {
-          if (!(err instanceof ApiError && err.code === 403)) {
-            throw translateError(err, `reading ClusterRole ${name}`, cluster.describe);
-          }
-          refused[i] = err;
-        }
-      }
+    const undecoded = onlyGroup !== undefined ? cluster.getUndecoded?.bind(cluster) : undefined;
+    if (undecoded !== undefined && onlyGroup !== undefined) {
+      const got = await getEach(cluster, names, (name) => undecoded(Kinds.clusterRole, name));
+      const group = await onlyGroup;
+      // Decoded in the bindings' order: only the roles that may allow the request (all of them for a URL).
+      const roles = got.filter((r) => group === undefined || r.mayAllowGroup(group)).map((r) => r.decode());
+      return { roles, unseen: [], read };
+    }
+    return {
+      roles: await getEach(cluster, names, (name) => cluster.get(Kinds.clusterRole, name)),
+      unseen: [],
+      read,
     };
-    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
-    // The refusal of the first role in the bindings' order, whichever came back first.
-    const first = refused.find((e) => e !== undefined);
-    if (first !== undefined) throw first;
-    // In the bindings' order, whichever answer came first.
-    return { roles: roles.filter((r): r is KubeObject => r !== undefined), unseen: [], read };
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 403)) {
       throw err instanceof ApiError ? translateError(err, 'listing ClusterRoles', cluster.describe) : err;
@@ -102,6 +97,40 @@ export async function readBoundClusterRoles(
     };
     return { roles: [], unseen: [unseen], read };
   }
+}
+
+/**
+ * GET (as GET sends it) each of the ClusterRoles NAMES, READ_CONCURRENCY in flight, in NAMES' order whichever answer
+ * came first; a missing one is left out. A 403 throws, the refusal of the first role in NAMES' order.
+ */
+async function getEach<T>(
+  cluster: Cluster,
+  names: readonly string[],
+  get: (name: string) => Promise<T | undefined>,
+): Promise<T[]> {
+  const roles: (T | undefined)[] = [];
+  const refused: ApiError[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    // The first refusal stops the GETs not sent yet: the caller may get no ClusterRole (namespace-only rights).
+    while (next < names.length && refused.length === 0) {
+      const i = next++;
+      const name = names[i] as string;
+      try {
+        roles[i] = await get(name);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 403)) {
+          throw translateError(err, `reading ClusterRole ${name}`, cluster.describe);
+        }
+        refused[i] = err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
+  // The refusal of the first role in the bindings' order, whichever came back first.
+  const first = refused.find((e) => e !== undefined);
+  if (first !== undefined) throw first;
+  return roles.filter((r): r is T => r !== undefined);
 }
 
 /** ROLES read from CLUSTER, refused as a whole when one is invalid (one error naming each), as ClusterRoles. */
@@ -139,8 +168,10 @@ export async function readEveryClusterRole(
  * A question's input as the authorizer would read it from a live cluster: PARTS but ClusterRoles (one LIST each, with
  * PARTIAL and EXTRAS as readInput takes them), then only the ClusterRoles the bindings read reach. Warnings as
  * readQuestionInput writes them. ALSO (live only) reads what else the answer needs while the ClusterRoles are read:
- * its result is `also`, its unseen parts and invalid owners are warned about with the rest. With -f (every object is
- * at hand anyway) it is readInput's answer.
+ * its result is `also`, its unseen parts and invalid owners are warned about with the rest. NARROW, given ALSO's
+ * result, names the API group of the one resource request the answer is about (undefined: a URL, or no answer): the
+ * roles are then read as readBoundClusterRoles reads them for ONLY_GROUP. With -f (every object is at hand anyway) it
+ * is readInput's answer.
  */
 export async function readBoundInput<T extends AlsoRead>(
   source: InputSource,
@@ -149,6 +180,7 @@ export async function readBoundInput<T extends AlsoRead>(
   partial?: PartialLeave,
   extras?: ReadExtras,
   also?: (first: Input & { readonly cluster: Cluster }) => Promise<T>,
+  narrow?: (also: T) => string | undefined,
 ): Promise<Input & { readonly boundRead?: BoundRead; readonly also?: T }> {
   const live = source.from === undefined;
   const first = await readInput(
@@ -164,10 +196,11 @@ export async function readBoundInput<T extends AlsoRead>(
     const { clusterRoleBindings, roleBindings } = first.snapshot;
     const names = boundClusterRoleNames([...clusterRoleBindings, ...roleBindings]);
     // ALSO's reads overlap the GETs; what they could not read, or refused, is reported with the rest below.
-    const [bound, more] = await Promise.all([
-      readBoundClusterRoles(cluster, names),
-      also?.({ ...first, cluster }),
-    ]);
+    const alsoRead = also?.({ ...first, cluster });
+    const group = narrow !== undefined ? alsoRead?.then(narrow) : undefined;
+    // Awaited by the GETs once they are answered, unless a refusal ends them first (ALSO's failure is Promise.all's).
+    group?.catch(() => undefined);
+    const [bound, more] = await Promise.all([readBoundClusterRoles(cluster, names, group), alsoRead]);
     input = {
       ...first,
       snapshot: { ...first.snapshot, clusterRoles: await checkedClusterRoles(bound.roles, cluster) },

@@ -6,6 +6,7 @@ import type {
   ListOptions,
   ResourceKind,
   RulesReview,
+  UndecodedRole,
   WatchEvent,
   WatchOptions,
   WriteOptions,
@@ -15,7 +16,8 @@ import type { RestConfig } from './connection/rest-config.js';
 import type { ConnectionFlags } from '../port/connection-flags.js';
 import { Transport, type TransportDeps } from './connection/transport.js';
 import { ApiError } from '../port/translate-error.js';
-import { answerError, jsonAnswer, type Answer } from './connection/http-answer.js';
+import { answerError, checkJsonAnswer, jsonAnswer, type Answer } from './connection/http-answer.js';
+import { mayAllowGroup } from './rule-groups.js';
 import { readAllPages, type ListPage } from './list-pages.js';
 import { METADATA_LIST_ACCEPT, withKind } from './connection/client-answers.js';
 import { watchKind } from './watch.js';
@@ -159,6 +161,26 @@ class ClientCluster implements Cluster {
       if (err instanceof ApiError && err.code === 404) return undefined;
       throw err;
     }
+  }
+
+  /**
+   * The GET get() sends, its answer checked as get() checks it (a 404 is undefined) but kept as bytes: only a role
+   * whose rules may answer the question is decoded (most of a provider's roles name only its own groups).
+   */
+  async getUndecoded(
+    kind: ResourceKind,
+    name: string,
+    namespace?: string,
+  ): Promise<UndecodedRole | undefined> {
+    const url = resourceUrl(this.config.server, kind, this.namespaceOf(kind, namespace), name);
+    const answer = await this.transport.request(url, 'GET', {}, undefined);
+    if (answer.status === 404) return undefined;
+    const context = this.config.contextName;
+    checkJsonAnswer(answer, 'GET', url, context);
+    return {
+      mayAllowGroup: (group) => mayAllowGroup(answer.body, group),
+      decode: () => withKind(kind, jsonAnswer(answer, 'GET', url, context) as Record<string, unknown>),
+    };
   }
 
   private namespaceOf(kind: ResourceKind, namespace: string | undefined): string | undefined {

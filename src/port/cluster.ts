@@ -179,6 +179,20 @@ export interface RulesReview {
   readonly incomplete: boolean;
 }
 
+/**
+ * A Role or ClusterRole read but not decoded yet (the answer's bytes are kept): a question about one resource request
+ * decodes only the roles whose rules may allow it.
+ */
+export interface UndecodedRole {
+  /**
+   * False only when no rule of the role can allow a resource request of API group GROUP (no rule's apiGroups holds it
+   * or "*"), as its undecoded answer shows; true when one may, or when the answer cannot tell without being decoded.
+   */
+  mayAllowGroup(group: string): boolean;
+  /** The role, decoded as get() decodes it (an answer that is not JSON throws get()'s error). */
+  decode(): KubeObject;
+}
+
 /** Everything the plugin needs from the API server; the one seam tests replace. */
 export interface Cluster {
   /** The server URL and context, for messages. */
@@ -189,6 +203,11 @@ export interface Cluster {
   readonly namespaceSource?: 'flag' | 'context' | 'default' | undefined;
   list(kind: ResourceKind, opts?: ListOptions): Promise<KubeObject[]>;
   get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined>;
+  /**
+   * get() of a Role or ClusterRole, the answer checked (status, content type) but decoded only on demand. Optional: a
+   * Cluster without it is read with get().
+   */
+  getUndecoded?(kind: ResourceKind, name: string, namespace?: string): Promise<UndecodedRole | undefined>;
   /**
    * How many objects of KIND exist (cluster-wide), from a one-item page's remainingItemCount; undefined when the
    * server does not say. Optional: a Cluster without it makes callers assume the worst case.

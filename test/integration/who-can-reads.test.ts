@@ -226,3 +226,75 @@ describe('who-can reads the XRDs and ProviderRevisions only as far as RESOURCE n
     await allAllowed(server.url, answer);
   }, 60_000);
 });
+
+/**
+ * Roles whose rules cannot allow the request (no rule's apiGroups holds its group or "*") are not decoded: the roles
+ * below put the group where a filter on the raw answer could go wrong. The server's SubjectAccessReview is the
+ * oracle for every user bound, listed or not.
+ */
+describe('who-can decodes only the bound roles whose rules may allow the request', () => {
+  const roles: Record<string, { apiGroups?: string[]; resources: string[]; verbs: string[] }[]> = {
+    star: [{ apiGroups: ['*'], resources: ['deployments'], verbs: ['create'] }],
+    exact: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }],
+    'after-others': [
+      { apiGroups: ['batch'], resources: ['jobs'], verbs: ['*'] },
+      { apiGroups: ['', 'extensions', 'apps'], resources: ['deployments'], verbs: ['create'] },
+    ],
+    prefix: [{ apiGroups: ['app'], resources: ['deployments'], verbs: ['create'] }],
+    suffix: [{ apiGroups: ['pps'], resources: ['deployments'], verbs: ['create'] }],
+    longer: [{ apiGroups: ['apps.acme.io', 'xapps'], resources: ['*'], verbs: ['*'] }],
+    'split-rules': [
+      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['create'] },
+      { apiGroups: ['batch'], resources: ['deployments'], verbs: ['create'] },
+    ],
+    'star-elsewhere': [{ apiGroups: ['other.io'], resources: ['*'], verbs: ['*'] }],
+    'group-as-resource': [{ apiGroups: ['batch'], resources: ['apps', 'deployments'], verbs: ['create'] }],
+  };
+
+  it('every bound user listed exactly when the server allows it', async () => {
+    const started = await startSeeded([]);
+    server = started.server;
+    const objects: object[] = [];
+    for (const [name, rules] of Object.entries(roles)) {
+      objects.push(
+        // An annotation with a quote: its answer holds a backslash escape, so this role is decoded whatever it holds.
+        {
+          apiVersion: rbac,
+          kind: 'ClusterRole',
+          metadata: { name, ...(name === 'exact' ? { annotations: { note: 'say "hi"' } } : {}) },
+          rules,
+        },
+        {
+          apiVersion: rbac,
+          kind: 'RoleBinding',
+          metadata: { name, namespace: 'default' },
+          roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name },
+          subjects: [{ apiGroup: RBAC, kind: 'User', name: `user-${name}` }],
+        },
+      );
+    }
+    server.seed(objects);
+    const r = await runPlugin([
+      'who-can',
+      'create',
+      'deployments.apps',
+      '-n',
+      'default',
+      '--kubeconfig',
+      started.kubeconfig,
+      '-o',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const listed = (JSON.parse(r.stdout) as { subjects: { name: string }[] }).subjects.map((s) => s.name);
+    const request = { verb: 'create', apiGroup: 'apps', resource: 'deployments', namespace: 'default' };
+    const allowed: string[] = [];
+    for (const name of Object.keys(roles)) {
+      const user = `user-${name}`;
+      if (await subjectAccessReview(server.url, { user, groups: [] }, request)) allowed.push(user);
+      expect(listed.includes(user), user).toBe(allowed.includes(user));
+    }
+    // The oracle's own answer, so that the roles above test both sides.
+    expect(allowed).toStrictEqual(['user-star', 'user-exact', 'user-after-others']);
+  }, 60_000);
+});

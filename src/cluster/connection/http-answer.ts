@@ -85,17 +85,29 @@ const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
  * answer the ApiError of answerError.
  */
 export function jsonAnswer(answer: Answer, method: string, url: URL, context: string): unknown {
-  if (answer.status < 200 || answer.status > 299) throw answerError(answer);
+  checkJsonAnswer(answer, method, url, context);
   if (answer.body.length === 0) return undefined;
-  const type = answer.headers['content-type'] ?? '';
-  if (JSON_TYPE.test(type)) {
-    try {
-      return JSON.parse(answer.body.toString('utf8'));
-    } catch {
-      // Not JSON after all: as below.
-    }
+  try {
+    return JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    throw notJson(answer, method, url, context);
   }
-  throw new NotJsonError(
+}
+
+/**
+ * What jsonAnswer checks before it decodes: a 2xx answer (else answerError's ApiError) that is empty or says it is
+ * JSON (else a NotJsonError).
+ */
+export function checkJsonAnswer(answer: Answer, method: string, url: URL, context: string): void {
+  if (answer.status < 200 || answer.status > 299) throw answerError(answer);
+  if (answer.body.length > 0 && !JSON_TYPE.test(answer.headers['content-type'] ?? '')) {
+    throw notJson(answer, method, url, context);
+  }
+}
+
+function notJson(answer: Answer, method: string, url: URL, context: string): NotJsonError {
+  const type = answer.headers['content-type'] ?? '';
+  return new NotJsonError(
     `the server answered ${method} ${url.pathname} with ${typeName(type)}, not JSON: is a proxy or a login page in front of the API server?`,
     { hint: proxyHint(context) },
   );
