@@ -55,7 +55,7 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
           type: 'boolean',
           default: false,
           describe:
-            'Read every ClusterRole and audit with the rules the aggregation controller converges to (default: the rules each bound role stores, as the API server authorizes; --after-sync implies it)',
+            'Read every ClusterRole and audit with the rules the aggregation controller converges to (default: the rules each bound role stores, as the API server authorizes; -f and --after-sync imply it)',
         })
         .options(afterSyncOptions)
         .describe('output', outputHelpOf('audit'))
