@@ -212,8 +212,8 @@ async function watchSession(
       }
       if (taken.first.change === 'retried') reconcile = { ...reconcile, retry: failures };
       // A reconcile the permission check denied is requeued as failed writes are: a controller's Reconcile that
-      // returns an error is requeued with the work queue's backoff (controller-runtime's reconcileHandler, AddRateLimited,
-      // in pkg/internal/controller/controller.go, which Crossplane's RBAC manager runs on), and the right
+      // returns an error is requeued with the work queue's backoff (controller-runtime's reconcileHandler in
+      // pkg/internal/controller/controller.go, AddRateLimited; Crossplane's RBAC manager runs on it), and the right
       // may be granted meanwhile without any event the watch sees (a group membership, a role it does not read).
       const failed =
         reconcile.status === 'denied' || (reconcile.status === 'applied' && reconcile.failed.length > 0);
