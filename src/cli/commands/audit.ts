@@ -62,8 +62,12 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
+      // With --print-required-role, -o is the role's (printReadRole checks it) and the other flags are checked.
+      if (args['print-required-role']) {
+        const { options: o } = auditFlags({ ...args, output: undefined });
+        return printReadRole(deps.io, 'audit', args.output, o.afterSync);
+      }
       const { output, options, failOn } = auditFlags(args);
-      if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
       const fleet = fleetOptions(args, false);
       if (fleet === undefined) return auditOnce(deps, args, output, options, failOn);
       if (output === 'sarif' || GRAPH_FORMATS.includes(output)) {
