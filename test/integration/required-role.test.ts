@@ -53,8 +53,22 @@ const COMMANDS: readonly {
     name: 'explain --subject',
     print: ['explain', '--subject', 'User:x'],
     run: ['explain', '--subject', 'Group:crossplane:masters', '--for', 'compositions', '--verb', 'update'],
-    // By default the bound ClusterRoles are read one GET each; --converged lists them all.
-    more: [['explain', '--subject', 'Group:crossplane:masters', '--converged']],
+    // By default the bound ClusterRoles are read one GET each; --converged lists them all. --for a claim discovery
+    // serves reads the XRDs of its group one GET each, as who-can.
+    more: [
+      ['explain', '--subject', 'Group:crossplane:masters', '--converged'],
+      [
+        'explain',
+        '--subject',
+        'Group:system:masters',
+        '--for',
+        'buckets.storage.platform.acme.io',
+        '--verb',
+        'create',
+        '-n',
+        'team-a',
+      ],
+    ],
   },
   {
     name: 'explain --matrix',
