@@ -64,7 +64,8 @@ export async function readRequiredRole(
   // (--converged, --after-sync), and who-can and explain --subject the XRDs of the group RESOURCE is served in
   // (resolve-live.ts).
   const getRoles = { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] };
-  if (command === 'audit' || command === 'lookup') return { ...role, rules: [...(role.rules ?? []), getRoles] };
+  if (command === 'audit' || command === 'lookup')
+    return { ...role, rules: [...(role.rules ?? []), getRoles] };
   if (command !== 'who-can' && command !== 'explain-subject') return role;
   const get = [
     getRoles,
