@@ -20,7 +20,7 @@ import {
   tenantRbac,
 } from './examples/cluster.js';
 import { compositionObjects } from './examples/compositions.js';
-import { readByPackage } from './examples/inventories.js';
+import { readByPackage, readCrdDetails } from './examples/inventories.js';
 import { definedCrds } from './examples/defined-crds.js';
 import { DEFAULT_INVENTORIES, largeNamespaces, largePackages, largeXrds } from './examples/large.js';
 import { write } from './examples/output.js';
@@ -71,6 +71,8 @@ function parseArgs(argv: readonly string[]): Options {
 function main(): void {
   const opts = parseArgs(process.argv.slice(2));
   const v123 = readByPackage(opts.inventories, 'provider-upjet-aws-v1.23.0-crds-by-package.tsv');
+  // Each package CRD's kind, scope and versions, as its package declares them.
+  const details = readCrdDetails(opts.inventories);
   const chart = crossplaneChart();
   const configSyncObjects = configSync();
   const configSyncRoles = configSyncObjects.filter((o): o is ClusterRole => o.kind === 'ClusterRole');
@@ -166,7 +168,7 @@ function main(): void {
     write(
       opts.out,
       c('45-defined-crds.yaml'),
-      definedCrds([...packageDocs(packages), ...clusterXrds()]),
+      definedCrds([...packageDocs(packages), ...clusterXrds()], details),
       "The CustomResourceDefinitions Crossplane created for the XRDs and provider packages above, with its owner references (an XRD controls its XR's and claim's; a package's active revision controls its CRDs, the others own them).",
     ),
   );
@@ -222,7 +224,7 @@ function main(): void {
         chart.deployment,
         ...packageDocs(largeP),
         ...largeX,
-        ...definedCrds([...packageDocs(largeP), ...largeX]),
+        ...definedCrds([...packageDocs(largeP), ...largeX], details),
       ],
       'Large generated cluster for benchmarks: every AWS v1.23.0 package, a second AWS family from another organisation, 200+ XRDs, 600 namespaces.',
     ),

@@ -53,6 +53,13 @@ function crd(
   };
 }
 
+/** What a package's inventory says of one of its CRDs (inventories.ts's CrdRow). */
+interface CrdDetail {
+  readonly kind: string;
+  readonly scope: string;
+  readonly versions: readonly string[];
+}
+
 interface XrdSpec {
   readonly group: string;
   readonly names: Names;
@@ -75,8 +82,15 @@ function kindOf(plural: string): string {
   return singular.charAt(0).toUpperCase() + singular.slice(1);
 }
 
-/** The CRDs Crossplane would have created for the XRDs and provider revisions among DOCS, in name order. */
-export function definedCrds(docs: readonly KubeObject[]): KubeObject[] {
+/**
+ * The CRDs Crossplane would have created for the XRDs and provider revisions among DOCS, in name order. A package
+ * CRD that DETAILS (the packages' inventories) describes gets its kind, scope and versions from there (the last
+ * version stores); any other gets them guessed from its name.
+ */
+export function definedCrds(
+  docs: readonly KubeObject[],
+  details: ReadonlyMap<string, CrdDetail> = new Map(),
+): KubeObject[] {
   const out = new Map<string, KubeObject>();
   for (const d of docs) {
     if (d.kind !== 'CompositeResourceDefinition') continue;
@@ -111,9 +125,10 @@ export function definedCrds(docs: readonly KubeObject[]): KubeObject[] {
     const dot = name.indexOf('.');
     const plural = name.slice(0, dot);
     const group = name.slice(dot + 1);
+    const known = details.get(name);
     // A kind is unique in its group: a guess that collides gets a suffix.
-    let kind = kindOf(plural);
-    for (let i = 2; kinds.has(`${group}/${kind}`); i++) kind = `${kindOf(plural)}${String(i)}`;
+    let kind = known?.kind ?? kindOf(plural);
+    for (let i = 2; known === undefined && kinds.has(`${group}/${kind}`); i++) kind = `${kindOf(plural)}${String(i)}`;
     kinds.add(`${group}/${kind}`);
     const active = revs.find((r) => r.spec.desiredState === 'Active') ?? revs[revs.length - 1];
     const owners = revs.map(
@@ -125,8 +140,12 @@ export function definedCrds(docs: readonly KubeObject[]): KubeObject[] {
         ...(r === active ? { controller: true, blockOwnerDeletion: true } : {}),
       }),
     );
-    const scope = group.includes('.m.') ? 'Namespaced' : 'Cluster';
-    out.set(name, crd(group, { plural, kind }, scope, owners, PACKAGE_VERSIONS));
+    const scope = known?.scope ?? (group.includes('.m.') ? 'Namespaced' : 'Cluster');
+    const versions =
+      known === undefined
+        ? PACKAGE_VERSIONS
+        : known.versions.map((v, i) => ({ name: v, referenceable: i === known.versions.length - 1 }));
+    out.set(name, crd(group, { plural, kind }, scope, owners, versions));
   }
   return [...out.values()].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
 }

@@ -27,6 +27,27 @@ export function readInventoryLines(dir: string, file: string): string[] {
     .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
+/** The kinds of a provider's configuration (provider-wide, not managed resources). */
+const CONFIG_KINDS = new Set(['ProviderConfig', 'ClusterProviderConfig', 'ProviderConfigUsage', 'StoreConfig']);
+
+/**
+ * CRD name -> its row (kind, scope, versions as the package's CRD declares them): what definedCrds writes instead of
+ * guessing from the name. Every CRD of the single providers (small-providers-crds.tsv), and the configuration kinds
+ * of the AWS families; their managed resources keep the guessed kind (a guess the examples' outputs are made of).
+ */
+export function readCrdDetails(dir: string): Map<string, CrdRow> {
+  const details = new Map<string, CrdRow>();
+  for (const rows of readByPackage(dir, 'small-providers-crds.tsv').values()) {
+    for (const r of rows) details.set(r.name, r);
+  }
+  for (const file of ['provider-upjet-aws-v1.23.0-crds-by-package.tsv', 'provider-upjet-aws-crds-by-package.tsv']) {
+    for (const rows of readByPackage(dir, file).values()) {
+      for (const r of rows) if (CONFIG_KINDS.has(r.kind)) details.set(r.name, r);
+    }
+  }
+  return details;
+}
+
 /** package name -> CRD rows sorted by name, from a by-package TSV. */
 export function readByPackage(dir: string, file: string): Map<string, CrdRow[]> {
   const byPackage = new Map<string, CrdRow[]>();

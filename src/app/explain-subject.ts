@@ -1,8 +1,12 @@
 import { explainSubject, type SubjectExplanation, type SubjectView } from '../explain/explain-subject.js';
 import type { SubjectRef } from '../explain/subject-types.js';
 import type { AppDeps } from './deps.js';
-import type { InputSource } from './read-input.js';
+import type { ResolvedResource } from '../crossplane/resolve-resource.js';
+import { isKubernetesGroup } from '../kube/api-names.js';
+import type { Cluster } from '../port/cluster.js';
+import { warnInvalidOwners, type Input, type InputSource } from './read-input.js';
 import { resolveInput, rolesOf } from './resource-catalogue.js';
+import { resolveLive, withProviderRevisions, type LiveResolution } from './resolve-live.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 import { readBoundInput, readEveryClusterRole } from './read-bound-roles.js';
 import { EXPLAIN_SUBJECT_PARTS } from './explain-parts.js';
@@ -27,6 +31,9 @@ export interface ExplainSubjectOptions {
   readonly afterSync?: AfterSyncOptions | undefined;
 }
 
+/** What explain --subject reads live by default besides the ClusterRoles (resolveLive reads the Crossplane kinds). */
+const BOUND_PARTS = EXPLAIN_SUBJECT_PARTS.filter((p) => p !== 'xrds' && p !== 'providerRevisions');
+
 /** `explain --subject`: every binding of a subject, the rules it grants, and the answer to a request. */
 export async function runExplainSubject(
   options: ExplainSubjectOptions,
@@ -34,45 +41,96 @@ export async function runExplainSubject(
 ): Promise<SubjectExplanation> {
   const converged = options.converged === true || options.afterSync !== undefined;
   const partial = { namespace: options.namespace };
-  const extras = { discovery: options.request !== undefined };
-  // The convergence view needs every ClusterRole (after sync, so does sync's plan); the authorizer's, the bound ones.
-  const input = converged
-    ? await readQuestionInput(options.source, deps, EXPLAIN_SUBJECT_PARTS, options.afterSync, partial, extras)
-    : await readBoundInput(options.source, deps, EXPLAIN_SUBJECT_PARTS, partial, extras);
   const { request } = options;
+  const extras = { discovery: request !== undefined };
+  const explicitNamespace = options.namespace !== undefined;
+  // The convergence view needs every ClusterRole (after sync, so does sync's plan); the authorizer's, the bound ones,
+  // and live the XRDs and ProviderRevisions only as far as resolving --for needs them (resolve-live.ts).
+  const read = converged
+    ? await readQuestionInput(options.source, deps, EXPLAIN_SUBJECT_PARTS, options.afterSync, partial, extras)
+    : await readBoundInput(
+        options.source,
+        deps,
+        options.source.from === undefined ? BOUND_PARTS : EXPLAIN_SUBJECT_PARTS,
+        partial,
+        extras,
+        request === undefined
+          ? undefined
+          : (first) => resolveLive(request.resource, first, explicitNamespace, request.verb),
+      );
+  const { also: live, ...input }: Input & { readonly also?: LiveResolution; readonly boundRead?: unknown } =
+    read;
+  if (live !== undefined && live.resource === undefined) throw live.failure;
+  live?.warnings.forEach((warning) => {
+    deps.warn(warning);
+  });
   const resolved =
     request !== undefined
       ? {
           verb: request.verb,
-          resource: await resolveInput(
-            request.resource,
-            input,
-            options.namespace !== undefined,
-            request.verb,
-            deps.warn,
-          ),
+          resource:
+            live?.resource ??
+            (await resolveInput(request.resource, input, explicitNamespace, request.verb, deps.warn)),
         }
       : undefined;
   // With -f, or one LIST of them, every ClusterRole is at hand.
   const boundRead = 'boundRead' in input ? input.boundRead : undefined;
   const view: SubjectView = { converged, everyClusterRole: converged || boundRead !== 'get' };
-  const explain = (clusterRoles = input.snapshot.clusterRoles, v = view): SubjectExplanation =>
+  const explain = (
+    clusterRoles = input.snapshot.clusterRoles,
+    v = view,
+    req = resolved,
+  ): SubjectExplanation =>
     explainSubject(
       options.subject,
       options.groups,
       options.namespace,
       { ...input.snapshot, clusterRoles, roles: rolesOf(input) },
-      resolved,
+      req,
       v,
     );
   const explanation = explain();
-  if (explanation.access?.allowed !== false || view.everyClusterRole || input.cluster === undefined) {
-    return explanation;
-  }
-  // Denied: which roles would grant it, and whether the bound ones lag, take every ClusterRole. The answer is the
-  // same (the roles no binding reaches grant the subject nothing).
+  if (explanation.access?.allowed !== false || input.cluster === undefined) return explanation;
+  // Denied: the reasons name the provider whose CRDs serve the resource (every ProviderRevision, when discovery
+  // resolved it and no XRD defines it), and which roles would grant it, and whether the bound ones lag, take every
+  // ClusterRole. The answer is the same (the roles no binding reaches grant the subject nothing).
+  const provider =
+    live !== undefined && request !== undefined
+      ? await providerOf(live, { ...input, cluster: input.cluster }, request, explicitNamespace, deps)
+      : undefined;
+  const req =
+    provider !== undefined && resolved !== undefined ? { ...resolved, resource: provider } : resolved;
+  if (view.everyClusterRole) return req === resolved ? explanation : explain(undefined, view, req);
   const every = await readEveryClusterRole(input.cluster);
-  if ('roles' in every) return explain(every.roles, { converged: false, everyClusterRole: true });
+  if ('roles' in every) return explain(every.roles, { converged: false, everyClusterRole: true }, req);
   deps.warn({ kind: 'unseen', what: 'ClusterRoles', verb: 'list', reason: every.refused });
-  return explanation;
+  return req === resolved ? explanation : explain(undefined, view, req);
+}
+
+/**
+ * The resource LIVE resolved, with the ProviderRevision whose CRDs serve it, when it may be a provider's (discovery
+ * resolved it in a group of neither Kubernetes nor an XRD read, and the revisions were not read yet).
+ */
+async function providerOf(
+  live: LiveResolution,
+  input: Input & { readonly cluster: Cluster },
+  request: { readonly verb: string; readonly resource: string },
+  explicitNamespace: boolean,
+  deps: AppDeps,
+): Promise<ResolvedResource | undefined> {
+  const res = live.resource;
+  if (res === undefined || res.path !== undefined || res.xrd !== undefined || res.provider !== undefined) {
+    return undefined;
+  }
+  if (res.group === '' || isKubernetesGroup(res.group) || live.providerRevisions.length > 0) return undefined;
+  const again = await withProviderRevisions(
+    request.resource,
+    input,
+    live.xrds,
+    explicitNamespace,
+    request.verb,
+  );
+  warnInvalidOwners(deps, { ...input, unseen: [], invalidOwners: again.invalidOwners });
+  for (const u of again.unseen) deps.warn({ kind: 'unseen', what: u.what, verb: 'list', reason: u.reason });
+  return again.resource?.provider !== undefined ? again.resource : undefined;
 }

@@ -60,12 +60,13 @@ export async function readRequiredRole(
       resources.push({ group: k.group, resource: k.plural });
   }
   const role = renderReadRole(`crossplane-rbac-${command}`, resources);
-  // who-can, explain --subject and audit GET the ClusterRoles the bindings reach, unless they read every one
-  // (--converged, --after-sync), and who-can the XRDs of the group RESOURCE is served in (resolve-live.ts).
+  // who-can, explain --subject, lookup and audit GET the ClusterRoles the bindings reach, unless they read every one
+  // (--converged, --after-sync), and who-can and explain --subject the XRDs of the group RESOURCE is served in
+  // (resolve-live.ts).
   const getRoles = { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] };
-  if (command === 'audit' || command === 'explain-subject' || command === 'lookup')
+  if (command === 'audit' || command === 'lookup')
     return { ...role, rules: [...(role.rules ?? []), getRoles] };
-  if (command !== 'who-can') return role;
+  if (command !== 'who-can' && command !== 'explain-subject') return role;
   const get = [
     getRoles,
     {

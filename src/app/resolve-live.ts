@@ -5,7 +5,8 @@
  * end in `.<group>`: their names are listed metadata-only, then each is read, or all of them with one LIST when the
  * group holds many); every XRD and ProviderRevision only when
  * discovery does not know the name (a claim or composite resource not served yet, a provider's resource). who-can's
- * default view reads this way; the views that read every object anyway resolve with resolveInput.
+ * and explain --subject's default views read this way; the views that read every object anyway resolve with
+ * resolveInput.
  */
 import { UsageError } from '../errors.js';
 import { isKubernetesGroup } from '../kube/api-names.js';
@@ -121,6 +122,29 @@ export async function resolveLive(
     invalidOwners: read.invalid,
     warnings,
   };
+}
+
+/**
+ * Every ProviderRevision (one LIST), for a resource discovery resolved that no XRD defines: the revision whose CRDs
+ * serve it names the provider (explain's reasons for a denial say its roles were never made). RESOURCE resolved again
+ * with them and XRDS; a refusal leaves them unseen.
+ */
+export async function withProviderRevisions(
+  text: string,
+  input: Input & { readonly cluster: Cluster },
+  xrds: readonly Xrd[],
+  explicitNamespace: boolean,
+  verb: string,
+): Promise<LiveResolution> {
+  const read = new OwnerReads(input.cluster);
+  const providerRevisions = await read.valid(await read.list(REVISIONS, {}), 'providerRevisions');
+  const snapshot = { ...input.snapshot, xrds: [...xrds], providerRevisions };
+  const done = { xrds, providerRevisions, unseen: read.unseen, invalidOwners: read.invalid, warnings: [] };
+  try {
+    return { ...done, resource: await resolveInput(text, { ...input, snapshot }, explicitNamespace, verb) };
+  } catch (failure) {
+    return { ...done, failure };
+  }
 }
 
 /**

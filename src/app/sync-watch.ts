@@ -179,7 +179,7 @@ async function watchSession(
     const release = (results: readonly OperationResult[]): void => {
       for (const e of echoes.writesDone(results)) note(changeOf(e.type, e.object));
     };
-    // Failed writes are reconciled again after client-go's per-item backoff, without waiting for a change.
+    // Failed or denied writes are reconciled again after client-go's per-item backoff, without waiting for a change.
     let failures = 0;
     let retry: ReturnType<typeof setTimeout> | undefined;
     stopRetry = () => {
@@ -211,7 +211,12 @@ async function watchSession(
         release([]);
       }
       if (taken.first.change === 'retried') reconcile = { ...reconcile, retry: failures };
-      const failed = reconcile.status === 'applied' && reconcile.failed.length > 0;
+      // A reconcile the permission check denied is requeued as failed writes are: a controller's Reconcile that
+      // returns an error is requeued with the work queue's backoff (controller-runtime's reconcileHandler in
+      // pkg/internal/controller/controller.go, AddRateLimited; Crossplane's RBAC manager runs on it), and the right
+      // may be granted meanwhile without any event the watch sees (a group membership, a role it does not read).
+      const failed =
+        reconcile.status === 'denied' || (reconcile.status === 'applied' && reconcile.failed.length > 0);
       failures = failed ? failures + 1 : 0;
       const retryInMs = failed && !reconcile.interrupted ? requeueDelayMs(failures) : undefined;
       if (retryInMs !== undefined) reconcile = { ...reconcile, retryInMs };

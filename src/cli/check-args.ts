@@ -35,7 +35,11 @@ export function checkArgs(argv: readonly string[], table: FlagTable, program: st
       hint: didYouMean(closeMatches(command, table.commands)) ?? `see: ${program} --help`,
     });
   }
-  const flags = merge(table.global, command === undefined ? undefined : table.flagsOf(command));
+  const flags = merge(
+    table.global,
+    command === undefined ? undefined : table.flagsOf(command),
+    command === undefined ? [] : table.refusedBy(command),
+  );
   const usage = `see: ${program}${command !== undefined ? ` ${command}` : ''} --help`;
   const out: string[] = command !== undefined ? [command] : [];
   head.forEach((word, i) => {
@@ -66,8 +70,9 @@ interface KnownFlags {
   readonly long: readonly string[];
 }
 
-function merge(global: Flags, own: Flags | undefined): KnownFlags {
-  const names = [...global.names, ...(own?.names ?? [])];
+/** The command's flags and the global ones, but for the global ones it refuses. */
+function merge(global: Flags, own: Flags | undefined, refused: readonly string[]): KnownFlags {
+  const names = [...global.names.filter((n) => !refused.includes(n)), ...(own?.names ?? [])];
   return {
     names: new Set(names),
     takesValue: new Set([...global.takesValue, ...(own?.takesValue ?? [])]),

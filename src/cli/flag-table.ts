@@ -20,7 +20,15 @@ export interface FlagTable {
   readonly global: Flags;
   /** A command's own flags (without the global ones); none for a name that is not a command. */
   readonly flagsOf: (command: string) => Flags;
+  /** The global flags a command does not take (their spellings): typed, they are unknown flags. */
+  readonly refusedBy: (command: string) => readonly string[];
 }
+
+/**
+ * Global flags a command does not take, as kubectl's own commands do not define them: `kubectl completion bash -o x`
+ * is cobra's `unknown shorthand flag: 'o' in -o` (completion prints a script, in no format).
+ */
+const REFUSED: Readonly<Record<string, readonly string[]>> = { completion: ['--output', '-o'] };
 
 /** The flag table of the commands DEPS runs: each command's builder run on a scratch parser. */
 export function flagTable(deps: Deps): FlagTable {
@@ -29,6 +37,7 @@ export function flagTable(deps: Deps): FlagTable {
   return {
     commands: all.map(nameOf),
     global: flagsOf((y) => withGlobalFlags(y)),
+    refusedBy: (name) => REFUSED[name] ?? [],
     flagsOf: (name) => {
       const command = all.find((c) => nameOf(c) === name);
       const builder = command?.builder as ((y: Argv) => unknown) | undefined;

@@ -206,24 +206,47 @@ export const printReadRoleOption = {
   describe: 'Print a ClusterRole with what this command reads (list on each kind), and exit',
 } as const;
 
-/** Prints the ClusterRole COMMAND needs (YAML, or JSON with -o json), for `kubectl apply -f -`. */
+/**
+ * --print-required-role's formats: what kubectl's printers make of a ClusterRole (`kubectl create clusterrole
+ * --dry-run=client -o yaml|json|name`); YAML without -o. A format that means nothing for one object (a command's
+ * table, wide, a graph) is -o's standard error, before anything is read.
+ */
+const ROLE_FORMATS = ['yaml', 'json', 'name'] as const;
+type RoleFormat = (typeof ROLE_FORMATS)[number];
+
+/** -o checked for --print-required-role; COMMAND as typed, for the error. */
+export function roleFormat(output: string | undefined, command: string): RoleFormat {
+  const out = output ?? 'yaml';
+  if ((ROLE_FORMATS as readonly string[]).includes(out)) return out as RoleFormat;
+  throw new UsageError(`unknown output format "${out}" for ${command} --print-required-role`, {
+    hint: `use one of: ${ROLE_FORMATS.join(', ')}`,
+  });
+}
+
+/** Prints the ClusterRole COMMAND needs (YAML, JSON or its name, as -o says), for `kubectl apply -f -`. */
 export async function printReadRole(
   io: Pick<Io, 'stdout'>,
   command: ReadCommand,
   output: string | undefined,
   afterSync: AfterSyncOptions | undefined,
   composites?: Parameters<typeof readRequiredRole>[2],
+  typed: string = command,
 ): Promise<void> {
+  const format = roleFormat(output, typed);
   const { readRequiredRole } = await import('../app/required-role.js');
-  await printRole(io, await readRequiredRole(command, afterSync, composites), output);
+  await printRole(io, await readRequiredRole(command, afterSync, composites), format);
 }
 
-/** --print-required-role's output: ROLE as YAML, or JSON with -o json. */
+/** --print-required-role's output: ROLE as YAML or JSON, or its name as kubectl's `-o name` prints it. */
 export async function printRole(
   io: Pick<Io, 'stdout'>,
   role: ClusterRole,
-  output: string | undefined,
+  format: RoleFormat,
 ): Promise<void> {
+  if (format === 'name') {
+    io.stdout.write(`clusterrole.rbac.authorization.k8s.io/${role.metadata.name}\n`);
+    return;
+  }
   const { formatYaml, formatJson } = await import('./output/format-data.js');
-  io.stdout.write(output === 'json' ? formatJson(role) : formatYaml(role));
+  io.stdout.write(format === 'json' ? formatJson(role) : formatYaml(role));
 }

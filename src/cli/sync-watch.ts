@@ -7,6 +7,7 @@ import { escapeTerminal } from '../escape.js';
 import type { Warning } from '../app/warning.js';
 import { formatWarning } from './warnings.js';
 import { fullCollection, idleCollector } from './heap-collector.js';
+import { formatsOf } from './output/output-formats.js';
 
 /** The lines of WARNINGS (unescaped). */
 function warningLines(warnings: readonly Warning[]): string[] {
@@ -75,6 +76,12 @@ export function checkWatchFlags(args: WatchArgs): 'line' | 'json' {
   if (refused !== undefined) throw new UsageError(refused[1]);
   if (args.output === undefined) return 'line';
   if (args.output === 'json') return 'json';
+  // A format sync knows is refused with why; any other is -o's standard error (output/registry.ts's parseFormat).
+  if (!(formatsOf('plan') as readonly string[]).includes(args.output)) {
+    throw new UsageError(`unknown output format "${args.output}" for sync --watch`, {
+      hint: 'use one of: json (without -o, one line per reconcile)',
+    });
+  }
   throw new UsageError(
     `--watch cannot be used with -o ${args.output}: a watch prints one line per reconcile, or one JSON object per reconcile with -o json`,
   );

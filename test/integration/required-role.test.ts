@@ -3,6 +3,8 @@
  * that user run the command with nothing unseen; and each of its rules is needed (dropped, the command warns or
  * fails). The judge is the test API server's authorizer, which shares no code with the plugin.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
@@ -51,8 +53,22 @@ const COMMANDS: readonly {
     name: 'explain --subject',
     print: ['explain', '--subject', 'User:x'],
     run: ['explain', '--subject', 'Group:crossplane:masters', '--for', 'compositions', '--verb', 'update'],
-    // By default the bound ClusterRoles are read one GET each; --converged lists them all.
-    more: [['explain', '--subject', 'Group:crossplane:masters', '--converged']],
+    // By default the bound ClusterRoles are read one GET each; --converged lists them all. --for a claim discovery
+    // serves reads the XRDs of its group one GET each, as who-can.
+    more: [
+      ['explain', '--subject', 'Group:crossplane:masters', '--converged'],
+      [
+        'explain',
+        '--subject',
+        'Group:system:masters',
+        '--for',
+        'buckets.storage.platform.acme.io',
+        '--verb',
+        'create',
+        '-n',
+        'team-a',
+      ],
+    ],
   },
   {
     name: 'explain --matrix',
@@ -150,6 +166,46 @@ describe('--print-required-role of the read commands', () => {
     const short = await runPlugin([...run, '--kubeconfig', holder(plain, 'plain')]);
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/is forbidden: User "crossplane-rbac-sync-plain"/);
+  });
+
+  it("-o name prints what kubectl's name printer prints for the role; -o json the role; no other format", async () => {
+    const commands: [string[], string][] = [
+      [['who-can'], 'who-can'],
+      [['audit'], 'audit'],
+      [['sync'], 'sync'],
+      [['explain', '--subject', 'User:x'], 'explain --subject'],
+    ];
+    for (const [print, typed] of commands) {
+      const yaml = await runPlugin([...print, '--print-required-role', '--kubeconfig', admin]);
+      const role = parse(yaml.stdout) as Role;
+      // kubectl's own -o name of a ClusterRole of that name (a dry run: nothing is written; the server in this
+      // process answers its discovery, so not a synchronous child).
+      const { stdout: kubectl } = await promisify(execFile)(
+        '/usr/bin/kubectl',
+        [
+          'create',
+          'clusterrole',
+          role.metadata.name,
+          '--verb=get',
+          '--resource=pods',
+          '--dry-run=client',
+          '-o',
+          'name',
+        ],
+        { env: { ...process.env, KUBECONFIG: admin }, encoding: 'utf8' },
+      );
+      const name = await runPlugin([...print, '--print-required-role', '-o', 'name', '--kubeconfig', admin]);
+      expect(name, print.join(' ')).toMatchObject({ code: 0, stdout: kubectl, stderr: '' });
+      const json = await runPlugin([...print, '--print-required-role', '-o', 'json', '--kubeconfig', admin]);
+      expect(JSON.parse(json.stdout), print.join(' ')).toStrictEqual(role);
+      // A format that means nothing for one ClusterRole (the command's table, wide, a graph): -o's standard error.
+      const wide = await runPlugin([...print, '--print-required-role', '-o', 'wide', '--kubeconfig', admin]);
+      expect(wide, print.join(' ')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `error: unknown output format "wide" for ${typed} --print-required-role\nhint: use one of: yaml, json, name\n`,
+      });
+    }
   });
 
   it('composed lists the composite resources and claims of the XRDs it reads', async () => {

@@ -1,5 +1,5 @@
-// sync --watch when a write or the start-up permission check fails: failed writes are reconciled again with
-// client-go's per-item backoff (no change needed), and a connection that fails while the permissions are checked
+// sync --watch when a write or the start-up permission check fails: failed writes, and a reconcile the permission
+// check denied, are reconciled again with client-go's per-item backoff (no change needed), and a connection that fails while the permissions are checked
 // reconnects as a dropped watch does, while a refusal still ends the watch. What was written is read at the server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/port/cluster.js';
@@ -93,6 +93,71 @@ describe('sync --watch retries', () => {
     });
     expect(connections).toBe(2);
     expect(w.reconciles[0]?.created).toBeGreaterThan(0);
+  });
+
+  it('retries a reconcile the permission check denied: a right granted meanwhile, with no event, converges it', async () => {
+    const rbac = 'rbac.authorization.k8s.io';
+    const clusterRole = (name: string, rules: Obj[]): Obj => ({
+      apiVersion: `${rbac}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name },
+      rules,
+    });
+    const bind = (name: string, subject: Obj): Obj => ({
+      apiVersion: `${rbac}/v1`,
+      kind: 'ClusterRoleBinding',
+      metadata: { name },
+      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name },
+      subjects: [{ apiGroup: rbac, ...subject }],
+    });
+    // The plugin's user reads everything; only the group it joins later may write RBAC.
+    server.seed([
+      clusterRole('xrbac-watch-reader', [
+        { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] },
+      ]),
+      bind('xrbac-watch-reader', { kind: 'User', name: 'watcher' }),
+      clusterRole('xrbac-late-writers', [
+        {
+          apiGroups: [rbac],
+          resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+          verbs: ['*'],
+        },
+        // Owner references that block deletion (Crossplane's, on the roles of XRDs, revisions and namespaces).
+        {
+          apiGroups: ['', 'apiextensions.crossplane.io', 'pkg.crossplane.io'],
+          resources: [
+            'namespaces/finalizers',
+            'compositeresourcedefinitions/finalizers',
+            'providerrevisions/finalizers',
+          ],
+          verbs: ['update'],
+        },
+      ]),
+      bind('xrbac-late-writers', { kind: 'Group', name: 'late-writers' }),
+    ]);
+    server.addUser('token-watcher', 'watcher');
+    const userKubeconfig = `${kubeconfig}.watcher`;
+    server.writeKubeconfig(userKubeconfig, { token: 'token-watcher' });
+    watch = startWatch(userKubeconfig);
+    const w = watch;
+    await until(() => w.reconciles.length >= 1, 'the first reconcile');
+    expect(w.reconciles[0]).toMatchObject({ status: 'denied', created: 0, retryInMs: 5 });
+    expect(server.counters.get('create', 'clusterroles')).toBe(0);
+    // Joining a group is no object the watch sees: only a retry can notice the right.
+    server.addUser('token-watcher', 'watcher', ['late-writers']);
+    await until(() => w.reconciles.some((x) => x.status === 'applied'), 'a retry that writes');
+    const applied = w.reconciles.findIndex((x) => x.status === 'applied');
+    expect(w.reconciles[applied]?.retryInMs).toBeUndefined();
+    expect(w.reconciles[applied]?.created).toBeGreaterThan(0);
+    // Every reconcile after the first is a retry (none was started by an event), each denied one requeued with a
+    // doubled delay, as the work queue's per-item backoff (5ms, 10ms, 20ms, ...).
+    const after = w.reconciles.slice(1, applied + 1);
+    expect(after.map((x) => [x.trigger.change, x.retry])).toStrictEqual(
+      after.map((_, i) => ['retried', i + 1]),
+    );
+    expect(w.reconciles.slice(0, applied).map((x) => [x.status, x.retryInMs])).toStrictEqual(
+      w.reconciles.slice(0, applied).map((_, i) => ['denied', 5 * 2 ** i]),
+    );
   });
 
   it('ends the watch when the permission check is refused (403): no retry mends that', async () => {

@@ -281,6 +281,44 @@ function invariants(name: string, objs: any[]): void {
         expect(r.status.objectRefs.length).toBeGreaterThan(5);
       }
     });
+
+    it('PackageCrdsAsTheirPackagesDeclareThem', () => {
+      // Every CRD of the single providers, and the AWS families' configuration kinds: kind, scope and versions as
+      // the packages' own CRDs (the inventories in test/fixtures/real, read here as plain TSV).
+      const declared = new Map<string, string[]>();
+      const config = new Set([
+        'ProviderConfig',
+        'ClusterProviderConfig',
+        'ProviderConfigUsage',
+        'StoreConfig',
+      ]);
+      const tsvs = [
+        'small-providers-crds.tsv',
+        'provider-upjet-aws-v1.23.0-crds-by-package.tsv',
+        'provider-upjet-aws-crds-by-package.tsv',
+      ];
+      for (const file of tsvs) {
+        for (const line of readFileSync(path.join(inventories, file), 'utf8').split('\n')) {
+          if (line === '' || line.startsWith('#')) continue;
+          const row = line.split('\t');
+          if (file === tsvs[0] || config.has(row[4] ?? '')) declared.set(row[0] ?? '', row);
+        }
+      }
+      const crds = ofKind(objs, 'CustomResourceDefinition').filter((c) => declared.has(c.metadata.name));
+      expect(crds.length).toBeGreaterThan(10);
+      for (const c of crds) {
+        const [, , , , kind, scope, versions] = declared.get(c.metadata.name) ?? [];
+        expect(
+          [
+            c.spec.names.kind,
+            c.spec.names.listKind,
+            c.spec.scope,
+            c.spec.versions.map((v: any) => v.name).join(','),
+          ],
+          c.metadata.name,
+        ).toStrictEqual([kind, `${kind ?? ''}List`, scope, versions]);
+      }
+    });
   });
 }
 

@@ -55,15 +55,19 @@ export function auditCommand(deps: Deps): CommandModule<GlobalArgs, AuditArgs> {
           type: 'boolean',
           default: false,
           describe:
-            'Read every ClusterRole and audit with the rules the aggregation controller converges to (default: the rules each bound role stores, as the API server authorizes; --after-sync implies it)',
+            'Read every ClusterRole and audit with the rules the aggregation controller converges to (default: the rules each bound role stores, as the API server authorizes; -f and --after-sync imply it)',
         })
         .options(afterSyncOptions)
         .describe('output', outputHelpOf('audit'))
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
+      // With --print-required-role, -o is the role's (printReadRole checks it) and the other flags are checked.
+      if (args['print-required-role']) {
+        const { options: o } = auditFlags({ ...args, output: undefined });
+        return printReadRole(deps.io, 'audit', args.output, o.afterSync);
+      }
       const { output, options, failOn } = auditFlags(args);
-      if (args['print-required-role']) return printReadRole(deps.io, 'audit', output, options.afterSync);
       const fleet = fleetOptions(args, false);
       if (fleet === undefined) return auditOnce(deps, args, output, options, failOn);
       if (output === 'sarif' || GRAPH_FORMATS.includes(output)) {

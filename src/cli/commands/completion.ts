@@ -57,7 +57,8 @@ export function completionCommand(deps: Deps): CommandModule<GlobalArgs, Complet
     builder: (y) =>
       y
         .positional('shell', { type: 'string', default: 'bash', describe: 'bash, zsh, fish or kubectl' })
-        .describe('output', 'Not used: completion prints a shell script'),
+        // No -o: check-args.ts refuses it (flag-table.ts's REFUSED), so --help does not list it.
+        .hide('output'),
     handler: (args) => {
       deps.io.stdout.write(script(args.shell));
     },

@@ -44,10 +44,18 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
           "Sources that grant: Compositions and CompositionRevisions (function-patch-and-transform's resources, v1 resources, steps' required resources; other functions are listed as not analysed), Operations, CronOperations and WatchOperations (watched kinds, steps' required resources). Evidence, reported only and never granted: the resources composite resources and claims reference, their conditions, and Crossplane's Events about them with a forbidden message for Crossplane's account. Nothing is written: sync --only composed grants what is missing.",
         ),
     handler: async (args) => {
-      const output = parseFormat('composed', args.output, 'composed');
       checkNamespaceFlag('--crossplane-namespace', args['crossplane-namespace']);
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);
+      if (args['print-required-role']) {
+        // -o is the role's (printReadRole checks it). The composite kinds to list come from the XRDs: read from the
+        // cluster (or -f).
+        return printReadRole(deps.io, 'composed', args.output, undefined, {
+          source,
+          deps: appDeps(deps, args.color),
+        });
+      }
+      const output = parseFormat('composed', args.output, 'composed');
       const options = (s: InputSource): ComposedViewOptions => ({
         source: s,
         allowPrivileged: args['allow-privileged'],
@@ -55,13 +63,6 @@ export function composedCommand(deps: Deps): CommandModule<GlobalArgs, ComposedA
           ? { crossplaneNamespace: args['crossplane-namespace'] }
           : {}),
       });
-      if (args['print-required-role']) {
-        // The composite kinds to list come from the XRDs: read from the cluster (or -f).
-        return printReadRole(deps.io, 'composed', output, undefined, {
-          source,
-          deps: appDeps(deps, args.color),
-        });
-      }
       if (fleet === undefined) return composedOnce(deps, args, options(source), output);
       const present = { output, color: args.color, headers: !args['no-headers'] };
       await runAcrossContexts(deps, fleet, source, present, (d, context) =>

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { Deps, GlobalArgs } from '../context.js';
 import { filenameOption, inputSource } from '../input-flags.js';
-import { formatsOf, GRAPH_OUTPUTS_HELP, outputHelpOf, parseFormat } from '../output/registry.js';
+import { formatsOf, GRAPH_OUTPUTS_HELP, outputHelpOf } from '../output/registry.js';
 import {
   afterSyncFlags,
   afterSyncOptions,
@@ -64,9 +64,9 @@ function modeOf(args: ExplainArgs): ExplainMode {
 async function explain(args: ExplainArgs, deps: Deps): Promise<void> {
   const mode = modeOf(args);
   if (args['print-required-role']) {
-    // -o is checked against the mode's formats, as the other commands check theirs with --print-required-role.
-    parseFormat(mode.kind, args.output, mode.command);
-    return printReadRole(deps.io, mode.readCommand, args.output, afterSyncFlags(args));
+    // -o is the role's: printReadRole checks it, naming the mode as typed.
+    const afterSync = afterSyncFlags(args);
+    return printReadRole(deps.io, mode.readCommand, args.output, afterSync, undefined, mode.command);
   }
   const fleet = fleetOptions(args, false);
   // A graph (the role's aggregation, the subject's paths) draws one cluster; a format the mode lacks is -o's error.

@@ -51,8 +51,12 @@ export function lookupCommand(deps: Deps): CommandModule<GlobalArgs, LookupArgs>
           'Subjects are listed as bindings name them: a ServiceAccount is not listed under the groups its tokens carry (system:serviceaccounts, ...), nor a user under its groups. For what one identity may do, use explain --subject.',
         ),
     handler: async (args) => {
+      // With --print-required-role, -o is the role's (printReadRole checks it) and the other flags are checked.
+      if (args['print-required-role']) {
+        lookupFlags({ ...args, output: undefined });
+        return printReadRole(deps.io, 'lookup', args.output, undefined);
+      }
       const { output, query } = lookupFlags(args);
-      if (args['print-required-role']) return printReadRole(deps.io, 'lookup', output, undefined);
       const fleet = fleetOptions(args, false);
       const source = inputSource(args);
       if (fleet === undefined) return lookupOnce(deps, args, source, output, query);

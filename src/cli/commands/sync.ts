@@ -24,6 +24,7 @@ import {
   noHeadersOption,
   parseOnly,
   printRole,
+  roleFormat,
   writeFlags,
   yesOption,
   type PresentOptions,
@@ -131,8 +132,8 @@ export function syncCommand(deps: Deps): CommandModule<GlobalArgs, SyncArgs> {
         }),
     handler: async (args) => {
       if (args.watch) return syncWatch(deps, args);
-      // Every flag is checked before anything is read or printed.
-      const options = syncOptions(args);
+      // Every flag is checked before anything is read or printed (-o for the role with --print-required-role).
+      const options = syncOptions(args['print-required-role'] ? { ...args, output: undefined } : args);
       if (args['print-required-role']) {
         await printRequiredRole(deps, args.output, options.run, args.color);
         return;
@@ -246,7 +247,7 @@ function outputDirOf(args: SyncArgs): string | undefined {
 }
 
 /**
- * --print-required-role: the ClusterRole the account that runs sync needs (YAML, or JSON with -o json). With
+ * --print-required-role: the ClusterRole the account that runs sync needs (YAML, or as -o says: flags.ts's roleFormat). With
  * `--only ...,composed` also what the composed part reads (Compositions, each XRD's composite resources and claims,
  * Events, WatchOperations, Roles): the `composed` command's role, whose kinds come from the XRDs of the cluster or -f.
  */
@@ -256,13 +257,14 @@ async function printRequiredRole(
   run: SyncRunOptions,
   color: boolean,
 ): Promise<void> {
+  const format = roleFormat(output, 'sync');
   const { renderSyncRequiredRole } = await import('../../authz/required-permissions.js');
   const role = renderSyncRequiredRole();
-  if (run.render.only?.includes('composed') !== true) return printRole(deps.io, role, output);
+  if (run.render.only?.includes('composed') !== true) return printRole(deps.io, role, format);
   const { readRequiredRole } = await import('../../app/required-role.js');
   const reads = await readRequiredRole('composed', undefined, {
     source: run.source,
     deps: appDeps(deps, color),
   });
-  await printRole(deps.io, { ...role, rules: [...(role.rules ?? []), ...(reads.rules ?? [])] }, output);
+  await printRole(deps.io, { ...role, rules: [...(role.rules ?? []), ...(reads.rules ?? [])] }, format);
 }

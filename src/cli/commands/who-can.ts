@@ -61,8 +61,12 @@ export function whoCanCommand(deps: Deps): CommandModule<GlobalArgs, WhoCanArgs>
         .option('no-headers', noHeadersOption)
         .option('print-required-role', printReadRoleOption),
     handler: async (args) => {
+      // With --print-required-role, -o is the role's (printReadRole checks it) and the other flags are checked.
+      if (args['print-required-role']) {
+        const { afterSync: a } = whoCanFlags({ ...args, output: undefined });
+        return printReadRole(deps.io, 'who-can', args.output, a);
+      }
       const { output, afterSync } = whoCanFlags(args);
-      if (args['print-required-role']) return printReadRole(deps.io, 'who-can', output, afterSync);
       const { verb, resource } = args;
       if (verb === undefined || resource === undefined) {
         throw new UsageError('who-can needs VERB and RESOURCE', {

@@ -1038,6 +1038,26 @@ export async function makeBadInputCases(dir: string, exampleCluster: string): Pr
       error: 'unknown output format "tree" for explain --subject',
       hint: 'use one of: text, wide, yaml, json, dot, mermaid, html',
     },
+    SyncWatchUnknownOutput: {
+      reason: "a format no command knows gets -o's standard line, as every other command words it",
+      argv: ['sync', '--watch', '-o', 'bogus'],
+      error: 'unknown output format "bogus" for sync --watch',
+      hint: 'use one of: json (without -o, one line per reconcile)',
+    },
+    PrintRequiredRoleWide: {
+      reason:
+        "a ClusterRole printed for kubectl apply has kubectl's formats of one object (yaml, json, name), not a table",
+      argv: ['lookup', '--print-required-role', '-o', 'wide'],
+      error: 'unknown output format "wide" for lookup --print-required-role',
+      hint: 'use one of: yaml, json, name',
+    },
+    CompletionOutputFlag: {
+      reason:
+        "completion prints a script in no format: -o is an unknown flag, as kubectl's completion refuses it",
+      argv: ['completion', 'bash', '-o', 'x'],
+      error: "unknown shorthand flag: 'o' in -o",
+      hint: 'see: kubectl crossplane-rbac completion --help',
+    },
     ExplainSubjectWithRole: {
       reason: 'a ClusterRole and a subject at once',
       argv: ['explain', 'admin', '--subject', 'User:jane', '-f', good],
