@@ -37,8 +37,8 @@ const WIDE = ['--concurrency', '64'];
 const tally: Tally[] = [];
 
 /**
- * Waits until CHECK holds, looking every 5 ms: a guard against a hang, not a bound on the run (this file runs beside
- * others, on a machine that may be busy), so it gives up only after two minutes.
+ * Waits until CHECK holds, looking every 5 ms: a guard against a hang, not a bound on the run (the machine may be
+ * busy), so it gives up only after two minutes.
  */
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 120_000;
