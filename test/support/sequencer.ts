@@ -12,7 +12,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Measured 2026-11-28 in one run on a busy machine (load 7 to 20, so about three times the quiet figures): the
  * table before it lacked the files added since (output-corpus, docs, resource-syntax, help, smoke, audit-*), which
  * then started last by their size and ran alone for minutes at the end. The fault suites stopped in their set-up
- * in that run (out of hook time under that load): their figures are guesses that start them early.
+ * in that run (out of hook time under that load): their figures are guesses (they run in a group of their own, last).
  */
 const SECONDS: Readonly<Record<string, number>> = {
   'test/e2e/output-corpus.test.ts': 394,
