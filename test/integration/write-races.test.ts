@@ -27,8 +27,13 @@ afterEach(async () => {
   await server.stop();
 });
 
+/**
+ * Waits until CHECK holds, looking every 2 ms (a held request is held 150 ms: the look comes first, as the two
+ * timers share this thread). The deadline guards against a hang only: this file runs beside others.
+ */
 async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !check(); i++) await new Promise((r) => setTimeout(r, 2));
+  const deadline = Date.now() + 60_000;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
