@@ -27,7 +27,11 @@ const FAULTS_BESIDE = ['test/integration/faults.test.ts', 'test/integration/writ
 
 // The unit files that replace modules (vi.mock): they run isolated, as a module graph shared with other files would
 // carry their mocks into those files, or the real modules into theirs.
-const MOCKING = ['test/unit/cli/terminal-escape.test.ts'];
+const MOCKING = [
+  'test/unit/cli/terminal-escape.test.ts',
+  'test/unit/cluster/kubeconfig-once.test.ts',
+  'test/unit/app/plan-sync.test.ts',
+];
 
 // The standalone linux-amd64 executable, when npm test (its release, dist/release-test) or npm run
 // test:e2e:standalone (npm run release:e2e, dist/release-e2e) points E2E_STANDALONE_DIR at it: the e2e files run a second time against it, as the

@@ -39,8 +39,8 @@ describe.skipIf(!haveBundle || !haveBun)('the release', () => {
   const unpacked = new Map<string, ArchiveEntry[]>();
   /**
    * The files of ARCHIVE (a name in the release directory), unpacked once per run: gunzipping a ~100 MB executable
-   * in JavaScript takes seconds, and each archive is read by several tests (measured 2026-11-28: the file took
-   * 35 s on a loaded 2-core machine, 8 of them spent unpacking archives a second time).
+   * in JavaScript takes seconds, and each archive is read by several tests (measured 2026-11-28 at load ~16, with
+   * RELEASE_DIR: 70.1 s and 10.6 CPU-s before, 37.8 s and 6.1 CPU-s after).
    */
   const files = (archive: string): ArchiveEntry[] => {
     let entries = unpacked.get(archive);
