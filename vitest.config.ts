@@ -7,23 +7,18 @@ import { LongestFirst } from './test/support/sequencer.js';
 // on a 2-core machine.
 const WORKERS = availableParallelism() + 1;
 
-// The fault suites at the scale of examples/large drive thousands of writes through a hostile server in the same
-// thread as the plugin, many connections at once: starved of CPU, that server cannot finish TLS handshakes within
-// the plugin's 10 s, and the runs fail for the load, not the product (a trial of them beside the other files on a
-// busy machine, 2026-11-28: "TLS handshake timeout after 10s" under 503s with 64 writes in flight, and a case past
-// its 180 s timeout). They run after everything else, one file per core, with nothing beside them. The other two
-// fault suites are mostly waiting on a small cluster (faults.test.ts: a TLS handshake timeout of 10 s, a server gone
-// for the 30 s the plugin waits: 59 s of wall time for 8 CPU-s on main 1289fff; write-races.test.ts: requests held
-// 150 ms) and assert no time bound that load breaks (the timeouts they check are lower bounds; their waits for the
-// server to see a request are hang guards with a deadline): they run with everything else, longest first
-// (test/support/sequencer.ts), so their waits overlap the other files' work instead of lengthening the tail.
+// The fault suites drive thousands of writes through a hostile in-process server, with timeouts they check: they
+// need a core each, so they run after everything else, with no other work beside them. Each file runs the plugin
+// in-process next to its server (runPlugin), one thread: one core busy (a file's CPU time is its wall time), so
+// one file at a time left the other core idle. As many at once as there are cores gives each its own core still.
 const FAULT_WORKERS = availableParallelism();
 const FAULTS = [
+  'test/integration/faults.test.ts',
   'test/integration/faults-mix.test.ts',
   'test/integration/fault-injection.test.ts',
+  'test/integration/write-races.test.ts',
   'test/integration/sync-v1-large.test.ts',
 ];
-const FAULTS_BESIDE = ['test/integration/faults.test.ts', 'test/integration/write-races.test.ts'];
 
 // The unit files that replace modules (vi.mock): they run isolated, as a module graph shared with other files would
 // carry their mocks into those files, or the real modules into theirs.
@@ -111,7 +106,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...FAULTS, ...FAULTS_BESIDE],
+          exclude: FAULTS,
           // As the unit files: each isolated file was a fresh child process that loaded vitest, src/ and the
           // client library again (a second of CPU and more per file). They run the plugin in-process against servers
           // of their own, and keep no state in modules or globals between files (a shared module's only state is
@@ -145,15 +140,6 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        test: {
-          name: 'faults-beside',
-          include: FAULTS_BESIDE,
-          testTimeout: 180_000,
-          hookTimeout: 180_000,
-          sequence: { groupOrder: 0 },
         },
       },
     ],
