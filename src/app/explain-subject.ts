@@ -4,9 +4,9 @@ import type { AppDeps } from './deps.js';
 import type { ResolvedResource } from '../crossplane/resolve-resource.js';
 import { isKubernetesGroup } from '../kube/api-names.js';
 import type { Cluster } from '../port/cluster.js';
-import { warnInvalidOwners, type Input, type InputSource } from './read-input.js';
+import { warnInvalidOwners, warnUnseen, type Input, type InputSource } from './read-input.js';
 import { resolveInput, rolesOf } from './resource-catalogue.js';
-import { resolveLive, withProviderRevisions, type LiveResolution } from './resolve-live.js';
+import { reportedResource, resolveLive, withProviderRevisions, type LiveResolution } from './resolve-live.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 import { readBoundInput, readEveryClusterRole } from './read-bound-roles.js';
 import { EXPLAIN_SUBJECT_PARTS } from './explain-parts.js';
@@ -60,17 +60,14 @@ export async function runExplainSubject(
       );
   const { also: live, ...input }: Input & { readonly also?: LiveResolution; readonly boundRead?: unknown } =
     read;
-  if (live !== undefined && live.resource === undefined) throw live.failure;
-  live?.warnings.forEach((warning) => {
-    deps.warn(warning);
-  });
   const resolved =
     request !== undefined
       ? {
           verb: request.verb,
           resource:
-            live?.resource ??
-            (await resolveInput(request.resource, input, explicitNamespace, request.verb, deps.warn)),
+            live !== undefined
+              ? reportedResource(live, deps)
+              : await resolveInput(request.resource, input, explicitNamespace, request.verb, deps.warn),
         }
       : undefined;
   // With -f, or one LIST of them, every ClusterRole is at hand.
@@ -130,7 +127,8 @@ async function providerOf(
     explicitNamespace,
     request.verb,
   );
-  warnInvalidOwners(deps, { ...input, unseen: [], invalidOwners: again.invalidOwners });
-  for (const u of again.unseen) deps.warn({ kind: 'unseen', what: u.what, verb: 'list', reason: u.reason });
+  const read = { ...input, unseen: again.unseen, invalidOwners: again.invalidOwners };
+  warnInvalidOwners(deps, read);
+  warnUnseen(deps, read);
   return again.resource?.provider !== undefined ? again.resource : undefined;
 }

@@ -8,6 +8,7 @@
  * and explain --subject's default views read this way; the views that read every object anyway resolve with
  * resolveInput.
  */
+import type { AppDeps } from './deps.js';
 import { UsageError } from '../errors.js';
 import { isKubernetesGroup } from '../kube/api-names.js';
 import type { KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
@@ -33,6 +34,18 @@ export interface LiveResolution {
   readonly invalidOwners: readonly InvalidOwner[];
   /** Warnings (kubectl's warning for a verb it does not know), reported after the reads' own warnings. */
   readonly warnings: readonly Warning[];
+}
+
+/**
+ * The resource LIVE resolved, once the reads' own warnings were reported: throws why it resolves to nothing, else
+ * reports LIVE's warnings (kubectl's about the verb) and returns it.
+ */
+export function reportedResource(live: LiveResolution, deps: Pick<AppDeps, 'warn'>): ResolvedResource {
+  if (live.resource === undefined) throw live.failure;
+  live.warnings.forEach((warning) => {
+    deps.warn(warning);
+  });
+  return live.resource;
 }
 
 /** Up to this many XRDs of the group are read one GET each (all in flight at once); more, with one LIST of all. */

@@ -7,7 +7,7 @@ import type { Input, InputSource } from './read-input.js';
 import { ACCESS_PARTS, resolveInput, rolesOf } from './resource-catalogue.js';
 import { readQuestionInput, type AfterSyncOptions } from './after-sync.js';
 import { readBoundInput } from './read-bound-roles.js';
-import { resolveLive, type LiveResolution } from './resolve-live.js';
+import { reportedResource, resolveLive, type LiveResolution } from './resolve-live.js';
 
 export interface WhoCanOptions {
   readonly source: InputSource;
@@ -79,13 +79,10 @@ export async function runWhoCan(options: WhoCanOptions, deps: AppDeps): Promise<
   }
   const { whoCan } = await import('../who-can/who-can.js');
   // The reads' warnings were reported: now why RESOURCE resolves to nothing, or kubectl's warning about the verb.
-  if (live !== undefined && live.resource === undefined) throw live.failure;
-  live?.warnings.forEach((warning) => {
-    deps.warn(warning);
-  });
   const resource =
-    live?.resource ??
-    (await resolveInput(options.resource, input, explicitNamespace, options.verb, deps.warn));
+    live !== undefined
+      ? reportedResource(live, deps)
+      : await resolveInput(options.resource, input, explicitNamespace, options.verb, deps.warn);
   const snapshot =
     live !== undefined
       ? { ...input.snapshot, xrds: [...live.xrds], providerRevisions: [...live.providerRevisions] }
