@@ -154,18 +154,13 @@ class ClientCluster implements Cluster {
   }
 
   async get(kind: ResourceKind, name: string, namespace?: string): Promise<KubeObject | undefined> {
-    const url = resourceUrl(this.config.server, kind, this.namespaceOf(kind, namespace), name);
-    try {
-      return withKind(kind, (await this.call('GET', url)) as Record<string, unknown>);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return undefined;
-      throw err;
-    }
+    return (await this.getUndecoded(kind, name, namespace))?.decode();
   }
 
   /**
-   * The GET get() sends, its answer checked as get() checks it (a 404 is undefined) but kept as bytes: only a role
-   * whose rules may answer the question is decoded (most of a provider's roles name only its own groups).
+   * A GET, its answer checked (a 404 is undefined; another failure, or an answer that is not JSON, throws) but kept as
+   * bytes until decoded: get() decodes it at once; who-can decodes only the roles whose rules may answer its question
+   * (most of a provider's roles name only its own groups).
    */
   async getUndecoded(
     kind: ResourceKind,
