@@ -6,7 +6,7 @@ import type { Io } from './io.js';
 import type { ClusterRole } from '../kube/types.js';
 import type { ReadCommand, readRequiredRole } from '../app/required-role.js';
 import { SYNC_FAMILIES, type SyncFamily } from '../sync/choices.js';
-import { GRAPH_FORMATS, parseFormat, type FormatOf } from './output/registry.js';
+import { checkFormat, GRAPH_FORMATS, parseFormat, type FormatOf } from './output/registry.js';
 
 // The flags the writing commands share, and sync's --only with --after-sync, which explain and who-can share,
 // defined once. Each command adds them in the order its --help lists them.
@@ -216,11 +216,7 @@ type RoleFormat = (typeof ROLE_FORMATS)[number];
 
 /** -o checked for --print-required-role; COMMAND as typed, for the error. */
 export function roleFormat(output: string | undefined, command: string): RoleFormat {
-  const out = output ?? 'yaml';
-  if ((ROLE_FORMATS as readonly string[]).includes(out)) return out as RoleFormat;
-  throw new UsageError(`unknown output format "${out}" for ${command} --print-required-role`, {
-    hint: `use one of: ${ROLE_FORMATS.join(', ')}`,
-  });
+  return checkFormat(ROLE_FORMATS, output, `${command} --print-required-role`);
 }
 
 /** Prints the ClusterRole COMMAND needs (YAML, JSON or its name, as -o says), for `kubectl apply -f -`. */

@@ -8,6 +8,7 @@ import type { Warning } from '../app/warning.js';
 import { formatWarning } from './warnings.js';
 import { fullCollection, idleCollector } from './heap-collector.js';
 import { formatsOf } from './output/output-formats.js';
+import { checkFormat } from './output/registry.js';
 
 /** The lines of WARNINGS (unescaped). */
 function warningLines(warnings: readonly Warning[]): string[] {
@@ -78,9 +79,7 @@ export function checkWatchFlags(args: WatchArgs): 'line' | 'json' {
   if (args.output === 'json') return 'json';
   // A format sync knows is refused with why; any other is -o's standard error (output/registry.ts's parseFormat).
   if (!(formatsOf('plan') as readonly string[]).includes(args.output)) {
-    throw new UsageError(`unknown output format "${args.output}" for sync --watch`, {
-      hint: 'use one of: json (without -o, one line per reconcile)',
-    });
+    checkFormat(['json'], args.output, 'sync --watch', 'json (without -o, one line per reconcile)');
   }
   throw new UsageError(
     `--watch cannot be used with -o ${args.output}: a watch prints one line per reconcile, or one JSON object per reconcile with -o json`,

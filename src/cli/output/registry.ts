@@ -17,23 +17,34 @@ export function outputHelpOf(kind: ResultKind, more?: string): string {
 
 /**
  * -o checked against KIND's formats (as kubectl's PrintFlags checks -o): the default (the first) when absent; anything
- * else one `unknown output format "F" for COMMAND` error with the formats as its hint. The one check of -o, so every
- * command words it alike; COMMAND is the command (or explain's mode) as typed.
+ * else one `unknown output format "F" for COMMAND` error with the formats as its hint. COMMAND is the command (or
+ * explain's mode) as typed.
  */
 export function parseFormat<K extends ResultKind>(
   kind: K,
   value: string | undefined,
   command: string,
 ): FormatOf<K> {
-  const formats = formatsOf(kind);
+  return checkFormat(formatsOf(kind), value, command);
+}
+
+/**
+ * VALUE (-o) checked against FORMATS, the first when absent: the one check of -o, so every command (and
+ * --print-required-role, sync --watch) words the error alike, `unknown output format "F" for COMMAND`, with the
+ * formats (or HINT) as its hint.
+ */
+export function checkFormat<F extends string>(
+  formats: readonly F[],
+  value: string | undefined,
+  command: string,
+  hint = formats.join(', '),
+): F {
   const out = value ?? formats[0];
-  if (out === undefined) throw new Error(`no formats for ${kind}`);
+  if (out === undefined) throw new Error(`no formats for ${command}`);
   if (!(formats as readonly string[]).includes(out)) {
-    throw new UsageError(`unknown output format "${out}" for ${command}`, {
-      hint: `use one of: ${formats.join(', ')}`,
-    });
+    throw new UsageError(`unknown output format "${out}" for ${command}`, { hint: `use one of: ${hint}` });
   }
-  return out as FormatOf<K>;
+  return out as F;
 }
 
 const LOADERS: { readonly [K in PrintedKind]: () => Promise<Printers<K>> } = {
