@@ -6,6 +6,7 @@
  */
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../kube/types.js';
 import { RBAC_API_GROUP, RBAC_API_VERSION } from '../kube/api-names.js';
+import { serviceAccountUser, subjectAppliesTo } from '../authz/subjects.js';
 import { compareStrings } from '../kube/order.js';
 import { isSharedBaseBinding, renderSharedBaseBinding, sharedBaseOwnership } from './base-binding.js';
 import { fnv1a32, inventoryLabels, isConfigSyncBinding } from './inventory.js';
@@ -147,25 +148,7 @@ function subjectCoversServiceAccount(
   sa: ServiceAccountRef,
   bindingNamespace: string | undefined,
 ): boolean {
-  switch (subject.kind) {
-    case 'ServiceAccount':
-      return (
-        subject.name === sa.name &&
-        (subject.namespace !== undefined && subject.namespace !== ''
-          ? subject.namespace
-          : bindingNamespace) === sa.namespace
-      );
-    case 'User':
-      return subject.name === `system:serviceaccount:${sa.namespace}:${sa.name}`;
-    case 'Group':
-      return (
-        subject.name === 'system:serviceaccounts' ||
-        subject.name === `system:serviceaccounts:${sa.namespace}` ||
-        subject.name === 'system:authenticated'
-      );
-    default:
-      return false;
-  }
+  return subjectAppliesTo(subject, serviceAccountUser(sa.namespace, sa.name), bindingNamespace ?? '');
 }
 
 /** Bindings that grant the ClusterRole cluster-admin to the ServiceAccount, directly or through its groups. */

@@ -25,7 +25,7 @@ import {
 import { EffectiveRoles, type RbacSnapshot } from '../authz/effective-roles.js';
 import { rulesAllow } from '../authz/authorize.js';
 import { privilegedOnBehalfReason } from '../authz/privileged-rules.js';
-import { matchingSubjects, serviceAccountUser } from '../authz/subjects.js';
+import { matchingSubjects, serviceAccountUser, serviceAccountUsername } from '../authz/subjects.js';
 import {
   composedByComposite,
   composedByComposition,
@@ -34,7 +34,6 @@ import {
   isCrossplaneCompositeEvent,
   isGrantingEvidence,
   neededByOperation,
-  serviceAccountUserName,
   type Access,
   type Evidence,
   type GroupKind,
@@ -247,7 +246,7 @@ function uniqueEvidence(list: readonly Evidence[]): Evidence[] {
 
 /** Finds what Crossplane composes, what its account lacks of it, and the roles that grant exactly that. */
 export function analyseComposed(input: ComposedInput): ComposedAnalysis {
-  const user = serviceAccountUserName(input.account.namespace, input.account.name);
+  const user = serviceAccountUsername(input.account.namespace, input.account.name);
   const gathered = gather(input, user);
   const resolved = new Map<string, Entry>();
   const unresolved = new Map<string, { name: string; reason: string; evidence: Evidence[] }>();

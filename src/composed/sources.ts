@@ -220,11 +220,6 @@ export function composedByComposite(xr: KubeObject): KindNeed[] {
   });
 }
 
-/** The user name the API server gives a service account. */
-export function serviceAccountUserName(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
-}
-
 function denials(
   message: unknown,
   user: string,
