@@ -1,10 +1,10 @@
 /**
  * The floor of a cold sync, as a whole process (`npm run bench -- floor`): a bare Node client that starts, reads what
- * sync reads (the same LISTs, paged as sync pages them, each body read as bytes and never parsed but for its continue
- * token), then POSTs the objects sync creates, in sync's order, with CONCURRENCY requests in flight on keep-alive
- * connections. No rendering, no planning, no permission pre-flight: what no sync can go under. bench/live.ts bundles
- * it with esbuild and runs it with plain node, so loading it costs what loading a compiled client costs; the parent
- * times the process from spawn to exit, as it times sync.
+ * sync reads (the same LISTs, paged as sync pages them, each body read as bytes, gunzipped when compressed, never
+ * parsed but for its continue token), then POSTs the objects sync creates, in sync's order, with CONCURRENCY requests
+ * in flight on keep-alive connections. No rendering, no planning, no permission pre-flight: what no sync can go
+ * under. bench/live.ts bundles it with esbuild and runs it with plain node, so loading it costs what loading a
+ * compiled client costs; the parent times the process from spawn to exit, as it times sync.
  *
  *   node floor-client.mjs URL PLAN CONCURRENCY
  *
@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { ADMIN_TOKEN } from '../test/apiserver/types.js';
 import { TEST_CERT } from '../test/apiserver/tls.js';
+import { ACCEPT_ENCODING, readAnswer } from './floor-answer.js';
 
 /** The Accept of a metadata-only list, as client-go's metadata client sends it (and sync, for CRDs). */
 const METADATA_ACCEPT =
@@ -40,19 +41,18 @@ function send(method: string, path: string, accept: string, body?: string): Prom
     const headers: Record<string, string | number> = {
       Authorization: `Bearer ${ADMIN_TOKEN}`,
       Accept: accept,
+      ...ACCEPT_ENCODING,
     };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(body);
     }
     const req = request(`${url}${path}`, { method, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const want = method === 'POST' ? 201 : 200;
-        if (res.statusCode === want) resolve(Buffer.concat(chunks));
+      const want = method === 'POST' ? 201 : 200;
+      readAnswer(res).then((body) => {
+        if (res.statusCode === want) resolve(body);
         else reject(new Error(`${method} ${path}: HTTP ${String(res.statusCode)}`));
-      });
+      }, reject);
     });
     req.on('error', reject);
     req.end(body);

@@ -3,8 +3,8 @@
  * client that starts and sends what who-can sends to answer on a live cluster, the same requests in the same order
  * of dependence: the aggregated discovery documents (/api, /apis) beside the ClusterRoleBindings, the namespace's
  * RoleBindings and Roles; then one GET per ClusterRole the bindings reach, CONCURRENCY in flight on keep-alive
- * connections. Each body is read as bytes and never parsed, but the bindings' (their roleRefs name the roles). No
- * command line, no kubeconfig, no validation, no answer: what no who-can that reads every bound role can go under.
+ * connections. Each body is read as bytes (gunzipped when compressed) and never parsed, but the bindings' (their
+ * roleRefs name the roles). No command line, no kubeconfig, no validation, no answer: what no who-can that reads every bound role can go under.
  * bench/live.ts bundles it with esbuild and runs it with plain node; the parent times the process from spawn to exit.
  *
  *   node who-can-floor-client.mjs URL NAMESPACE CONCURRENCY
@@ -12,6 +12,7 @@
 import { Agent, request } from 'node:https';
 import { ADMIN_TOKEN } from '../test/apiserver/types.js';
 import { TEST_CERT } from '../test/apiserver/tls.js';
+import { ACCEPT_ENCODING, readAnswer } from './floor-answer.js';
 
 /** The Accept kubectl (and the plugin) send for /api and /apis: the aggregated discovery document first. */
 const DISCOVERY_ACCEPT =
@@ -24,14 +25,12 @@ const agent = new Agent({ keepAlive: true, maxSockets: 32, ca: TEST_CERT });
 
 function get(path: string, accept = 'application/json'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}`, Accept: accept };
+    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}`, Accept: accept, ...ACCEPT_ENCODING };
     const req = request(`${url}${path}`, { agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode === 200) resolve(Buffer.concat(chunks));
+      readAnswer(res).then((body) => {
+        if (res.statusCode === 200) resolve(body);
         else reject(new Error(`GET ${path}: HTTP ${String(res.statusCode)}`));
-      });
+      }, reject);
     });
     req.on('error', reject);
     req.end();

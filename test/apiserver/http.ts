@@ -1,5 +1,6 @@
 /** Reading request bodies and writing answers. */
 import type http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import YAML from 'yaml';
 import { groupVersion, apiVersionGroup } from './objects.js';
 import { ProtobufError, decodeProtobufObject } from './protobuf.js';
@@ -45,6 +46,19 @@ export function decodeProtobuf(body: Buffer): Obj {
   }
 }
 
+// kube-apiserver compresses an answer when the client sent the token `gzip` in Accept-Encoding (no q-values: any
+// token that is exactly "gzip" after trimming) and the body is over 128 KiB, at gzip level 1, with Content-Encoding
+// and Vary headers (k8s.io/apiserver pkg/endpoints/handlers/responsewriters: compression.go ContentEncodingSupported,
+// kubernetes/kubernetes@9d2a8fb; writers.go deferredResponseWriter, defaultGzipThresholdBytes, @2876d1a). Every
+// large LIST a real cluster sends to kubectl or the plugin (both ask for gzip) comes compressed.
+const GZIP_THRESHOLD_BYTES = 128 * 1024;
+const GZIP_LEVEL = 1;
+
+export function acceptsGzip(req: http.IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'] ?? '';
+  return header.split(',').some((t) => t.trim() === 'gzip');
+}
+
 export function sendJson(
   res: http.ServerResponse,
   code: number,
@@ -53,6 +67,17 @@ export function sendJson(
 ): void {
   // Encoded once: a string would be measured for Content-Length, then encoded again to be written.
   const bytes = Buffer.from(JSON.stringify(body));
+  if (bytes.length > GZIP_THRESHOLD_BYTES && acceptsGzip(res.req)) {
+    // As kube-apiserver, streamed (no Content-Length).
+    res.writeHead(code, {
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'gzip',
+      Vary: 'Accept-Encoding',
+      ...headers,
+    });
+    res.end(gzipSync(bytes, { level: GZIP_LEVEL }));
+    return;
+  }
   res.writeHead(code, {
     'Content-Type': 'application/json',
     'Content-Length': bytes.length,

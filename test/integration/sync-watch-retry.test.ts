@@ -63,7 +63,14 @@ describe('sync --watch retries', () => {
     await until(() => role(name) !== undefined, 'the role recreated');
     await until(() => w.reconciles.slice(n0).some((x) => x.created === 1), 'the reconcile that wrote it');
     // The delete's reconcile (named by its first change), then one per retry: 5ms, then 10ms after the failure.
-    const after = w.reconciles.slice(n0);
+    // Before it, the aggregation controller's update of `crossplane` (its sources were created by the first
+    // reconcile) may have come in a reconcile of its own, which writes nothing: it is no part of the retries.
+    const since = w.reconciles.slice(n0);
+    const first = since.findIndex((x) => x.failed.length > 0);
+    expect(
+      since.slice(0, first).map((x) => [x.trigger.kind, x.trigger.name, x.created, x.failed.length]),
+    ).toStrictEqual(since.slice(0, first).map(() => ['ClusterRole', 'crossplane', 0, 0]));
+    const after = since.slice(first);
     expect(
       after.map((x) => [x.trigger.change === 'retried', x.retry, x.created, x.failed.length, x.retryInMs]),
     ).toStrictEqual([
