@@ -1,7 +1,9 @@
 // kubectl's -v request log goes to the terminal's stderr, and what it shows at -v=8 and above (the answer's status
 // text, headers and body, a failure's message) comes from the server or whatever answers for it. An escape sequence
 // in it would reach the administrator's terminal as it does through any other output (kubectl's CVE-2021-25743):
-// every log line is escaped as all human output is (src/escape.ts: Go's strconv.Quote escapes).
+// every log line is escaped as all human output is (src/escape.ts: Go's strconv.Quote escapes). kubectl guards its
+// body log too, if less: a body with a byte below 0x0a is logged as a hex dump (kubernetes/kubernetes
+// staging/src/k8s.io/client-go/rest/request.go@769a9d505bc97e3ce1846bdffb73192dfae72aea glogBody).
 import { describe, expect, it } from 'vitest';
 import { RequestLog } from '../../../src/cluster/connection/request-log.js';
 
