@@ -320,10 +320,19 @@ function parseEvent(
   const event = value as { type?: unknown; object?: unknown };
   if (typeof event.type !== 'string' || !isRecord(event.object)) {
     throw new UserError(
-      `the server sent a watch event of ${kind.plural} without a type and an object: ${line}`,
+      `the server sent a watch event of ${kind.plural} without a type and an object: ${shortened(line)}`,
     );
   }
   return { type: event.type, object: event.object };
+}
+
+/** How much of a bad event an error shows: as much of a body as kubectl's -v=8 log shows (client-go truncateBody). */
+const SHOWN_CHARS = 1024;
+
+function shortened(line: string): string {
+  return line.length > SHOWN_CHARS
+    ? `${line.slice(0, SHOWN_CHARS)} [truncated ${String(line.length - SHOWN_CHARS)} chars]`
+    : line;
 }
 
 /** An item or event object as a KubeObject: a built-in list's items lack apiVersion and kind, so they get KIND's. */

@@ -88,3 +88,25 @@ describe('a watch event is read up to 16 MiB, as client-go reads a frame', () =>
     expect(next.value).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'big' } } });
   });
 });
+
+describe('a watch event that is no event', () => {
+  it('IsShownInTheErrorCutAsKubectlCutsABodyItLogs', async () => {
+    // client-go's truncateBody shows 1024 characters of a body at -v=8 and says how many it left out
+    // (kubernetes/kubernetes
+    // staging/src/k8s.io/client-go/rest/request.go@769a9d505bc97e3ce1846bdffb73192dfae72aea).
+    const line = JSON.stringify({ kind: 'Status', message: 'y'.repeat(MIB) });
+    const s = server(function* () {
+      yield Buffer.from(`${line}\n`);
+    });
+    const err = await afterSynced(s).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UserError);
+    const message = (err as Error).message;
+    expect(message).toMatch(
+      /without a type and an object: \{"kind":"Status","message":"y+ \[truncated \d+ chars\]$/,
+    );
+    expect(message.length, 'a line of an error, not the megabyte sent').toBeLessThan(1200);
+  });
+});
