@@ -17,7 +17,13 @@ import {
   LABEL_SYNC_NAMESPACE,
 } from './config-sync.js';
 import { MAX_LABEL_VALUE_LENGTH } from './role-refs.js';
-import { describeTarget, isBinding, type BindTarget } from './target.js';
+import {
+  describeTarget,
+  isBinding,
+  type Binding,
+  type BindTarget,
+  type ServiceAccountRef,
+} from './target.js';
 
 /** Our labels naming the ServiceAccount a `bind --service-account` binding belongs to. */
 export const LABEL_BIND_SA_NAMESPACE = 'kubectl-crossplane-rbac/service-account-namespace';
@@ -143,12 +149,25 @@ function isUnowned(binding: Labelled): boolean {
 }
 
 /**
+ * True when a subject of the binding is the ServiceAccount itself, as bind writes it. The inventory labels alone do
+ * not tell two accounts apart: a name longer than a label value (63 characters) is labelled with a shortened form,
+ * and that form is a valid ServiceAccount name of its own, which a tenant who may create accounts in the namespace
+ * can take. A binding of another subject is never pruned for this target, whatever its labels.
+ */
+function namesAccount(binding: Binding, sa: ServiceAccountRef): boolean {
+  return (binding.subjects ?? []).some(
+    (s) => s.kind === 'ServiceAccount' && s.name === sa.name && s.namespace === sa.namespace,
+  );
+}
+
+/**
  * Bind's ownership rule for the planner. A live binding with a wanted name may be changed when it is ours
  * (`isOurBinding`); when reconciler-manager made it for this RootSync and bind writes it as Config Sync would
  * (`isConfigSyncBinding`, wanted with Config Sync's labels only); when it is Config Sync's shared base binding
  * (`sharedBaseOwnership`); or, with --adopt, when nobody owns it. Anything else is refused. Pruning deletes only our
  * bindings of this target, and the shared base binding only when the target's reconciler is its last subject. A
- * binding Helm installed is refused and kept whatever its labels (`refusingHelm`).
+ * binding Helm installed is refused and kept whatever its labels (`refusingHelm`). A binding of ours is pruned only
+ * when it names the target's ServiceAccount (`namesAccount`).
  */
 export function bindOwnership(target: BindTarget): OwnershipRule {
   return refusingHelm({
@@ -167,7 +186,7 @@ export function bindOwnership(target: BindTarget): OwnershipRule {
     },
     prunes: (live) =>
       isBinding(live) &&
-      (isOurBinding(live, target) ||
+      ((isOurBinding(live, target) && namesAccount(live, target.serviceAccount)) ||
         (target.kind === 'RootSync' && prunesSharedBase(live, target.serviceAccount))),
   });
 }

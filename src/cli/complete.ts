@@ -1,6 +1,7 @@
 import yargs, { type Argv } from 'yargs';
 import type { NameKind } from '../app/complete-names.js';
 import { MATRIX_VERBS } from '../explain/matrix-verbs.js';
+import { escapeTerminal } from '../escape.js';
 import { commands } from './command-list.js';
 import { commandFormats } from './output/registry.js';
 import { appDeps, type Deps, type GlobalArgs } from './context.js';
@@ -121,8 +122,14 @@ async function names(
   }
 }
 
+/**
+ * The choices that start with CURRENT, one a line. A name the terminal could not show as it is (a control character,
+ * a line break, a bidi control: anything escape.ts escapes) is left out: it would reach the shell's menu raw, or read
+ * as a word or directive line of its own, and it cannot be typed as a word anyway.
+ */
 function offer(choices: readonly string[], current: string): Completion {
-  return { words: choices.filter((c) => c.startsWith(current)), directive: DIRECTIVE_NO_FILES };
+  const words = choices.filter((c) => c.startsWith(current) && escapeTerminal(c) === c);
+  return { words, directive: DIRECTIVE_NO_FILES };
 }
 
 /** The flags typed so far, parsed as the command parses them; undefined when they do not parse. */

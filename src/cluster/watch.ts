@@ -16,7 +16,6 @@
  * part of the transport up to the answer's headers, then the body as it arrives.
  */
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { UserError } from '../errors.js';
 import { isKubeObject, type KubeObject } from '../kube/types.js';
 import type { ResourceKind, WatchEvent, WatchOptions } from '../port/cluster.js';
@@ -201,7 +200,12 @@ async function* watchFrom(
   }
   const { stream } = answer;
   try {
-    for await (const line of lines(stream)) {
+    const tooLong = (): UserError =>
+      new UserError(
+        `the server sent a watch event of ${kind.plural} longer than 16 MiB, the most kubectl reads: is a proxy in front of the API server?`,
+        { hint: proxyHint(target.contextName) },
+      );
+    for await (const line of lines(stream, tooLong)) {
       const event = parseEvent(line, kind, target.contextName);
       switch (event.type) {
         case 'ADDED':
@@ -261,22 +265,42 @@ function mustRelist(
   return (status?.details?.causes ?? []).some((c) => c.reason === 'ResourceVersionTooLarge');
 }
 
-/** The lines of a JSON watch stream, one event each (the API server writes each event as one line of JSON). */
-async function* lines(stream: Readable): AsyncGenerator<string, void, undefined> {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
+/**
+ * The most one watch event may hold: client-go reads each event as one frame of at most 16 MiB and fails with
+ * ErrObjectTooLarge past that (kubernetes/kubernetes
+ * staging/src/k8s.io/apimachinery/pkg/runtime/serializer/streaming/streaming.go@e63752e0f2710cbb0ae36a012878fa1812b14e5a
+ * NewDecoder's maxBytes, Decode). A stream that sends no newline is refused there, not held without bound.
+ */
+const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The lines of a JSON watch stream, one event each (the API server writes each event as one line of JSON). Split on
+ * the newline byte, which never occurs inside a UTF-8 sequence, so each byte is looked at once; a line past
+ * MAX_EVENT_BYTES throws what TOO_LONG makes.
+ */
+async function* lines(stream: Readable, tooLong: () => Error): AsyncGenerator<string, void, undefined> {
+  let pending: Buffer[] = [];
+  let size = 0;
   for await (const chunk of stream) {
-    pending += decoder.write(chunk as Buffer);
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      const line = pending.slice(0, newline).trim();
-      pending = pending.slice(newline + 1);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    let start = 0;
+    for (let newline = bytes.indexOf(10); newline >= 0; newline = bytes.indexOf(10, start)) {
+      if (size + newline - start > MAX_EVENT_BYTES) throw tooLong();
+      pending.push(bytes.subarray(start, newline));
+      const line = Buffer.concat(pending).toString('utf8').trim();
+      pending = [];
+      size = 0;
+      start = newline + 1;
       if (line !== '') yield line;
-      newline = pending.indexOf('\n');
     }
+    size += bytes.length - start;
+    if (size > MAX_EVENT_BYTES) throw tooLong();
+    if (start < bytes.length) pending.push(bytes.subarray(start));
   }
   // A stream that ends inside an event was cut, not closed: the event is read again by the next watch.
-  if ((pending + decoder.end()).trim() !== '') throw new Error('the watch stream ended inside an event');
+  if (Buffer.concat(pending).toString('utf8').trim() !== '') {
+    throw new Error('the watch stream ended inside an event');
+  }
 }
 
 function parseEvent(
@@ -296,10 +320,19 @@ function parseEvent(
   const event = value as { type?: unknown; object?: unknown };
   if (typeof event.type !== 'string' || !isRecord(event.object)) {
     throw new UserError(
-      `the server sent a watch event of ${kind.plural} without a type and an object: ${line}`,
+      `the server sent a watch event of ${kind.plural} without a type and an object: ${shortened(line)}`,
     );
   }
   return { type: event.type, object: event.object };
+}
+
+/** How much of a bad event an error shows: as much of a body as kubectl's -v=8 log shows (client-go truncateBody). */
+const SHOWN_CHARS = 1024;
+
+function shortened(line: string): string {
+  return line.length > SHOWN_CHARS
+    ? `${line.slice(0, SHOWN_CHARS)} [truncated ${String(line.length - SHOWN_CHARS)} chars]`
+    : line;
 }
 
 /** An item or event object as a KubeObject: a built-in list's items lack apiVersion and kind, so they get KIND's. */

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { constants } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
@@ -19,8 +20,24 @@ export interface StreamedAnswer extends Answer {
 }
 
 /**
+ * The most of one answer's body this client keeps: 512 MiB, and never more than the longest string the runtime makes
+ * (V8's is 24 bytes short of 512 MiB), which decoding the JSON needs. client-go reads a body whole with no limit of its
+ * own; past this one an answer cannot be decoded here, so it is refused as it arrives (or as it is gunzipped) instead
+ * of being gathered until memory runs out.
+ */
+const MAX_ANSWER_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
+
+function answerTooLarge(): UserError {
+  return new UserError(
+    'the server sent an answer larger than 512 MiB, more than this client can decode: is a proxy in front of the API server?',
+    { hint: 'run the command with -v=6 to see the request' },
+  );
+}
+
+/**
  * Reads one answer whole, gunzipped; with PREFIX, a 2xx answer that is not gzipped keeps only the body's first PREFIX
- * bytes (the rest is received and dropped: a large body is neither gathered nor copied).
+ * bytes (the rest is received and dropped: a large body is neither gathered nor copied). A body past
+ * MAX_ANSWER_BYTES (gunzipped) is refused.
  */
 export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -35,6 +52,12 @@ export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<
     res.on('data', (c: Buffer) => {
       if (kept >= limit) return;
       const part = kept + c.length <= limit ? c : Buffer.from(c.subarray(0, limit - kept));
+      if (kept + part.length > MAX_ANSWER_BYTES) {
+        chunks.length = 0;
+        reject(answerTooLarge());
+        res.destroy();
+        return;
+      }
       chunks.push(part);
       kept += part.length;
     });
@@ -43,9 +66,10 @@ export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<
       let body = Buffer.concat(chunks);
       if (headers['content-encoding'] === 'gzip') {
         try {
-          body = gunzipSync(body);
+          body = gunzipSync(body, { maxOutputLength: MAX_ANSWER_BYTES });
         } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
+          const tooLarge = (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
+          reject(tooLarge ? answerTooLarge() : err instanceof Error ? err : new Error(String(err)));
           return;
         }
       }

@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { escapeTerminal } from '../../escape.js';
 
 /**
  * kubectl's request logging by -v level, in klog's line format: 6 one line per request (verb, URL, status, time),
  * 7 adds the request headers, 8 the response headers and bodies cut at 1 KiB, 9 at 10 KiB, 10 whole. In a run
  * across contexts, whose runs log side by side, each line names its CONTEXT (given escaped) after klog's header.
+ * Each line is escaped for the terminal (src/escape.ts), a body's line breaks included, so one line stays one line.
  */
 export class RequestLog {
   private readonly prefix: string;
@@ -54,7 +56,8 @@ export class RequestLog {
     if (this.level < 8) return;
     this.line('Response Headers:');
     for (const [name, value] of Object.entries(answer.headers)) this.line(`    ${name}: ${String(value)}`);
-    this.line(`Response Body: ${this.truncate(answer.body.toString('utf8'))}`);
+    // The API server ends a JSON body with a newline; klog ends the line there, as this does.
+    this.line(`Response Body: ${this.truncate(answer.body.toString('utf8').replace(/\n$/, ''))}`);
   }
 
   /** Whether response bodies are printed (-v=8 and above). */
@@ -79,7 +82,8 @@ export class RequestLog {
   }
 
   private line(text: string): void {
-    this.write(`${klogHeader(new Date(), this.pid)}] ${this.prefix}${text}\n`);
+    // What is logged comes from the server (status text, headers, bodies, failures): escaped for the terminal.
+    this.write(`${klogHeader(new Date(), this.pid)}] ${this.prefix}${escapeTerminal(text)}\n`);
   }
 }
 

@@ -147,6 +147,26 @@ describe('bind plans with the one planner', () => {
     expect(only(plan, 'create')).toHaveLength(4);
   });
 
+  it('AnotherAccountWhoseNameIsTheHashedLabelNeverPrunesTheLongNamedAccountsBindings', () => {
+    // A ServiceAccount name may be 253 characters, a label value 63 (apimachinery validation.go
+    // IsDNS1123Subdomain, IsValidLabelValue): the inventory label of a long name is a shortened form of it. A tenant
+    // who may create ServiceAccounts in the namespace names one exactly that form; `bind --prune` for the tenant's
+    // account must not delete the long-named account's ClusterRoleBinding, which names another subject.
+    const longName = `gitops-${'x'.repeat(70)}`;
+    const victim = renderBindings(
+      { kind: 'ServiceAccount', serviceAccount: { namespace: 'team-a', name: longName } },
+      [{ kind: 'ClusterRole', name: 'crossplane-edit' }],
+    ).map((b) => asLive(b, 'victim'));
+    const shortened = victim[0]?.metadata.labels?.['kubectl-crossplane-rbac/service-account-name'] ?? '';
+    expect(shortened.length, 'the label holds a shortened form, a valid name of its own').toBeLessThan(64);
+    const tenant: BindTarget = {
+      kind: 'ServiceAccount',
+      serviceAccount: { namespace: 'team-a', name: shortened },
+    };
+    const plan = planBindings(renderBindings(tenant, []), victim, { prune: true, target: tenant });
+    expect(only(plan, 'delete'), 'the binding names team-a/<the long name>, not the target').toHaveLength(0);
+  });
+
   it('ControllerOwnedBindingRefusedAndNeverDeleted', () => {
     const argo = (b: Binding): Binding => ({
       ...b,

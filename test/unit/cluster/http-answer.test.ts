@@ -1,6 +1,7 @@
 // readAnswer over a real socket: a write's 2xx answer keeps only the start of its body; everything else is whole.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAnswer } from '../../../src/cluster/connection/http-answer.js';
@@ -58,5 +59,32 @@ describe('readAnswer', () => {
     expect(error.status).toBe(500);
     expect(error.body.toString('utf8')).toBe(BIG);
     expect((await get('/?status=200&gzip=1', 64)).body.toString('utf8')).toBe(BIG);
+  });
+});
+
+// A server (or a proxy in front of it) that sends a body without end must not make the client gather it until memory
+// runs out: past 512 MiB (about the longest string V8 makes, which decoding the JSON needs) the answer is refused as
+// it arrives (a gzipped body as it is gunzipped; a gzip bomb takes 2.5 CPU-seconds to show, so it is not here).
+// client-go reads a body whole without a limit of its own (kubernetes/kubernetes
+// staging/src/k8s.io/client-go/rest/request.go@769a9d505bc97e3ce1846bdffb73192dfae72aea transformResponse,
+// io.ReadAll), so it fails only when memory does. A fake answer (a stream with a status): no bytes cross a socket.
+describe('readAnswer of a body past 512 MiB', () => {
+  const MIB = 1024 * 1024;
+  function answer(headers: Record<string, string>, chunks: () => Generator<Buffer>): http.IncomingMessage {
+    const res = Readable.from(chunks()) as unknown as http.IncomingMessage;
+    return Object.assign(res, { statusCode: 200, statusMessage: 'OK', headers });
+  }
+
+  it('StopsReadingABodyWithoutEndAndSaysWhy', async () => {
+    const mib = Buffer.alloc(MIB, 'a');
+    let sent = 0;
+    const res = answer({ 'content-type': 'application/json' }, function* () {
+      for (;;) {
+        sent += mib.length;
+        yield mib;
+      }
+    });
+    await expect(readAnswer(res)).rejects.toThrow(/larger than 512 MiB/);
+    expect(sent, 'it stopped reading there').toBeLessThanOrEqual(513 * MIB);
   });
 });
