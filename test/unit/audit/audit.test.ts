@@ -624,6 +624,37 @@ describe('audit', () => {
     ]);
   });
 
+  it('--subject User:system:serviceaccount:NS:NAME is that account, as the API server takes the name (impersonation.go, SplitUsername)', () => {
+    const tc = cases.ExecIntoAPodRunningAsAnAdmin?.input as AuditInput;
+    // The account ops/hooker may create mutating webhook configurations: a step of its own.
+    const hooks = role('hooks', [
+      {
+        apiGroups: ['admissionregistration.k8s.io'],
+        resources: ['mutatingwebhookconfigurations'],
+        verbs: ['create'],
+      },
+    ]);
+    const withHooks: AuditInput = {
+      ...tc,
+      clusterRoles: [...tc.clusterRoles, hooks],
+      clusterRoleBindings: [crb('hooks', 'hooks', [sa('ops', 'hooker')])],
+    };
+    const want = ['ServiceAccount/hooker cluster-admin critical: webhook→ClusterRole//cluster-admin'];
+    const asUser = { kind: 'User' as const, name: 'system:serviceaccount:ops:hooker' };
+    expect(summary(audit(withHooks, { subject: asUser }))).toStrictEqual(want);
+    // A binding naming the account by its user name audits the account, not a system: user by design.
+    const byName: AuditInput = {
+      ...withHooks,
+      clusterRoleBindings: [crb('hooks', 'hooks', [user('system:serviceaccount:ops:hooker')])],
+    };
+    const r = audit(byName);
+    expect(summary(r)).toStrictEqual(want);
+    expect(r.byDesign.map((b) => b.subject.name)).not.toContain('system:serviceaccount:ops:hooker');
+    // A name SplitUsername refuses is a User, as the API server's impersonation takes it.
+    const odd = { kind: 'User' as const, name: 'system:serviceaccount:ops:hooker:x' };
+    expect(audit(withHooks, { subject: odd }).findings).toStrictEqual([]);
+  });
+
   it('gives the same answer for the input in any order', () => {
     const tc = cases.TheIssuesTransitiveCase?.input as AuditInput;
     const reversed: AuditInput = {
