@@ -16,7 +16,8 @@ export interface InClusterInput {
 }
 
 /**
- * The ProviderConfig kinds of the in-cluster providers (provider-kubernetes, provider-helm): cluster-scoped ProviderConfig in the legacy group, namespaced ProviderConfig and cluster-scoped
+ * The ProviderConfig kinds of the in-cluster providers (provider-kubernetes, provider-helm), as `plural.group`:
+ * cluster-scoped ProviderConfig in the legacy group, namespaced ProviderConfig and cluster-scoped
  * ClusterProviderConfig in the `.m.` group (Crossplane v2). Not the ProviderConfigUsages.
  */
 export const IN_CLUSTER_CONFIG_CRDS: readonly string[] = ['kubernetes', 'helm'].flatMap((family) =>
