@@ -6,7 +6,7 @@
  * every read that still could not be made is `unseen`, with the steps it decides, and the audit goes on without it.
  */
 import type { DiscoveredResource, KubeObject, ProviderRevision } from '../kube/types.js';
-import { inClusterConfigCrds } from '../audit/cluster-context.js';
+import { inClusterConfigCrds } from '../audit/in-cluster.js';
 import { isBindingObject } from '../kube/rbac-guards.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { Mechanism } from '../audit/catalogue.js';

@@ -73,6 +73,11 @@ export async function runExplainSubject(
   // With -f, or one LIST of them, every ClusterRole is at hand.
   const boundRead = 'boundRead' in input ? input.boundRead : undefined;
   const view: SubjectView = { converged, everyClusterRole: converged || boundRead !== 'get' };
+  // The ProviderRevisions read (with -f, or live as resolving --for read them): a denial names the active one.
+  let providerRevisions =
+    live !== undefined && live.providerRevisions.length > 0
+      ? live.providerRevisions
+      : input.snapshot.providerRevisions;
   const explain = (
     clusterRoles = input.snapshot.clusterRoles,
     v = view,
@@ -82,7 +87,7 @@ export async function runExplainSubject(
       options.subject,
       options.groups,
       options.namespace,
-      { ...input.snapshot, clusterRoles, roles: rolesOf(input) },
+      { ...input.snapshot, clusterRoles, roles: rolesOf(input), providerRevisions },
       req,
       v,
     );
@@ -95,8 +100,11 @@ export async function runExplainSubject(
     live !== undefined && request !== undefined
       ? await providerOf(live, { ...input, cluster: input.cluster }, request, explicitNamespace, deps)
       : undefined;
+  if (provider !== undefined) providerRevisions = provider.providerRevisions;
   const req =
-    provider !== undefined && resolved !== undefined ? { ...resolved, resource: provider } : resolved;
+    provider !== undefined && resolved !== undefined
+      ? { ...resolved, resource: provider.resource }
+      : resolved;
   if (view.everyClusterRole) return req === resolved ? explanation : explain(undefined, view, req);
   const every = await readEveryClusterRole(input.cluster);
   if ('roles' in every) return explain(every.roles, { converged: false, everyClusterRole: true }, req);
@@ -106,7 +114,8 @@ export async function runExplainSubject(
 
 /**
  * The resource LIVE resolved, with the ProviderRevision whose CRDs serve it, when it may be a provider's (discovery
- * resolved it in a group of neither Kubernetes nor an XRD read, and the revisions were not read yet).
+ * resolved it in a group of neither Kubernetes nor an XRD read, and the revisions were not read yet); and the
+ * revisions read.
  */
 async function providerOf(
   live: LiveResolution,
@@ -114,7 +123,9 @@ async function providerOf(
   request: { readonly verb: string; readonly resource: string },
   explicitNamespace: boolean,
   deps: AppDeps,
-): Promise<ResolvedResource | undefined> {
+): Promise<
+  { resource: ResolvedResource; providerRevisions: LiveResolution['providerRevisions'] } | undefined
+> {
   const res = live.resource;
   if (res === undefined || res.path !== undefined || res.xrd !== undefined || res.provider !== undefined) {
     return undefined;
@@ -130,5 +141,7 @@ async function providerOf(
   const read = { ...input, unseen: again.unseen, invalidOwners: again.invalidOwners };
   warnInvalidOwners(deps, read);
   warnUnseen(deps, read);
-  return again.resource?.provider !== undefined ? again.resource : undefined;
+  return again.resource?.provider !== undefined
+    ? { resource: again.resource, providerRevisions: again.providerRevisions }
+    : undefined;
 }

@@ -45,7 +45,7 @@ export async function readRequiredRole(
   const resources = partResources(parts);
   if (command === 'audit') {
     // The in-cluster providers' ProviderConfigs (provider-identity), listed when such a provider runs.
-    const { IN_CLUSTER_CONFIG_CRDS } = await import('../audit/cluster-context.js');
+    const { IN_CLUSTER_CONFIG_CRDS } = await import('../audit/in-cluster.js');
     for (const crd of IN_CLUSTER_CONFIG_CRDS) {
       const dot = crd.indexOf('.');
       resources.push({ group: crd.slice(dot + 1), resource: crd.slice(0, dot) });

@@ -6,7 +6,7 @@
 import { UserError } from '../errors.js';
 import { CAPABILITIES, MECHANISM_ORDER } from './catalogue.js';
 import type { Finding } from './audit.js';
-import type { Identity } from './rights.js';
+import { accountOfUser, type Identity } from './rights.js';
 import { parseSubject } from '../kube/parse-subject.js';
 
 export interface Acceptance {
@@ -40,7 +40,9 @@ export function parseAcceptances(doc: unknown, file: string): Acceptance[] {
       throw new UserError(`${where}: not a mapping`, { hint: ACCEPT_HINT });
     }
     const entry = raw as Record<string, unknown>;
-    const subject = parseSubject(field(entry, 'subject', where), 'subject', where);
+    const named = parseSubject(field(entry, 'subject', where), 'subject', where);
+    // User:system:serviceaccount:NS:NAME is that account, as audit reports it (audit.ts).
+    const subject = accountOfUser(named) ?? named;
     const capability = field(entry, 'capability', where);
     if (!(CAPABILITIES as readonly string[]).includes(capability)) {
       throw new UserError(`${where}: unknown capability "${capability}"`, {

@@ -26,7 +26,7 @@ import {
 } from './catalogue.js';
 import { fixFor } from './fix.js';
 import { stepContext, withImpliedRoles, type AuditInput } from './cluster-context.js';
-import { identityKey, identityText, Rights, type Allowed, type Identity } from './rights.js';
+import { accountOfUser, identityKey, identityText, Rights, type Allowed, type Identity } from './rights.js';
 import { POD_MAKERS, type Step, type StepContext, type StepMaker, type Trigger } from './steps.js';
 import { CLASSIC_STEPS } from './steps-classic.js';
 import { CROSSPLANE_STEPS } from './steps-crossplane.js';
@@ -214,23 +214,24 @@ export function audit(read: AuditInput, options: AuditOptions = {}): AuditResult
     { kind: 'Group', name: AUTHENTICATED_GROUP },
     { kind: 'Group', name: UNAUTHENTICATED_GROUP },
   ];
-  const all = [
-    ...rights.subjects,
-    ...builtIn.filter((b) => !rights.subjects.some((s) => identityKey(s) === identityKey(b))),
-  ];
+  // A User named system:serviceaccount:NS:NAME is that account (its token's user name), as the API server's
+  // impersonation takes the name (k8s.io/apiserver endpoints/filters/impersonation.go, serviceaccount.SplitUsername):
+  // audited as the account, a binding's subject or --subject alike.
+  const asAccount = (i: Identity): Identity => accountOfUser(i) ?? i;
+  const all: Identity[] = [];
+  for (const s of [...rights.subjects.map(asAccount), ...builtIn]) {
+    if (!all.some((a) => identityKey(a) === identityKey(s))) all.push(s);
+  }
+  const subject = options.subject !== undefined ? asAccount(options.subject) : undefined;
   const byDesign: ByDesign[] = [];
   const audited: Identity[] = [];
   for (const s of all) {
     const reason = byDesignReason(s, rights.clusterRolesBound(s));
     if (reason !== undefined) byDesign.push({ subject: ref(s), reason });
-    else if (options.subject === undefined || identityKey(options.subject) === identityKey(s))
-      audited.push(s);
+    else if (subject === undefined || identityKey(subject) === identityKey(s)) audited.push(s);
   }
-  if (
-    options.subject !== undefined &&
-    !all.some((s) => identityKey(s) === identityKey(options.subject as Identity))
-  ) {
-    audited.push(options.subject);
+  if (subject !== undefined && !all.some((s) => identityKey(s) === identityKey(subject))) {
+    audited.push(subject);
   }
   const graph = buildGraph(audited, ctx);
   const findings: Finding[] = [];

@@ -25,7 +25,8 @@ import {
 } from '../crossplane/names.js';
 import { bindableRoles, type Bindable } from './bindable.js';
 import { accountOfUser, type Identity, type Rights } from './rights.js';
-import type { ComposedKind, ComposingApi, InClusterProvider, StepContext } from './steps.js';
+import type { ComposedKind, ComposingApi, StepContext } from './steps.js';
+import { inClusterProviders } from './in-cluster.js';
 
 /** What one Composition (or CompositionRevision) composes, as the composed analysis reads its templates. */
 export interface CompositionKinds {
@@ -50,106 +51,6 @@ export interface AuditInput extends RbacSnapshot {
   readonly providerConfigs?: readonly KubeObject[] | undefined;
   /** The API groups whose ProviderConfigs could not (all) be read: their provider-identity steps "may". */
   readonly providerConfigsUnread?: readonly string[] | undefined;
-}
-
-/**
- * The ProviderConfig kinds of the in-cluster providers, as their ProviderRevisions' objectRefs name their CRDs:
- * cluster-scoped ProviderConfig in the legacy group, namespaced ProviderConfig and cluster-scoped
- * ClusterProviderConfig in the `.m.` group (Crossplane v2). Not the ProviderConfigUsages.
- */
-export const IN_CLUSTER_CONFIG_CRDS: readonly string[] = ['kubernetes', 'helm'].flatMap((family) => [
-  `providerconfigs.${family}.crossplane.io`,
-  `providerconfigs.${family}.m.crossplane.io`,
-  `clusterproviderconfigs.${family}.m.crossplane.io`,
-]);
-const isInClusterConfig = (crd: string): boolean => IN_CLUSTER_CONFIG_CRDS.includes(crd);
-
-/** The managed-resource CRDs of the providers that act on their own cluster (provider-kubernetes, provider-helm). */
-const IN_CLUSTER_KINDS = [
-  'objects.kubernetes.crossplane.io',
-  'objects.kubernetes.m.crossplane.io',
-  'releases.helm.crossplane.io',
-  'releases.helm.m.crossplane.io',
-];
-
-/** The CRD names (`plural.group`) an active ProviderRevision's objectRefs name. */
-function crdsOf(rev: ProviderRevision): string[] {
-  if ((rev.spec.desiredState ?? 'Active') !== 'Active') return [];
-  return (rev.status?.objectRefs ?? [])
-    .filter((r) => r.kind === 'CustomResourceDefinition')
-    .map((r) => r.name ?? '');
-}
-
-/**
- * The ProviderConfig CRDs (`plural.group`) of the in-cluster providers whose active revisions are read: what a live
- * audit lists to decide their provider-identity steps.
- */
-export function inClusterConfigCrds(revisions: readonly ProviderRevision[]): string[] {
-  const crds = revisions
-    .map(crdsOf)
-    .filter((names) => names.some((n) => IN_CLUSTER_KINDS.includes(n)))
-    .flat();
-  return [...new Set(crds.filter(isInClusterConfig))].sort();
-}
-
-/**
- * How sure a provider-identity step is, from the ProviderConfigs of the provider's GROUPS: 'yes' when one read uses
- * InjectedIdentity; 'may' when some could not be read (or none were looked for); 'none' when they were read and none
- * exists (nothing is applied until one is made); 'other' when every one read uses another source (a step only for
- * whoever may write a ProviderConfig: a managed resource names the ProviderConfig it is applied with).
- */
-function injectedState(input: AuditInput, groups: readonly string[]): InClusterProvider['injected'] {
-  const configs = (input.providerConfigs ?? []).filter((c) =>
-    groups.includes(c.apiVersion.split('/')[0] ?? ''),
-  );
-  if (configs.some((c) => credentialsSource(c) === 'InjectedIdentity')) return 'yes';
-  const unread = (input.providerConfigsUnread ?? []).some((g) => groups.includes(g));
-  if (input.providerConfigs === undefined || unread) return 'may';
-  return configs.length === 0 ? 'none' : 'other';
-}
-
-/** The providers whose managed resources act as their own account, each with its account and kinds. */
-function inClusterProviders(input: AuditInput, crossplaneNamespace: string): InClusterProvider[] {
-  const out: InClusterProvider[] = [];
-  for (const rev of input.providerRevisions) {
-    const names = crdsOf(rev);
-    const crds = names.filter((n) => IN_CLUSTER_KINDS.includes(n));
-    const [first] = crds;
-    if (first === undefined) continue;
-    // provider-kubernetes or provider-helm: their ProviderConfigs are in the kinds' group (and its .m. twin).
-    const family = first.split('.')[1] ?? '';
-    const groups = [`${family}.crossplane.io`, `${family}.m.crossplane.io`];
-    const injected = injectedState(input, groups);
-    const deployment = input.deployments.find((d) =>
-      (d.metadata.ownerReferences ?? []).some(
-        (o) => o.kind === 'ProviderRevision' && o.name === rev.metadata.name,
-      ),
-    );
-    const account: Identity =
-      deployment !== undefined
-        ? {
-            kind: 'ServiceAccount',
-            name: deployment.spec?.template?.spec?.serviceAccountName ?? 'default',
-            namespace: deployment.metadata.namespace ?? crossplaneNamespace,
-          }
-        : { kind: 'ServiceAccount', name: rev.metadata.name, namespace: crossplaneNamespace };
-    const split = (n: string): { group: string; resource: string } => {
-      const dot = n.indexOf('.');
-      return { group: n.slice(dot + 1), resource: n.slice(0, dot) };
-    };
-    const kinds = crds.map(split);
-    const configKinds = names.filter(isInClusterConfig).map(split);
-    out.push({ account, kinds, configKinds, injected });
-  }
-  return out;
-}
-
-function credentialsSource(config: KubeObject): unknown {
-  const spec = (config as { spec?: unknown }).spec;
-  if (typeof spec !== 'object' || spec === null) return undefined;
-  const credentials = (spec as { credentials?: unknown }).credentials;
-  if (typeof credentials !== 'object' || credentials === null) return undefined;
-  return (credentials as { source?: unknown }).source;
 }
 
 export const CLUSTER_ADMIN: Identity = { kind: 'ClusterRole', name: 'cluster-admin' };

@@ -5,10 +5,10 @@
  */
 import type { PolicyRule } from '../kube/types.js';
 import {
+  boundNamespaces,
   firstAllowed,
   type ComposedKind,
   type ComposingApi,
-  type InClusterProvider,
   type Step,
   type StepContext,
   type StepMaker,
@@ -16,6 +16,7 @@ import {
   type Trigger,
 } from './steps.js';
 import { identityText, type Allowed, type Identity, type Rights } from './rights.js';
+import { providerIdentity } from './steps-provider.js';
 
 const XP_EXT = 'apiextensions.crossplane.io';
 const XP_OPS = 'ops.crossplane.io';
@@ -108,78 +109,6 @@ const defineApi: StepMaker = (who, ctx) => {
   ];
 };
 
-/**
- * The groups of Crossplane v2's namespaced managed resources: a provider serves them under `.m.` in its group
- * (provider-kubernetes' objects.kubernetes.m.crossplane.io, provider-helm's releases.helm.m.crossplane.io).
- */
-const NAMESPACED_MR_GROUP = /\.m\./;
-
-const providerIdentity: StepMaker = (who, ctx) => {
-  const out: Step[] = [];
-  for (const p of ctx.inClusterProviders) {
-    // Every namespace first; then, of the namespaced (`.m.`) kinds, where the identity holds RoleBindings (or the
-    // namespace a composing identity acts in). Creating one first; else changing one that exists: the provider
-    // applies a managed resource's new manifest (or chart) on every change, with the ProviderConfig it then names
-    // (provider-kubernetes internal/controller/object/object.go, Update).
-    const namespaced = p.kinds.filter((k) => NAMESPACED_MR_GROUP.test(k.group));
-    const find = (verbs: readonly string[]): ReturnType<typeof firstAllowed> => {
-      let found = firstAllowed(ctx.rights, who, verbs, p.kinds);
-      for (const ns of found === undefined && namespaced.length > 0 ? boundNamespaces(ctx.rights, who) : []) {
-        found = firstAllowed(ctx.rights, who, verbs, namespaced, ns);
-        if (found !== undefined) break;
-      }
-      return found;
-    };
-    const made = find(['create']) ?? find(['update', 'patch']);
-    if (made === undefined) continue;
-    const sure = injectedText(p, ctx.rights, who, made.trigger.namespace);
-    if (sure === undefined) continue;
-    const { verb, resource, namespace } = made.trigger;
-    const where = namespace !== undefined ? ` in ${namespace}` : '';
-    const what =
-      verb === 'create'
-        ? `may create ${resource}${where}`
-        : `may ${verb} ${resource}${where} (an existing one's manifest and ProviderConfig are its to change)`;
-    out.push({
-      mechanism: 'provider-identity',
-      ...made,
-      target: p.account,
-      why: `${what}, which the provider applies to this cluster as its own account, ${identityText(p.account)} (${sure})`,
-    });
-  }
-  return out;
-};
-/**
- * Why the provider acts as its own account, and how sure that is: a ProviderConfig read uses InjectedIdentity
- * (certain); none exists (certain when WHO may create one, else whoever may create one decides); some could not be
- * read ("may"); every one uses another source (certain when WHO may create one or change one's source, else no step:
- * undefined). A managed resource names the ProviderConfig it is applied with, so one of WHO's own decides.
- */
-function injectedText(
-  p: InClusterProvider,
-  rights: Rights,
-  who: Identity,
-  namespace: string | undefined,
-): string | undefined {
-  if (p.injected === 'yes') return 'a ProviderConfig here uses InjectedIdentity';
-  if (p.injected === 'may') {
-    return 'may: its ProviderConfigs could not all be read; one with credentials source InjectedIdentity makes it so';
-  }
-  if (p.injected === 'other') {
-    const write = firstAllowed(rights, who, ['create', 'update', 'patch'], p.configKinds, namespace);
-    if (write === undefined) return undefined;
-    const { verb, resource } = write.trigger;
-    return verb === 'create'
-      ? `every ProviderConfig uses another credentials source, but it may create ${resource} with credentials source InjectedIdentity`
-      : `every ProviderConfig uses another credentials source, but it may ${verb} ${resource} to credentials source InjectedIdentity`;
-  }
-  const own = firstAllowed(rights, who, ['create'], p.configKinds, namespace);
-  if (own !== undefined) {
-    return `no ProviderConfig exists, and it may create ${own.trigger.resource} with credentials source InjectedIdentity`;
-  }
-  return 'may: no ProviderConfig exists, so nothing is applied until whoever may create ProviderConfigs makes one; with credentials source InjectedIdentity it acts as this account';
-}
-
 /** What Crossplane does to what it composes: server-side apply (create, patch, update) and delete. */
 const COMPOSE_WRITE = ['create', 'update', 'patch', 'delete'];
 
@@ -199,11 +128,6 @@ function composingAs(
     kinds.map((k) => ({ apiGroups: [k.group], resources: [k.resource], verbs: COMPOSE_WRITE })),
   );
   return namespace !== undefined ? { kind: 'ClusterRole', name, namespace } : { kind: 'ClusterRole', name };
-}
-
-/** The namespaces of the identity's RoleBindings (where it may hold what it lacks cluster-wide). */
-function boundNamespaces(rights: Rights, who: Identity): string[] {
-  return [...new Set(rights.grantsOf(who).map((g) => g.namespace))].filter((n) => n !== '').sort();
 }
 
 const RBAC = 'rbac.authorization.k8s.io';

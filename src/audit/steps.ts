@@ -82,19 +82,36 @@ export interface ComposingApi {
   readonly composes: readonly ComposedKind[];
 }
 
+/** A ProviderConfig kind of an in-cluster provider, with its scope. */
+export interface ConfigKind {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** A ProviderConfig (or ClusterProviderConfig) read, and whether its credentials source is InjectedIdentity. */
+export interface InClusterConfig {
+  readonly group: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly injected: boolean;
+}
+
 /** A provider whose managed resources act on this cluster as its own account (a ProviderConfig's InjectedIdentity). */
 export interface InClusterProvider {
   readonly account: Identity;
   /** The managed-resource kinds (cluster-scoped and namespaced) that do, as `plural.group`. */
   readonly kinds: readonly { readonly group: string; readonly resource: string }[];
-  /** Its ProviderConfig kinds (cluster and namespaced), as `plural.group`. */
-  readonly configKinds: readonly { readonly group: string; readonly resource: string }[];
-  /**
-   * 'yes': a ProviderConfig read uses InjectedIdentity; 'may': some could not be read; 'none': they were read and none
-   * exists (whoever may create one decides); 'other': every one read uses another source (a step only for whoever may
-   * create one, or change one's credentials source).
-   */
-  readonly injected: 'yes' | 'may' | 'none' | 'other';
+  /** Its ProviderConfig kinds (the legacy group's, the `.m.` group's namespaced and cluster-scoped ones). */
+  readonly configKinds: readonly ConfigKind[];
+  /** Its ProviderConfigs read (both groups); undefined: none was looked for. */
+  readonly configs: readonly InClusterConfig[] | undefined;
+  /** Its groups whose ProviderConfigs could not all be read. */
+  readonly unread: readonly string[];
+  /** Why the provider may not be what its revision's status says (then every step through it "may"). */
+  readonly doubt?: string;
 }
 
 export interface Target {
@@ -157,3 +174,8 @@ export const POD_MAKERS: readonly Target[] = [
 ];
 
 export type StepMaker = (who: Identity, ctx: StepContext) => Step[];
+
+/** The namespaces of the identity's RoleBindings (where it may hold what it lacks cluster-wide). */
+export function boundNamespaces(rights: Rights, who: Identity): string[] {
+  return [...new Set(rights.grantsOf(who).map((g) => g.namespace))].filter((n) => n !== '').sort();
+}

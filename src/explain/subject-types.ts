@@ -36,8 +36,13 @@ export interface BoundRole {
   readonly rules: readonly EffectiveRule[];
 }
 
-/** What explain --subject reads: the RBAC of the snapshot, the namespaces, and the Roles (kept among its others). */
-export type SubjectSnapshot = RbacSnapshot & Pick<ClusterSnapshot, 'namespaces'>;
+/**
+ * What explain --subject reads: the RBAC of the snapshot, the namespaces, and the Roles (kept among its others); the
+ * ProviderRevisions when read (a denial's reasons name the active one serving the resource).
+ */
+export type SubjectSnapshot = RbacSnapshot &
+  Pick<ClusterSnapshot, 'namespaces'> &
+  Partial<Pick<ClusterSnapshot, 'providerRevisions'>>;
 
 /** The identity the authorizer sees for the subject: users and service accounts are authenticated. */
 export function identityOf(subject: SubjectRef, extraGroups: readonly string[]): UserInfo {

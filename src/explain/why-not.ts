@@ -24,6 +24,7 @@ import {
   XRD_ROLE_SUFFIX_NS_VIEW,
 } from '../crossplane/names.js';
 import { enabledXrdsOf, namespaceRoleName } from '../crossplane/namespace/roles.js';
+import { definedResources } from '../crossplane/provider/roles.js';
 import type { ClusterRoleBinding, PolicyRule, RoleBinding } from '../kube/types.js';
 import { privilegedReason } from '../authz/privileged-rules.js';
 import { compareNames } from '../kube/order.js';
@@ -130,6 +131,27 @@ export interface Denial {
   readonly flag: string;
 }
 
+/**
+ * The revision to name when no revision serving a provider's resource has roles: the active one (the provider that
+ * runs), else the one the resolution credits. Undefined when some serving revision's roles exist: Crossplane's RBAC
+ * manager renders roles for every revision, active or not, each named for it (crossplane internal/controller/rbac/
+ * provider/roles/reconciler.go@662cc7816382830d37114bde4a2e19cb4f15f8df, Reconcile), so any of them grants it.
+ */
+function unmadeRevision(
+  res: ResolvedResource,
+  snapshot: SubjectSnapshot,
+  clusterRoleNames: readonly string[],
+): string | undefined {
+  const serving = (snapshot.providerRevisions ?? []).filter((rev) =>
+    definedResources(rev.status?.objectRefs).some((r) => r.group === res.group && r.plural === res.resource),
+  );
+  const names = [...new Set([res.provider ?? '', ...serving.map((r) => r.metadata.name)])];
+  if (names.some((n) => clusterRoleNames.some((c) => c.startsWith(`${PROVIDER_ROLE_PREFIX}${n}:`))))
+    return undefined;
+  const active = serving.find((r) => (r.spec.desiredState ?? 'Active') === 'Active');
+  return active?.metadata.name ?? res.provider;
+}
+
 /** Why a denied request is denied, in Crossplane's terms, with the fix. */
 export function reasons(denial: Denial): Reason[] {
   const { req, attrs, ns, roles, snapshot, reaching, names, bound, flag } = denial;
@@ -185,11 +207,11 @@ export function reasons(denial: Denial): Reason[] {
     }
   }
   if (res.provider !== undefined) {
-    const prefix = `${PROVIDER_ROLE_PREFIX}${res.provider}:`;
-    if (!clusterRoleNames.some((n) => n.startsWith(prefix))) {
+    const revision = unmadeRevision(res, snapshot, clusterRoleNames);
+    if (revision !== undefined) {
       out.push({
         reason: 'roles-not-synced',
-        message: `the roles of provider revision ${res.provider} were never made (no ClusterRole ${prefix}*)`,
+        message: `the roles of provider revision ${revision} were never made (no ClusterRole ${PROVIDER_ROLE_PREFIX}${revision}:*)`,
         fix: 'kubectl crossplane-rbac sync',
       });
     }

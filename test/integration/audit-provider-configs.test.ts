@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
 import { fixturePath } from '../support/fixtures.js';
+import { subjectAccessReview } from '../support/access-review.js';
 import { exampleCluster, runPlugin, startSeeded, userKubeconfig } from './harness.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -102,7 +103,13 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
         apiVersion: rbac,
         kind: 'ClusterRole',
         metadata: { name: 'object-creator' },
-        rules: [{ apiGroups: ['kubernetes.crossplane.io'], resources: ['objects'], verbs: ['create'] }],
+        rules: [
+          {
+            apiGroups: ['kubernetes.crossplane.io', 'kubernetes.m.crossplane.io'],
+            resources: ['objects'],
+            verbs: ['create'],
+          },
+        ],
       },
       {
         apiVersion: rbac,
@@ -143,13 +150,16 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     await server.stop();
   });
 
-  async function audit(kubeconfig: string): Promise<{ code: number; report: Report; stderr: string }> {
+  async function audit(
+    kubeconfig: string,
+    subject = 'objector',
+  ): Promise<{ code: number; report: Report; stderr: string }> {
     const r = await runPlugin([
       'audit',
       '--kubeconfig',
       kubeconfig,
       '--subject',
-      'User:objector',
+      `User:${subject}`,
       '-o',
       'json',
     ]);
@@ -189,6 +199,46 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     expect(identitySteps(r.report)).toStrictEqual([]);
   });
 
+  it('a RoleBinding grants no cluster-scoped ProviderConfig kind: the step follows the server’s SubjectAccessReview', async () => {
+    // Only team-a's ProviderConfig (a Secret) serves the namespaced Objects made there; the user's RoleBinding in
+    // team-a names a role with create on ClusterProviderConfigs, which it grants on none (cluster-scoped).
+    const M = 'kubernetes.m.crossplane.io';
+    const role = (resources: string[]) => ({
+      apiVersion: rbac,
+      kind: 'ClusterRole',
+      metadata: { name: 'team-a-objects' },
+      rules: [{ apiGroups: [M], resources: ['objects', ...resources], verbs: ['create'] }],
+    });
+    server.seed([
+      role(['clusterproviderconfigs']),
+      {
+        apiVersion: rbac,
+        kind: 'RoleBinding',
+        metadata: { name: 'team-a-objects', namespace: 'team-a' },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'team-a-objects' },
+        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'ns-objector' }],
+      },
+    ]);
+    const may = (resource: string, namespace?: string) =>
+      subjectAccessReview(
+        server.url,
+        { user: 'ns-objector', groups: ['system:authenticated'] },
+        { verb: 'create', apiGroup: M, resource, ...(namespace !== undefined ? { namespace } : {}) },
+      );
+    expect(await may('clusterproviderconfigs')).toBe(false);
+    const before = await audit(admin, 'ns-objector');
+    expect(identitySteps(before.report)).toStrictEqual([]);
+    // With create on namespaced ProviderConfigs, one of its own in team-a makes the step certain.
+    server.seed([role(['providerconfigs'])]);
+    expect(await may('providerconfigs', 'team-a')).toBe(true);
+    const [step, ...more] = identitySteps((await audit(admin, 'ns-objector')).report);
+    expect(more).toStrictEqual([]);
+    expect(step?.trigger.resource).toBe(`objects.${M}`);
+    expect(step?.why).toContain(
+      `every ProviderConfig uses another credentials source, but it may create providerconfigs.${M} in team-a with credentials source InjectedIdentity`,
+    );
+  });
+
   it('a ClusterProviderConfig of the .m. group uses InjectedIdentity: the step is certain', async () => {
     server.seed([
       {
@@ -199,8 +249,13 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
       },
     ]);
     const r = await audit(admin);
-    const [step] = identitySteps(r.report);
-    expect(step?.why).toContain('a ProviderConfig here uses InjectedIdentity');
+    const [step, ...more] = identitySteps(r.report);
+    expect(more).toStrictEqual([]);
+    // It serves the namespaced Objects only; a cluster-scoped Object names a ProviderConfig of its own group.
+    expect(step?.trigger.resource).toBe('objects.kubernetes.m.crossplane.io');
+    expect(step?.why).toContain(
+      '(ClusterProviderConfig in-cluster (kubernetes.m.crossplane.io) uses InjectedIdentity)',
+    );
     expect(step?.why).not.toContain('may:');
     expect(r.report.findings.find((f) => f.steps[0] === step)?.capability).toBe('cluster-admin');
   });
@@ -309,5 +364,23 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     const table = await runPlugin(args);
     expect(table.code).toBe(2);
     expect(table.stdout.split('\n').filter((l) => l.startsWith('part '))).not.toStrictEqual([]);
+  });
+
+  it('a revision whose status.objectRefs a status writer emptied: its package still names provider-kubernetes, so its ProviderConfigs are read and the step stays, as "may"', async () => {
+    // status.objectRefs is reported by the package manager through the status subresource; spec.image is the
+    // package (crossplane apis/pkg/v1/revision_types.go@07b8dfc66a53814fe9ff3e3d17735928a8d45064).
+    const revision = server.get('providerrevisions', REVISION) as { status: unknown };
+    server.seed([{ ...revision, status: { objectRefs: [] } }]);
+    const r = await audit(admin);
+    expect(r.report.unseen).toStrictEqual([]);
+    const [step, ...more] = identitySteps(r.report);
+    expect(more).toStrictEqual([]);
+    expect(step?.actsAs.name).toBe('provider-kubernetes');
+    expect(step?.why).toContain(
+      `(may: ProviderRevision ${REVISION}'s package is provider-kubernetes (spec.image xpkg.crossplane.io/crossplane-contrib/provider-kubernetes:v1.2.1), but its status.objectRefs name none of its kinds`,
+    );
+    expect(step?.why).toContain(
+      'ClusterProviderConfig in-cluster (kubernetes.m.crossplane.io) uses InjectedIdentity',
+    );
   });
 });

@@ -26,6 +26,24 @@ function finding(
 }
 
 describe('accept file', () => {
+  it('accepts a ServiceAccount named by its user name, system:serviceaccount:NS:NAME, as the account', () => {
+    const runner = { kind: 'ServiceAccount', name: 'runner', namespace: 'ops' };
+    const acceptances = parseAcceptances(
+      [
+        {
+          subject: 'User:system:serviceaccount:ops:runner',
+          capability: 'cluster-admin',
+          firstStep: 'bind',
+          reason: 'the deploy pipeline',
+        },
+      ],
+      'a.yaml',
+    );
+    const { open, accepted } = applyAcceptances([finding(runner, 'cluster-admin', 'bind')], acceptances);
+    expect(open).toStrictEqual([]);
+    expect(accepted.map((f) => f.reason)).toStrictEqual(['the deploy pipeline']);
+  });
+
   it('moves a finding out only when subject, capability and first step all match', () => {
     const ann = { kind: 'User', name: 'ann' };
     const findings = [finding(ann, 'cluster-admin', 'bind'), finding(ann, 'cluster-admin', 'webhook')];

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { explainSubject } from '../../../src/explain/explain-subject.js';
 import { parseSubject } from '../../../src/kube/parse-subject.js';
-import type { ClusterRole, ClusterRoleBinding, PolicyRule } from '../../../src/kube/types.js';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  PolicyRule,
+  ProviderRevision,
+} from '../../../src/kube/types.js';
 
 const RBAC = 'rbac.authorization.k8s.io/v1';
 const role = (name: string, rules: PolicyRule[]): ClusterRole => ({
@@ -86,5 +91,56 @@ describe('why not: the role a fix binds', () => {
     const notBound = e.access?.whyNot.find((r) => r.reason === 'not-bound');
     expect(notBound?.message).toMatch(message);
     expect(notBound?.fix).toBe(fix);
+  });
+});
+
+/** A revision of provider-aws-s3 whose objectRefs name the Bucket CRD. */
+const revision = (name: string, desiredState: string): ProviderRevision => ({
+  apiVersion: 'pkg.crossplane.io/v1',
+  kind: 'ProviderRevision',
+  metadata: { name },
+  spec: { desiredState, image: 'xpkg.upbound.io/upbound/provider-aws-s3:v1' },
+  status: {
+    objectRefs: [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        name: 'buckets.s3.aws.upbound.io',
+      },
+    ],
+  },
+});
+
+describe('why not: roles never made', () => {
+  // The resolution credits the resource to the first revision whose objectRefs name it: here the inactive one.
+  const resolved = { ...BUCKETS, source: 'provider' as const, provider: 'provider-aws-s3-old' };
+  const revisions = [revision('provider-aws-s3-old', 'Inactive'), revision('provider-aws-s3-new', 'Active')];
+  const whyNot = (roles: ClusterRole[]) =>
+    explainSubject(
+      parseSubject('User:alice'),
+      [],
+      undefined,
+      {
+        clusterRoles: roles,
+        clusterRoleBindings: [],
+        roleBindings: [],
+        roles: [],
+        namespaces: [],
+        providerRevisions: revisions,
+      },
+      { verb: 'get', resource: resolved },
+    ).access?.whyNot.find((r) => r.reason === 'roles-not-synced')?.message;
+
+  it('names the active revision, the one a provider runs (its roles are the ones to look for)', () => {
+    expect(whyNot([CLUSTER_ADMIN])).toBe(
+      'the roles of provider revision provider-aws-s3-new were never made (no ClusterRole crossplane:provider:provider-aws-s3-new:*)',
+    );
+  });
+
+  it('is no reason when the roles of another revision serving the resource exist (each revision gets its own: crossplane internal/controller/rbac/provider/roles/reconciler.go renders every revision)', () => {
+    const made = role('crossplane:provider:provider-aws-s3-new:edit', [
+      { apiGroups: ['s3.aws.upbound.io'], resources: ['buckets'], verbs: ['*'] },
+    ]);
+    expect(whyNot([CLUSTER_ADMIN, made])).toBeUndefined();
   });
 });
