@@ -62,49 +62,31 @@ function sameValue(a: unknown, b: unknown, m: UidMatch): boolean {
 type RecordRole = 'value' | 'object' | 'metadata';
 
 /**
- * The keys of the records being compared, one run per record on the way down: a record's keys are pushed here and
- * dropped once it is compared, so no comparison allocates a key array of its own (a fleet compares tens of thousands
- * of records per context).
- */
-const keyStack: string[] = [];
-
-/**
  * Whether records A and B have the same members in the same order. A whole object's metadata (ROLE) is compared
  * without SERVER_FIELDS.
  */
 function sameMembers(a: object, b: object, m: UidMatch, role: RecordRole): boolean {
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  const start = keyStack.length;
-  // A's keys in order (for...in: own enumerable keys in Object.keys' order; JSON objects have no inherited ones).
-  for (const key in ra) {
-    if (!Object.hasOwn(ra, key) || (role === 'metadata' && SERVER_FIELDS.has(key))) continue;
-    keyStack.push(key);
+  let ka = Object.keys(ra);
+  let kb = Object.keys(rb);
+  if (role === 'metadata') {
+    ka = ka.filter((k) => !SERVER_FIELDS.has(k));
+    kb = kb.filter((k) => !SERVER_FIELDS.has(k));
   }
-  const count = keyStack.length - start;
-  let i = 0;
-  let same = true;
-  for (const key in rb) {
-    if (!Object.hasOwn(rb, key) || (role === 'metadata' && SERVER_FIELDS.has(key))) continue;
-    if (i >= count || keyStack[start + i] !== key || !sameMember(key, ra[key], rb[key], m, role)) {
-      same = false;
-      break;
-    }
-    i++;
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const key = ka[i] ?? '';
+    if (key !== kb[i]) return false;
+    const va = ra[key];
+    const vb = rb[key];
+    if (key === 'uid' && typeof va === 'string' && typeof vb === 'string' && (va !== '' || vb !== '')) {
+      if (va === '' || vb === '' || !m.pair(va, vb)) return false;
+    } else if (role === 'object' && key === 'metadata' && isRecord(va) && isRecord(vb)) {
+      if (!sameMembers(va, vb, m, 'metadata')) return false;
+    } else if (!sameValue(va, vb, m)) return false;
   }
-  keyStack.length = start;
-  return same && i === count;
-}
-
-/** Whether member KEY of two records being compared (ROLE) is the same: VA of the first, VB of the second. */
-function sameMember(key: string, va: unknown, vb: unknown, m: UidMatch, role: RecordRole): boolean {
-  if (key === 'uid' && typeof va === 'string' && typeof vb === 'string' && (va !== '' || vb !== '')) {
-    return va !== '' && vb !== '' && m.pair(va, vb);
-  }
-  if (role === 'object' && key === 'metadata' && isRecord(va) && isRecord(vb)) {
-    return sameMembers(va, vb, m, 'metadata');
-  }
-  return sameValue(va, vb, m);
+  return true;
 }
 
 /** Whether objects A and B are the same, the server-stamped fields of their metadata left out. */
