@@ -13,7 +13,7 @@
  *   two inputs are alike only when one's uids map onto the other's one to one, place for place. On a hit the
  *   result's owner references are given this context's uids through that map.
  */
-import type { ClusterSnapshot, Deployment, RbacObject } from '../kube/types.js';
+import type { ClusterSnapshot, Deployment, OwnerReference, RbacObject } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
 import { UidMatch, sameObjects } from './same-content.js';
@@ -76,16 +76,24 @@ function sameKey(a: RenderKey, b: RenderKey): ReadonlyMap<string, string> | unde
   return m.forward;
 }
 
-/** OBJECT with its owner references' uids mapped by TO (undefined: a uid the rendered input did not hold). */
+/**
+ * OBJECT with its owner references' uids mapped by TO (undefined: a uid the rendered input did not hold). Only what
+ * changes is copied: the object, its metadata and the references whose uid is another.
+ */
 function withUids(o: RbacObject, to: ReadonlyMap<string, string>): RbacObject | undefined {
   const refs = o.metadata.ownerReferences;
-  if (refs === undefined || refs.every((r) => r.uid === undefined || to.get(r.uid) === r.uid)) return o;
-  const mapped = [];
-  for (const r of refs) {
-    const uid = r.uid === undefined ? undefined : to.get(r.uid);
-    if (r.uid !== undefined && uid === undefined) return undefined;
-    mapped.push(uid === undefined ? r : { ...r, uid });
+  if (refs === undefined) return o;
+  let mapped: OwnerReference[] | undefined;
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i];
+    if (r?.uid === undefined) continue;
+    const uid = to.get(r.uid);
+    if (uid === undefined) return undefined;
+    if (uid === r.uid) continue;
+    mapped ??= [...refs];
+    mapped[i] = { ...r, uid };
   }
+  if (mapped === undefined) return o;
   return { ...o, metadata: { ...o.metadata, ownerReferences: mapped } };
 }
 

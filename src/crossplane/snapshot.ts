@@ -16,7 +16,7 @@ import type {
   RoleBinding,
   Xrd,
 } from '../kube/types.js';
-import { checkedAs, findInvalidField, snapshotPartOf, type FieldCheck } from './validate-input.js';
+import { findInvalidField, snapshotPartOf, type FieldCheck } from './validate-input.js';
 
 /**
  * Sorts a list of objects into a snapshot by kind; objects of other kinds are kept in `others`. CHECK finds an
@@ -27,14 +27,6 @@ export function snapshotFromObjects(
   objects: readonly KubeObject[],
   check: FieldCheck = findInvalidField,
 ): ClusterSnapshot {
-  const isXrd = checkedAs('xrds', check);
-  const isProviderRevision = checkedAs('providerRevisions', check);
-  const isDeployment = checkedAs('deployments', check);
-  const isNamespace = checkedAs('namespaces', check);
-  const isClusterRole = checkedAs('clusterRoles', check);
-  const isClusterRoleBinding = checkedAs('clusterRoleBindings', check);
-  const isRoleBinding = checkedAs('roleBindings', check);
-  const isConfigMap = checkedAs('configMaps', check);
   const s = {
     xrds: [] as Xrd[],
     providerRevisions: [] as ProviderRevision[],
@@ -46,16 +38,12 @@ export function snapshotFromObjects(
     configMaps: [] as ConfigMap[],
     others: [] as KubeObject[],
   };
+  // Each object's part found once, then checked once: the object enters that part's list only when the part's
+  // group and kind are its own (snapshotPartOf) and it passed the kind's schema, which is what the list's type says.
   for (const obj of objects) {
-    if (snapshotPartOf(obj) === undefined) s.others.push(obj);
-    else if (isXrd(obj)) s.xrds.push(obj);
-    else if (isProviderRevision(obj)) s.providerRevisions.push(obj);
-    else if (isDeployment(obj)) s.deployments.push(obj);
-    else if (isNamespace(obj)) s.namespaces.push(obj);
-    else if (isClusterRole(obj)) s.clusterRoles.push(obj);
-    else if (isClusterRoleBinding(obj)) s.clusterRoleBindings.push(obj);
-    else if (isRoleBinding(obj)) s.roleBindings.push(obj);
-    else if (isConfigMap(obj)) s.configMaps.push(obj);
+    const part = snapshotPartOf(obj);
+    if (part === undefined) s.others.push(obj);
+    else if (check(obj) === undefined) (s[part] as KubeObject[]).push(obj);
   }
   return s;
 }

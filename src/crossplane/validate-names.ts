@@ -52,10 +52,11 @@ function xrdProblem(xrd: Record<string, unknown>): Problem | undefined {
 }
 
 function apiGroupOf(apiVersion: string): string | undefined {
-  const parts = apiVersion.split('/');
+  // As splitting at `/`: no `/` is the core group, one splits group from version, more is no API version.
+  const slash = apiVersion.indexOf('/');
   // Stryker disable next-line StringLiteral: the core group and the text are both neither the CRD nor the MRD group
-  if (parts.length === 1) return '';
-  return parts.length === 2 ? parts[0] : undefined;
+  if (slash < 0) return '';
+  return apiVersion.indexOf('/', slash + 1) < 0 ? apiVersion.slice(0, slash) : undefined;
 }
 
 /** The CRD and MRD names a revision defines must each be `<plural>.<group>` as Kubernetes names a CRD. */

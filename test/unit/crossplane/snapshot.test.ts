@@ -65,3 +65,48 @@ describe('snapshotFromObjects, every kind', () => {
     ]).toEqual([[objs[0]], [objs[1]], [objs[2]], [objs[3]], [objs[4]], [objs[5]], [], [], []]);
   });
 });
+
+describe('snapshotFromObjects: a kind of another API group', () => {
+  it("puts an object whose group only looks like its kind's group (a prefix, longer, core, none) in others", () => {
+    // A list's kind is a group and a kind together (apimachinery's GroupKind): Deployment of apps, Namespace and
+    // ConfigMap of the core group, the RBAC kinds of rbac.authorization.k8s.io.
+    const objs: KubeObject[] = [
+      { apiVersion: 'appsx/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'n' } },
+      { apiVersion: 'app/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'n' } },
+      { apiVersion: 'v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'n' } },
+      { apiVersion: 'example.org/v1', kind: 'Namespace', metadata: { name: 'n' } },
+      { apiVersion: 'v1/', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' } },
+      {
+        apiVersion: 'rbac.authorization.k8s.io.example.org/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'r' },
+      },
+      { apiVersion: 'rbac.authorization.k8s/v1', kind: 'ClusterRole', metadata: { name: 'r' } },
+      { apiVersion: 'pkg.crossplane.io/v1', kind: 'toString', metadata: { name: 'p' } },
+    ];
+    const s = snapshotFromObjects(objs);
+    expect(s.others).toEqual(objs);
+    expect([s.deployments, s.namespaces, s.configMaps, s.clusterRoles, s.providerRevisions]).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
+  });
+
+  it('takes the group up to the first slash, as apiVersion is group/version', () => {
+    const objs: KubeObject[] = [
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'n' } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } },
+      { apiVersion: '/v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' } },
+    ];
+    const s = snapshotFromObjects(objs);
+    expect([s.deployments, s.namespaces, s.configMaps, s.others]).toEqual([
+      [objs[0]],
+      [objs[1]],
+      [objs[2]],
+      [],
+    ]);
+  });
+});
