@@ -10,7 +10,14 @@ import { UsageError } from '../errors.js';
 import type { DiscoveredResource, KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
 import { definedResources } from './provider/roles.js';
 import { compareNames } from '../kube/order.js';
-import { closeNames, groupResourceAlias, names, qualified, type KnownResource } from './resource-names.js';
+import {
+  closeNames,
+  groupResourceAlias,
+  kubectlMatches,
+  names,
+  qualified,
+  type KnownResource,
+} from './resource-names.js';
 
 /** A resource request, or a non-resource URL (`path`). */
 export interface ResolvedResource {
@@ -85,6 +92,51 @@ const BUILTINS: readonly Builtin[] = [
   ['rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true],
   ['storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, ['sc']],
 ];
+
+/**
+ * kube-apiserver's priorities of its built-in groups (GroupPriorityMinimum; kubernetes/kubernetes
+ * cmd/kube-apiserver/app/aggregator.go@39ae3f4346cc7970491ee89bbe8dcf00ca038356 apiVersionPriorities over
+ * pkg/controlplane/apiserver/aggregator.go@008b3652959ca58af8be3fb5b6ecfe9ae7638282
+ * DefaultGenericAPIServicePriorities). Every CRD's group has 1000 (pkg/controlplane/controller/crdregistration
+ * crdregistration_controller.go@f1dc607f321a2f4430539ffe90c9b6072af197bb).
+ */
+const GROUP_PRIORITY: Readonly<Record<string, number>> = {
+  '': 18000,
+  apps: 17800,
+  'events.k8s.io': 17750,
+  'authentication.k8s.io': 17700,
+  'authorization.k8s.io': 17600,
+  autoscaling: 17500,
+  batch: 17400,
+  'certificates.k8s.io': 17300,
+  'networking.k8s.io': 17200,
+  policy: 17100,
+  'rbac.authorization.k8s.io': 17000,
+  'storage.k8s.io': 16800,
+  'admissionregistration.k8s.io': 16700,
+  'apiextensions.k8s.io': 16700,
+  'scheduling.k8s.io': 16600,
+  'coordination.k8s.io': 16500,
+  'node.k8s.io': 16300,
+  'discovery.k8s.io': 16200,
+  'resource.k8s.io': 16200,
+  'flowcontrol.apiserver.k8s.io': 16100,
+  'internal.apiserver.k8s.io': 16000,
+  'storagemigration.k8s.io': 15800,
+};
+
+/**
+ * KNOWN (read from files, where no discovery answered) in the order kube-apiserver's aggregated discovery would
+ * serve their groups, which is the order kubectl prefers them in: higher group priority first, equal ones by name
+ * (kubernetes/apiserver pkg/endpoints/discovery/aggregated/handler.go@24a394e516bfda066d7e2221d7d92c052de27c54).
+ * Stable: within a group, the order given.
+ */
+export function inServerOrder(known: readonly KnownResource[]): KnownResource[] {
+  const priority = (g: string): number => GROUP_PRIORITY[g] ?? 1000;
+  return [...known].sort(
+    (a, b) => priority(b.group) - priority(a.group) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0),
+  );
+}
 
 export function builtinResources(): KnownResource[] {
   return BUILTINS.map(([group, version, plural, kind, namespaced, short]) => ({
@@ -262,8 +314,28 @@ export function resolveResource(
   known: readonly KnownResource[],
   verb?: string,
 ): ResolvedResource {
+  return resolveResourceNoting(text, known, verb).resource;
+}
+
+/**
+ * resolveResource, and what to warn of: kubectl's own line for a short name other groups give too, and ours for a
+ * name other groups serve (kubectl picks one silently; the answer names its group, so the user is told).
+ */
+export function resolveResourceNoting(
+  text: string,
+  known: readonly KnownResource[],
+  verb?: string,
+): { resource: ResolvedResource; warnings: readonly string[] } {
   if (text.startsWith('/')) {
-    return { group: '', resource: '', namespaced: false, kind: '', source: 'builtin', path: text };
+    const path: ResolvedResource = {
+      group: '',
+      resource: '',
+      namespaced: false,
+      kind: '',
+      source: 'builtin',
+      path: text,
+    };
+    return { resource: path, warnings: [] };
   }
   const slash = text.indexOf('/');
   const base = (slash < 0 ? text : text.slice(0, slash)).toLowerCase();
@@ -271,15 +343,15 @@ export function resolveResource(
   const malformed = base === '' || sub === '' || (sub !== undefined && sub.includes('/'));
   if (verb === 'impersonate' && !malformed) {
     const virtual = impersonated(base, sub, slash < 0 ? text : text.slice(0, slash));
-    if (virtual !== undefined) return virtual;
+    if (virtual !== undefined) return { resource: virtual, warnings: [] };
   }
   const alias = groupResourceAlias(text, known);
   if (alias !== undefined) {
-    const resolved = resolveResource(alias, known, verb);
+    const resolved = resolveResourceNoting(alias, known, verb);
     // core/RESOURCE names the core group's: a bare name may resolve to another group's resource.
-    if (text.toLowerCase().startsWith('core/') && resolved.group !== '') {
+    if (text.toLowerCase().startsWith('core/') && resolved.resource.group !== '') {
       throw new UsageError(`the server doesn't have a resource type "${alias.split('/')[0] ?? ''}"`, {
-        hint: `in the core group; did you mean "${alias.split('/')[0] ?? ''}.${resolved.group}"?`,
+        hint: `in the core group; did you mean "${alias.split('/')[0] ?? ''}.${resolved.resource.group}"?`,
       });
     }
     return resolved;
@@ -289,20 +361,40 @@ export function resolveResource(
       hint: 'use RESOURCE[.GROUP][/SUBRESOURCE], e.g. pods, deployments.apps/scale, buckets.s3.aws.upbound.io',
     });
   }
-  const matches = known.filter((r) => names(r, base));
-  let chosen: KnownResource | undefined;
-  if (matches.length === 1) [chosen] = matches;
-  else if (matches.length > 1) {
-    // kubectl prefers the core group; any other tie is left to the user, since the answer differs per group.
-    const core = matches.filter((r) => r.group === '');
-    if (core.length === 1) [chosen] = core;
-    else {
-      const options = matches.map(qualified).sort(compareNames);
-      throw new UsageError(`resource "${text}" is ambiguous: ${options.join(', ')}`, {
-        hint: `name one with its group, e.g. ${options[0] ?? ''}`,
-      });
-    }
-  }
+  const { chosen, warnings } = pick(base, text, known);
+  return {
+    resource: {
+      group: chosen.group,
+      resource: chosen.plural,
+      ...(sub !== undefined ? { subresource: sub } : {}),
+      namespaced: chosen.namespaced,
+      kind: chosen.kind,
+      source: chosen.source,
+      ...(chosen.xrd !== undefined ? { xrd: chosen.xrd } : {}),
+      ...(chosen.provider !== undefined ? { provider: chosen.provider } : {}),
+      ...(chosen.scopeUnknown === true ? { scopeUnknown: true } : {}),
+    },
+    warnings,
+  };
+}
+
+/**
+ * The resource BASE names among KNOWN (in discovery order), as kubectl picks it (kubectlMatches; a kind, which
+ * `kubectl get` takes too, when no resource answers): of several, the core group's, else the first group's in
+ * discovery order (apimachinery pkg/api/meta/priority.go PriorityRESTMapper, its priorities made by client-go
+ * restmapper/discovery.go NewDiscoveryRESTMapper). Two of that one group are ambiguous, as kubectl finds them.
+ */
+function pick(
+  base: string,
+  text: string,
+  known: readonly KnownResource[],
+): { chosen: KnownResource; warnings: string[] } {
+  const found = kubectlMatches(base, known);
+  const candidates = found.candidates.length > 0 ? found.candidates : known.filter((r) => names(r, base));
+  const rank = new Map<string, number>();
+  for (const [i, r] of known.entries()) if (!rank.has(r.group)) rank.set(r.group, r.group === '' ? -1 : i);
+  const ordered = [...candidates].sort((a, b) => (rank.get(a.group) ?? 0) - (rank.get(b.group) ?? 0));
+  const [chosen] = ordered;
   if (chosen === undefined) {
     const suggestions = closeNames(base, known);
     throw new UsageError(`the server doesn't have a resource type "${base}"`, {
@@ -312,16 +404,25 @@ export function resolveResource(
           : 'kubectl api-resources lists the served ones; with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -A -o yaml)',
     });
   }
+  const tied = ordered.filter((r) => r.group === chosen.group);
+  if (tied.length > 1) {
+    const options = tied.map(qualified).sort(compareNames);
+    throw new UsageError(`resource "${text}" is ambiguous: ${options.join(', ')}`, {
+      hint: `name one with its group, e.g. ${options[0] ?? ''}`,
+    });
+  }
+  // A name that spelt out the group answered needs no word on the groups it is a prefix of.
+  const others =
+    found.group !== '' && found.group === chosen.group ? [] : ordered.filter((r) => r !== chosen);
   return {
-    group: chosen.group,
-    resource: chosen.plural,
-    ...(sub !== undefined ? { subresource: sub } : {}),
-    namespaced: chosen.namespaced,
-    kind: chosen.kind,
-    source: chosen.source,
-    ...(chosen.xrd !== undefined ? { xrd: chosen.xrd } : {}),
-    ...(chosen.provider !== undefined ? { provider: chosen.provider } : {}),
-    ...(chosen.scopeUnknown === true ? { scopeUnknown: true } : {}),
+    chosen,
+    warnings: [
+      ...found.warnings,
+      ...others.map(
+        (r) =>
+          `resource "${base}" could also match lower priority resource ${qualified(r)} (${qualified(chosen)} answered, as kubectl picks it)`,
+      ),
+    ],
   };
 }
 

@@ -86,3 +86,89 @@ export function closeNames(base: string, known: readonly KnownResource[]): strin
   const out = new Set(closeMatches(base, [...byName.keys()]).flatMap((n) => [...(byName.get(n) ?? [])]));
   return [...out].slice(0, 3);
 }
+
+/**
+ * What kubectl makes of a lower-cased name (kubernetes/kubectl pkg/cmd/auth/cani.go resourceFor, apimachinery
+ * pkg/runtime/schema ParseResourceArg): `a.b.c...` is first resource.version.group, then resource.group (the group
+ * being everything after the first dot).
+ */
+interface Query {
+  readonly resource: string;
+  readonly group: string;
+  readonly version: string;
+}
+
+/** The resources KNOWN has for one query, as kubectl's RESTMapper finds them; SHORT: kubectl's warnings. */
+export interface Matches {
+  readonly candidates: readonly KnownResource[];
+  /** The group the query named after expansion ('' for none): a candidate in it is what was asked for. */
+  readonly group: string;
+  readonly warnings: readonly string[];
+}
+
+const named = (k: KnownResource, resource: string): boolean =>
+  (k.plural !== '' && k.plural.toLowerCase() === resource) ||
+  (k.singular !== '' && k.singular.toLowerCase() === resource);
+
+/**
+ * client-go restmapper/shortcut.go expandResourceShortcut: a plural or singular (in the group given, if any) is
+ * left as it is; else the first short name in discovery order (in the group given exactly) names its resource, the
+ * others answering to it warned of; else, with a group, the first short name of a group the given one begins.
+ */
+function expandShortName(q: Query, known: readonly KnownResource[]): { q: Query; warnings: string[] } {
+  if (known.some((k) => (q.group === '' || k.group === q.group) && named(k, q.resource))) {
+    return { q, warnings: [] };
+  }
+  const shorts = known.flatMap((k) =>
+    k.shortNames.map((s) => ({ short: s.toLowerCase(), group: k.group, plural: k.plural })),
+  );
+  let found: { group: string; plural: string } | undefined;
+  const warnings: string[] = [];
+  for (const s of shorts) {
+    if ((q.group !== '' && q.group !== s.group) || s.short !== q.resource) continue;
+    if (found === undefined) found = s;
+    else if (found.group !== s.group || found.plural !== s.plural) {
+      const line = `short name "${q.resource}" could also match lower priority resource ${s.group === '' ? s.plural : `${s.plural}.${s.group}`}`;
+      if (!warnings.includes(line)) warnings.push(line);
+    }
+  }
+  if (found !== undefined)
+    return { q: { resource: found.plural, group: found.group, version: '' }, warnings };
+  if (q.group === '') return { q, warnings: [] };
+  const prefixed = shorts.find((s) => s.group.startsWith(q.group) && s.short === q.resource);
+  return prefixed === undefined
+    ? { q, warnings: [] }
+    : { q: { ...q, resource: prefixed.plural, group: prefixed.group }, warnings: [] };
+}
+
+/**
+ * apimachinery pkg/api/meta/restmapper.go DefaultRESTMapper.ResourcesFor over every group: plural or singular; with
+ * a version, the exact group and version; with a group, the groups it begins (an exact group among them).
+ */
+function restMapperMatches(q: Query, known: readonly KnownResource[]): KnownResource[] {
+  return known.filter((k) => {
+    if (!named(k, q.resource)) return false;
+    if (q.version !== '') return k.group === q.group && k.versions.some((v) => v.toLowerCase() === q.version);
+    return q.group === '' || k.group.startsWith(q.group);
+  });
+}
+
+/**
+ * The resources TEXT (lower-cased, no subresource) names as kubectl resolves it: resource.version.group first, then
+ * resource.group, each after kubectl's short-name expansion. Empty when kubectl finds none.
+ */
+export function kubectlMatches(text: string, known: readonly KnownResource[]): Matches {
+  const parts = text.split('.');
+  const queries: Query[] = [];
+  if (parts.length >= 3) {
+    queries.push({ resource: parts[0] ?? '', version: parts[1] ?? '', group: parts.slice(2).join('.') });
+  }
+  queries.push({ resource: parts[0] ?? '', version: '', group: parts.slice(1).join('.') });
+  for (const query of queries) {
+    if (query.resource === '') continue;
+    const { q, warnings } = expandShortName(query, known);
+    const candidates = restMapperMatches(q, known);
+    if (candidates.length > 0) return { candidates, group: q.group, warnings };
+  }
+  return { candidates: [], group: '', warnings: [] };
+}
