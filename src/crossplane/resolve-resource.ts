@@ -4,20 +4,15 @@
  * API group, resource, subresource, and whether the resource is namespaced. The names known come from live discovery,
  * from CRDs, and from XRDs (their composite resources and claims); with files only, Kubernetes' common built-in
  * resources are known too. Matching follows kubectl's RESTMapper: plural, singular, kind and short names, each
- * alone or followed by `.group` or `.version.group`, case-insensitive.
+ * alone or followed by `.group` (or a prefix of it) or `.version.group`, case-insensitive; of several groups, the one
+ * kubectl picks (resource-names.ts pick).
  */
 import { UsageError } from '../errors.js';
 import type { DiscoveredResource, KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
 import { definedResources } from './provider/roles.js';
-import { compareNames } from '../kube/order.js';
-import {
-  closeNames,
-  groupResourceAlias,
-  kubectlMatches,
-  names,
-  qualified,
-  type KnownResource,
-} from './resource-names.js';
+import { groupResourceAlias, pick, type KnownResource } from './resource-names.js';
+
+export { inServerOrder } from './resource-names.js';
 
 /** A resource request, or a non-resource URL (`path`). */
 export interface ResolvedResource {
@@ -92,51 +87,6 @@ const BUILTINS: readonly Builtin[] = [
   ['rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true],
   ['storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, ['sc']],
 ];
-
-/**
- * kube-apiserver's priorities of its built-in groups (GroupPriorityMinimum; kubernetes/kubernetes
- * cmd/kube-apiserver/app/aggregator.go@39ae3f4346cc7970491ee89bbe8dcf00ca038356 apiVersionPriorities over
- * pkg/controlplane/apiserver/aggregator.go@008b3652959ca58af8be3fb5b6ecfe9ae7638282
- * DefaultGenericAPIServicePriorities). Every CRD's group has 1000 (pkg/controlplane/controller/crdregistration
- * crdregistration_controller.go@f1dc607f321a2f4430539ffe90c9b6072af197bb).
- */
-const GROUP_PRIORITY: Readonly<Record<string, number>> = {
-  '': 18000,
-  apps: 17800,
-  'events.k8s.io': 17750,
-  'authentication.k8s.io': 17700,
-  'authorization.k8s.io': 17600,
-  autoscaling: 17500,
-  batch: 17400,
-  'certificates.k8s.io': 17300,
-  'networking.k8s.io': 17200,
-  policy: 17100,
-  'rbac.authorization.k8s.io': 17000,
-  'storage.k8s.io': 16800,
-  'admissionregistration.k8s.io': 16700,
-  'apiextensions.k8s.io': 16700,
-  'scheduling.k8s.io': 16600,
-  'coordination.k8s.io': 16500,
-  'node.k8s.io': 16300,
-  'discovery.k8s.io': 16200,
-  'resource.k8s.io': 16200,
-  'flowcontrol.apiserver.k8s.io': 16100,
-  'internal.apiserver.k8s.io': 16000,
-  'storagemigration.k8s.io': 15800,
-};
-
-/**
- * KNOWN (read from files, where no discovery answered) in the order kube-apiserver's aggregated discovery would
- * serve their groups, which is the order kubectl prefers them in: higher group priority first, equal ones by name
- * (kubernetes/apiserver pkg/endpoints/discovery/aggregated/handler.go@24a394e516bfda066d7e2221d7d92c052de27c54).
- * Stable: within a group, the order given.
- */
-export function inServerOrder(known: readonly KnownResource[]): KnownResource[] {
-  const priority = (g: string): number => GROUP_PRIORITY[g] ?? 1000;
-  return [...known].sort(
-    (a, b) => priority(b.group) - priority(a.group) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0),
-  );
-}
 
 export function builtinResources(): KnownResource[] {
   return BUILTINS.map(([group, version, plural, kind, namespaced, short]) => ({
@@ -375,54 +325,6 @@ export function resolveResourceNoting(
       ...(chosen.scopeUnknown === true ? { scopeUnknown: true } : {}),
     },
     warnings,
-  };
-}
-
-/**
- * The resource BASE names among KNOWN (in discovery order), as kubectl picks it (kubectlMatches; a kind, which
- * `kubectl get` takes too, when no resource answers): of several, the core group's, else the first group's in
- * discovery order (apimachinery pkg/api/meta/priority.go PriorityRESTMapper, its priorities made by client-go
- * restmapper/discovery.go NewDiscoveryRESTMapper). Two of that one group are ambiguous, as kubectl finds them.
- */
-function pick(
-  base: string,
-  text: string,
-  known: readonly KnownResource[],
-): { chosen: KnownResource; warnings: string[] } {
-  const found = kubectlMatches(base, known);
-  const candidates = found.candidates.length > 0 ? found.candidates : known.filter((r) => names(r, base));
-  const rank = new Map<string, number>();
-  for (const [i, r] of known.entries()) if (!rank.has(r.group)) rank.set(r.group, r.group === '' ? -1 : i);
-  const ordered = [...candidates].sort((a, b) => (rank.get(a.group) ?? 0) - (rank.get(b.group) ?? 0));
-  const [chosen] = ordered;
-  if (chosen === undefined) {
-    const suggestions = closeNames(base, known);
-    throw new UsageError(`the server doesn't have a resource type "${base}"`, {
-      hint:
-        suggestions.length > 0
-          ? `did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
-          : 'kubectl api-resources lists the served ones; with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -A -o yaml)',
-    });
-  }
-  const tied = ordered.filter((r) => r.group === chosen.group);
-  if (tied.length > 1) {
-    const options = tied.map(qualified).sort(compareNames);
-    throw new UsageError(`resource "${text}" is ambiguous: ${options.join(', ')}`, {
-      hint: `name one with its group, e.g. ${options[0] ?? ''}`,
-    });
-  }
-  // A name that spelt out the group answered needs no word on the groups it is a prefix of.
-  const others =
-    found.group !== '' && found.group === chosen.group ? [] : ordered.filter((r) => r !== chosen);
-  return {
-    chosen,
-    warnings: [
-      ...found.warnings,
-      ...others.map(
-        (r) =>
-          `resource "${base}" could also match lower priority resource ${qualified(r)} (${qualified(chosen)} answered, as kubectl picks it)`,
-      ),
-    ],
   };
 }
 
