@@ -56,13 +56,17 @@ async function catalogueOf(input: Input, servedOnly: boolean): Promise<KnownReso
   const xrds = snapshot.xrds.flatMap(r.resourcesOfXrd);
   const providers = snapshot.providerRevisions.flatMap(r.resourcesOfProviderRevision);
   if (cluster === undefined) {
-    return r.catalogue(
-      r.builtinResources(),
-      snapshot.others
-        .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
-        .flatMap((c) => r.resourceOfCrd(c) ?? []),
-      xrds,
-      providers,
+    // No discovery: the groups in the order kube-apiserver would serve them, which decides what a name shared by
+    // several groups resolves to.
+    return r.inServerOrder(
+      r.catalogue(
+        r.builtinResources(),
+        snapshot.others
+          .filter(isKind('CustomResourceDefinition', 'apiextensions.k8s.io'))
+          .flatMap((c) => r.resourceOfCrd(c) ?? []),
+        xrds,
+        providers,
+      ),
     );
   }
   let served: Awaited<ReturnType<typeof cluster.discoverResources>>;
@@ -91,12 +95,13 @@ export async function resolveInput(
   verb: string,
   warn?: Warn,
 ): Promise<ResolvedResource> {
-  const [{ resolveResource }, { unknownVerbWarning }, known] = await Promise.all([
+  const [{ resolveResourceNoting }, { unknownVerbWarning }, known] = await Promise.all([
     import('../crossplane/resolve-resource.js'),
     import('../authz/known-verbs.js'),
     knownResources(input),
   ]);
-  const resolved = resolveResource(text, known, verb);
+  const { resource: resolved, warnings } = resolveResourceNoting(text, known, verb);
+  for (const reason of warnings) warn?.({ kind: 'resource-choice', reason });
   const warning = unknownVerbWarning(
     verb,
     resolved.path !== undefined,

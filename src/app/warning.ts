@@ -107,6 +107,8 @@ export type Warning =
   | { readonly kind: 'not-synced'; readonly manage: string }
   /** kubectl auth can-i's warning about a verb it does not know (REASON: its sentence). */
   | { readonly kind: 'unknown-verb'; readonly reason: string }
+  /** RESOURCE other groups serve too: kubectl's choice is answered (REASON: kubectl's or our sentence). */
+  | { readonly kind: 'resource-choice'; readonly reason: string }
   /** who-can with parts unseen: whether the server lets the caller make the request. */
   | { readonly kind: 'caller-allowed'; readonly allowed: boolean }
   /** A fleet's run at -v=4: how many of its renders were rendered and how many shared between contexts. */

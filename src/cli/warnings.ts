@@ -127,6 +127,7 @@ export function formatWarning(w: Warning): string[] {
     case 'not-synced':
       return [`warning: management level is "${w.manage}": namespace roles are not synced`];
     case 'unknown-verb':
+    case 'resource-choice':
       // kubectl auth can-i's words (its warning printer's `Warning: ` prefix): the request is still answered.
       return [`Warning: ${w.reason}`];
     case 'caller-allowed':

@@ -4,13 +4,15 @@
  * API group, resource, subresource, and whether the resource is namespaced. The names known come from live discovery,
  * from CRDs, and from XRDs (their composite resources and claims); with files only, Kubernetes' common built-in
  * resources are known too. Matching follows kubectl's RESTMapper: plural, singular, kind and short names, each
- * alone or followed by `.group` or `.version.group`, case-insensitive.
+ * alone or followed by `.group` (or a prefix of it) or `.version.group`, case-insensitive; of several groups, the one
+ * kubectl picks (resource-names.ts pick).
  */
 import { UsageError } from '../errors.js';
 import type { DiscoveredResource, KubeObject, ProviderRevision, Xrd } from '../kube/types.js';
 import { definedResources } from './provider/roles.js';
-import { compareNames } from '../kube/order.js';
-import { closeNames, groupResourceAlias, names, qualified, type KnownResource } from './resource-names.js';
+import { groupResourceAlias, pick, type KnownResource } from './resource-names.js';
+
+export { inServerOrder } from './resource-names.js';
 
 /** A resource request, or a non-resource URL (`path`). */
 export interface ResolvedResource {
@@ -262,8 +264,28 @@ export function resolveResource(
   known: readonly KnownResource[],
   verb?: string,
 ): ResolvedResource {
+  return resolveResourceNoting(text, known, verb).resource;
+}
+
+/**
+ * resolveResource, and what to warn of: kubectl's own line for a short name other groups give too, and ours for a
+ * name other groups serve (kubectl picks one silently; the answer names its group, so the user is told).
+ */
+export function resolveResourceNoting(
+  text: string,
+  known: readonly KnownResource[],
+  verb?: string,
+): { resource: ResolvedResource; warnings: readonly string[] } {
   if (text.startsWith('/')) {
-    return { group: '', resource: '', namespaced: false, kind: '', source: 'builtin', path: text };
+    const path: ResolvedResource = {
+      group: '',
+      resource: '',
+      namespaced: false,
+      kind: '',
+      source: 'builtin',
+      path: text,
+    };
+    return { resource: path, warnings: [] };
   }
   const slash = text.indexOf('/');
   const base = (slash < 0 ? text : text.slice(0, slash)).toLowerCase();
@@ -271,15 +293,15 @@ export function resolveResource(
   const malformed = base === '' || sub === '' || (sub !== undefined && sub.includes('/'));
   if (verb === 'impersonate' && !malformed) {
     const virtual = impersonated(base, sub, slash < 0 ? text : text.slice(0, slash));
-    if (virtual !== undefined) return virtual;
+    if (virtual !== undefined) return { resource: virtual, warnings: [] };
   }
   const alias = groupResourceAlias(text, known);
   if (alias !== undefined) {
-    const resolved = resolveResource(alias, known, verb);
+    const resolved = resolveResourceNoting(alias, known, verb);
     // core/RESOURCE names the core group's: a bare name may resolve to another group's resource.
-    if (text.toLowerCase().startsWith('core/') && resolved.group !== '') {
+    if (text.toLowerCase().startsWith('core/') && resolved.resource.group !== '') {
       throw new UsageError(`the server doesn't have a resource type "${alias.split('/')[0] ?? ''}"`, {
-        hint: `in the core group; did you mean "${alias.split('/')[0] ?? ''}.${resolved.group}"?`,
+        hint: `in the core group; did you mean "${alias.split('/')[0] ?? ''}.${resolved.resource.group}"?`,
       });
     }
     return resolved;
@@ -289,39 +311,20 @@ export function resolveResource(
       hint: 'use RESOURCE[.GROUP][/SUBRESOURCE], e.g. pods, deployments.apps/scale, buckets.s3.aws.upbound.io',
     });
   }
-  const matches = known.filter((r) => names(r, base));
-  let chosen: KnownResource | undefined;
-  if (matches.length === 1) [chosen] = matches;
-  else if (matches.length > 1) {
-    // kubectl prefers the core group; any other tie is left to the user, since the answer differs per group.
-    const core = matches.filter((r) => r.group === '');
-    if (core.length === 1) [chosen] = core;
-    else {
-      const options = matches.map(qualified).sort(compareNames);
-      throw new UsageError(`resource "${text}" is ambiguous: ${options.join(', ')}`, {
-        hint: `name one with its group, e.g. ${options[0] ?? ''}`,
-      });
-    }
-  }
-  if (chosen === undefined) {
-    const suggestions = closeNames(base, known);
-    throw new UsageError(`the server doesn't have a resource type "${base}"`, {
-      hint:
-        suggestions.length > 0
-          ? `did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?`
-          : 'kubectl api-resources lists the served ones; with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -A -o yaml)',
-    });
-  }
+  const { chosen, warnings } = pick(base, text, known);
   return {
-    group: chosen.group,
-    resource: chosen.plural,
-    ...(sub !== undefined ? { subresource: sub } : {}),
-    namespaced: chosen.namespaced,
-    kind: chosen.kind,
-    source: chosen.source,
-    ...(chosen.xrd !== undefined ? { xrd: chosen.xrd } : {}),
-    ...(chosen.provider !== undefined ? { provider: chosen.provider } : {}),
-    ...(chosen.scopeUnknown === true ? { scopeUnknown: true } : {}),
+    resource: {
+      group: chosen.group,
+      resource: chosen.plural,
+      ...(sub !== undefined ? { subresource: sub } : {}),
+      namespaced: chosen.namespaced,
+      kind: chosen.kind,
+      source: chosen.source,
+      ...(chosen.xrd !== undefined ? { xrd: chosen.xrd } : {}),
+      ...(chosen.provider !== undefined ? { provider: chosen.provider } : {}),
+      ...(chosen.scopeUnknown === true ? { scopeUnknown: true } : {}),
+    },
+    warnings,
   };
 }
 

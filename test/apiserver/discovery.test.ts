@@ -210,3 +210,76 @@ describe('aggregated discovery (apidiscovery.k8s.io/v2), by the Accept header', 
     ]);
   });
 });
+
+describe("the groups in kube-apiserver's order, in both discovery formats", () => {
+  // Built-in groups by their priorities, highest first (cmd/kube-apiserver/app/aggregator.go
+  // @39ae3f4346cc7970491ee89bbe8dcf00ca038356: apps 17800, authorization.k8s.io 17600, batch 17400,
+  // networking.k8s.io 17200, policy 17100, rbac.authorization.k8s.io 17000, and admissionregistration.k8s.io and apiextensions.k8s.io 16700 from
+  // pkg/controlplane/apiserver/aggregator.go@008b3652959ca58af8be3fb5b6ecfe9ae7638282), then the CRD groups, all at
+  // 1000 (crdregistration_controller.go@f1dc607f321a2f4430539ffe90c9b6072af197bb). Ties: the aggregated list by group
+  // name (apiserver pkg/endpoints/discovery/aggregated/handler.go@24a394e516bfda066d7e2221d7d92c052de27c54), the
+  // legacy /apis by APIService name, VERSION.GROUP (kube-aggregator apiregistration/v1/helper/helpers.go
+  // @232ca687ab24bc9f9a378cba74716b5f7d6b82eb), so a group serving v1 comes before one serving only v1beta1.
+  const BUILTIN = [
+    'apps',
+    'authorization.k8s.io',
+    'batch',
+    'networking.k8s.io',
+    'policy',
+    'rbac.authorization.k8s.io',
+    'admissionregistration.k8s.io',
+    'apiextensions.k8s.io',
+  ];
+  let crds: TestApiServer;
+  const crd = (group: string, plural: string, version: string) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Cluster',
+      names: { plural, singular: plural.slice(0, -1), kind: 'Thing', listKind: 'ThingList' },
+      versions: [
+        { name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } },
+      ],
+    },
+  });
+  beforeAll(async () => {
+    crds = await startApiServer();
+    // Stored in neither order.
+    crds.seed([
+      crd('zeta.example.org', 'things', 'v1'),
+      crd('alpha.example.org', 'things', 'v1beta1'),
+      crd('mid.example.org', 'things', 'v1alpha1'),
+    ]);
+  });
+  afterAll(async () => {
+    await crds.stop();
+  });
+  const names = async (accept?: string): Promise<string[]> => {
+    const res = await fetch(`${crds.url}/apis`, {
+      headers: {
+        Authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(accept !== undefined ? { Accept: accept } : {}),
+      },
+    });
+    const body = (await res.json()) as {
+      groups?: { name: string }[];
+      items?: { metadata: { name: string } }[];
+    };
+    return body.groups?.map((g) => g.name) ?? body.items?.map((g) => g.metadata.name) ?? [];
+  };
+
+  it('the aggregated list: CRD groups by name', async () => {
+    expect(await names('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')).toEqual([
+      ...BUILTIN,
+      'alpha.example.org',
+      'mid.example.org',
+      'zeta.example.org',
+    ]);
+  });
+
+  it('the legacy list: CRD groups by their first APIService name', async () => {
+    expect(await names()).toEqual([...BUILTIN, 'zeta.example.org', 'mid.example.org', 'alpha.example.org']);
+  });
+});

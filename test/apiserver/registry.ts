@@ -45,6 +45,36 @@ export function resourcesOfCrd(crd: Obj): ResourceInfo[] {
   }));
 }
 
+/**
+ * kube-apiserver's GroupPriorityMinimum of the built-in groups (kubernetes/kubernetes
+ * cmd/kube-apiserver/app/aggregator.go@39ae3f4346cc7970491ee89bbe8dcf00ca038356 apiVersionPriorities, merged over
+ * pkg/controlplane/apiserver/aggregator.go@008b3652959ca58af8be3fb5b6ecfe9ae7638282
+ * DefaultGenericAPIServicePriorities); a CRD's group gets 1000 (pkg/controlplane/controller/crdregistration
+ * crdregistration_controller.go@f1dc607f321a2f4430539ffe90c9b6072af197bb). The built-in groups here have one
+ * version each, so their version priorities do not matter.
+ */
+const GROUP_PRIORITY: Readonly<Record<string, number>> = {
+  apps: 17800,
+  'events.k8s.io': 17750,
+  'authentication.k8s.io': 17700,
+  'authorization.k8s.io': 17600,
+  autoscaling: 17500,
+  batch: 17400,
+  'certificates.k8s.io': 17300,
+  'networking.k8s.io': 17200,
+  policy: 17100,
+  'rbac.authorization.k8s.io': 17000,
+  'storage.k8s.io': 16800,
+  'admissionregistration.k8s.io': 16700,
+  'apiextensions.k8s.io': 16700,
+  'scheduling.k8s.io': 16600,
+  'coordination.k8s.io': 16500,
+  'node.k8s.io': 16300,
+  'discovery.k8s.io': 16200,
+  'resource.k8s.io': 16200,
+  'flowcontrol.apiserver.k8s.io': 16100,
+};
+
 /** Kubernetes' version priority: GA > beta > alpha, higher numbers first, then others alphabetically. */
 export function compareVersions(a: string, b: string): number {
   const parse = (v: string): [number, number, number] | undefined => {
@@ -132,8 +162,14 @@ export class Registry {
     return this.byKindKey.get(`${group}/${version}/${kind}`);
   }
 
-  /** Group names with their versions, preferred version first. */
-  groups(): { name: string; versions: string[] }[] {
+  /**
+   * Group names with their versions, preferred version first, in the order kube-apiserver serves them: higher
+   * group priority first (GROUP_PRIORITY; a CRD's group 1000); equal ones, in the aggregated list by group name
+   * (kubernetes/apiserver pkg/endpoints/discovery/aggregated/handler.go@24a394e516bfda066d7e2221d7d92c052de27c54),
+   * in the legacy /apis by the name of the group's first APIService, `VERSION.GROUP` (kubernetes/kube-aggregator
+   * pkg/apis/apiregistration/v1/helper/helpers.go@232ca687ab24bc9f9a378cba74716b5f7d6b82eb SortedByGroupAndVersion).
+   */
+  groups(order: 'aggregated' | 'legacy' = 'aggregated'): { name: string; versions: string[] }[] {
     const byGroup = new Map<string, Set<string>>();
     for (const r of this.resources) {
       if (r.group === '') continue;
@@ -141,10 +177,15 @@ export class Registry {
       set.add(r.version);
       byGroup.set(r.group, set);
     }
-    return [...byGroup.entries()].map(([name, versions]) => ({
-      name,
-      versions: [...versions].sort(compareVersions),
-    }));
+    const groups = [...byGroup.entries()].map(([name, versions]) => {
+      const sorted = [...versions].sort(compareVersions);
+      const apiServices = sorted.map((v) => `${v}.${name}`).sort();
+      return { name, versions: sorted, key: order === 'aggregated' ? name : (apiServices[0] ?? name) };
+    });
+    const priority = (g: string): number => GROUP_PRIORITY[g] ?? 1000;
+    return groups
+      .sort((a, b) => priority(b.name) - priority(a.name) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ name, versions }) => ({ name, versions }));
   }
 
   apiResourceList(group: string, version: string): Obj | undefined {
@@ -241,7 +282,7 @@ export class Registry {
    * in the shape of Kubernetes' own api/discovery/aggregated_v2.json.
    */
   apiGroupDiscoveryList(core: boolean): Obj {
-    const groups = core ? [{ name: '', versions: ['v1'] }] : this.groups();
+    const groups = core ? [{ name: '', versions: ['v1'] }] : this.groups('aggregated');
     const items = groups.map((g) => ({
       metadata: g.name === '' ? { creationTimestamp: null } : { name: g.name, creationTimestamp: null },
       versions: g.versions.map((version) => ({
@@ -284,7 +325,7 @@ export class Registry {
   }
 
   apiGroupList(): Obj {
-    const groups = this.groups().map((g) => this.apiGroup(g.name));
+    const groups = this.groups('legacy').map((g) => this.apiGroup(g.name));
     return { kind: 'APIGroupList', apiVersion: 'v1', groups };
   }
 }

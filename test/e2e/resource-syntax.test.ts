@@ -180,7 +180,7 @@ describe.each([true, false])('live: %s', (live) => {
     it.each([
       ['compositons', 'compositions.apiextensions.crossplane.io'],
       ['apiextensions.crossplane.io/compositons', 'compositions.apiextensions.crossplane.io'],
-      ['deployment.app', 'deployments.apps'],
+      ['deploymnts.apps', 'deployments.apps'],
     ])('%s names nothing: an error with the closest names, never "not allowed"', async (form, close) => {
       const args =
         command === 'who-can'
@@ -244,5 +244,93 @@ describe('the matrix answers every resource and verb', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: --matrix answers every resource and verb/);
+  });
+});
+
+describe('a name several groups serve is the one kubectl picks, the others warned of', () => {
+  // Beside examples/cluster's (deployments.apigateway.aws.upbound.io shadowing deployments.apps,
+  // secrets.secretsmanager beside the core's, users in three provider groups), two CRDs giving the short name wd,
+  // one of them deploy too. Added last: the tests above see examples/cluster alone. The other forms and ties are
+  // test/unit/crossplane/resolve-resource-priority.test.ts's table.
+  const SHORT_NAMES = [
+    ['widgets', 'one.example.org', ['wd']],
+    ['gadgets', 'two.example.org', ['wd', 'deploy']],
+  ] as const;
+  let filesDir: string;
+  let cacheDir: string;
+  beforeAll(async () => {
+    cacheDir = tempDir('xrbac-e2e-syntax-cache-');
+    const crds = SHORT_NAMES.map(([plural, group, shortNames]) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural, singular: plural.slice(0, -1), kind: 'Thing', shortNames },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } },
+        ],
+      },
+    }));
+    const r = await run(
+      ['apply', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    filesDir = tempDir('xrbac-e2e-syntax-crds-');
+    writeFileSync(
+      join(filesDir, 'crds.json'),
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds }),
+    );
+  }, 30_000);
+
+  /** The group and resource kubectl auth can-i asks about (its request, echoed in the review it logs at -v=8). */
+  async function kubectlPicks(name: string): Promise<{ request: string; shortNameWarnings: string[] }> {
+    // A discovery cache of its own: the one of the tests above predates the CRDs added here.
+    const r = await kubectl(['auth', 'can-i', 'create', name, '-v=8'], {
+      env: { KUBECONFIG: kubeconfig, KUBECACHEDIR: cacheDir },
+    });
+    const line = (r.stderr.split('\n').find((l) => l.includes('resourceAttributes')) ?? '').replaceAll(
+      '\\"',
+      '"',
+    );
+    const m = /"group":"([^"]*)".*?"resource":"([^"]*)"/.exec(line);
+    expect(m, r.stderr.slice(-2000)).not.toBeNull();
+    const [, group = '', resource = ''] = m ?? [];
+    return {
+      request: group === '' ? resource : `${resource}.${group}`,
+      shortNameWarnings: r.stderr.split('\n').filter((l) => l.startsWith('Warning: short name')),
+    };
+  }
+
+  it.each([
+    ['deployments', ['deployments.apigateway.aws.upbound.io']],
+    ['Deployment', ['deployments.apigateway.aws.upbound.io']],
+    ['secret', ['secrets.secretsmanager.aws.upbound.io']],
+    ['users', ['users.elasticache.aws.upbound.io', 'users.iam.aws.upbound.io']],
+    ['users.iam', []],
+    ['wd', []],
+    ['deploy', []],
+  ])('who-can create %s: live and from files, what kubectl asks about', async (name, others) => {
+    const k = await kubectlPicks(name);
+    // Two groups give each of these short names: kubectl warns of the one it did not pick.
+    expect(k.shortNameWarnings).toHaveLength(name === 'wd' || name === 'deploy' ? 1 : 0);
+    for (const live of [true, false]) {
+      const args = ['crossplane-rbac', 'who-can', 'create', name, '-o', 'json'];
+      const r = await run([...args, ...(live ? [] : ['-f', EXAMPLES, '-f', bindingDir, '-f', filesDir])]);
+      expect(r.code, r.stderr).toBe(0);
+      const { request } = JSON.parse(r.stdout) as { request: { apiGroup: string; resource: string } };
+      const got = request.apiGroup === '' ? request.resource : `${request.resource}.${request.apiGroup}`;
+      expect(got, `live: ${live}`).toBe(k.request);
+      // kubectl's own line for a short name; ours for each other group serving the name.
+      expect(r.stderr.split('\n').filter((l) => l !== '')).toEqual([
+        ...k.shortNameWarnings,
+        ...others.map(
+          (o) =>
+            `Warning: resource "${name.toLowerCase()}" could also match lower priority resource ${o} (${got} answered, as kubectl picks it)`,
+        ),
+      ]);
+    }
   });
 });

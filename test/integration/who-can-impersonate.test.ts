@@ -196,12 +196,14 @@ describe('who-can impersonate, where CRDs share the plurals', () => {
     expect(r.subjects.map(keyOf)).not.toContain('User/user-impersonator');
   });
 
-  it('other verbs keep the ambiguity, with the choices', async () => {
-    const r = await runPlugin(['who-can', 'get', 'users', '--kubeconfig', kubeconfig]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
-      /^error: resource "users" is ambiguous: users\.cognitoidp\.aws\.upbound\.io, users\.elasticache\.aws\.upbound\.io, users\.iam\.aws\.upbound\.io\n/,
-    );
+  it("other verbs take kubectl's choice, the first CRD group in discovery order, and warn of the others", async () => {
+    const r = await runPlugin(['who-can', 'get', 'users', '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as WhoCan).request).toMatchObject({
+      apiGroup: 'cognitoidp.aws.upbound.io',
+      resource: 'users',
+    });
+    expect(r.stderr.split('\n').filter((l) => l.includes('could also match'))).toHaveLength(2);
   });
 
   it.each([

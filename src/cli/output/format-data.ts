@@ -15,9 +15,7 @@ export function formatYaml(value: unknown): string {
   );
 }
 
-export function formatJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
+export { formatJson } from './format-json.js';
 
 /** Wraps objects in a `kind: List` as kubectl does for several objects. */
 export function asList(items: readonly unknown[]): {

@@ -7,7 +7,7 @@ import type { Deps } from '../context.js';
 import { toPrinter, type FormatOf } from './registry.js';
 import type { PrintContext, Printed, PrintedKind, ResultOf } from './printer.js';
 import type { PrintFlags } from './shown.js';
-import { printChunks } from './stream-list.js';
+import { printChunks } from './print-chunks.js';
 import { useColor } from './terminal.js';
 
 export type { PrintFlags } from './shown.js';

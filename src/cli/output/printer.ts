@@ -9,7 +9,7 @@ import type { ComposedView } from '../../composed/report.js';
 import type { LookupResult } from '../../lookup/lookup.js';
 import type { WhoCanResult } from '../../who-can/who-can.js';
 import type { FormatOf } from './output-formats.js';
-import { formatJson, formatYaml } from './format-data.js';
+import { formatJson } from './format-json.js';
 
 /** A write command's plan as printed: its outcome, and how far it went. */
 export interface PlanView {
@@ -80,7 +80,19 @@ export function text(s: string): Printed {
   return { out: [s.endsWith('\n') ? s : `${s}\n`], notes: [] };
 }
 
+/**
+ * formatYaml, set by toPrinter when it hands out a `-o yaml` printer: the `yaml` package (format-data.ts) is loaded
+ * only for YAML, not at start-up for every format.
+ */
+let yamlFormat: ((value: unknown) => string) | undefined;
+
+export function useYamlFormat(format: (value: unknown) => string): void {
+  yamlFormat = format;
+}
+
 /** VALUE printed as FORMAT (json or yaml), the value kept as data for runs across contexts. */
 export function data(value: unknown, format: 'json' | 'yaml'): Printed {
-  return { ...text(format === 'json' ? formatJson(value) : formatYaml(value)), data: value };
+  if (format === 'json') return { ...text(formatJson(value)), data: value };
+  if (yamlFormat === undefined) throw new Error('a yaml printer used before toPrinter loaded formatYaml');
+  return { ...text(yamlFormat(value)), data: value };
 }

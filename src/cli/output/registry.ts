@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { formatsOf, RESULT_FORMATS, type FormatOf, type ResultKind } from './output-formats.js';
-import type { Printer, Printers, PrintedKind, ResultOf } from './printer.js';
+import { useYamlFormat, type Printer, type Printers, type PrintedKind, type ResultOf } from './printer.js';
 
 /** The help of -o for KIND: its formats, the default first, and what MORE the command adds. */
 export function outputHelpOf(kind: ResultKind, more?: string): string {
@@ -47,9 +47,13 @@ export function checkFormat<F extends string>(
   return out as F;
 }
 
-const LOADERS: { readonly [K in PrintedKind]: () => Promise<Printers<K>> } = {
+const LOADERS: { readonly [K in PrintedKind]: (format: FormatOf<K>) => Promise<Printers<K>> } = {
   plan: async () => (await import('./printers/plan.js')).planPrinters,
-  'who-can': async () => (await import('./printers/who-can.js')).whoCanPrinters,
+  // who-can's table (cli-table3) is loaded only for its table formats: -o json starts without it.
+  'who-can': async (format) => {
+    const { whoCanPrinters } = await import('./printers/who-can.js');
+    return whoCanPrinters(format === 'table' || format === 'wide' ? await import('./table.js') : undefined);
+  },
   lookup: async () => (await import('./printers/lookup.js')).lookupPrinters,
   composed: async () => (await import('./printers/composed.js')).composedPrinters,
   audit: async () => (await import('./printers/audit.js')).auditPrinters,
@@ -63,7 +67,8 @@ export async function toPrinter<K extends PrintedKind>(
   kind: K,
   format: FormatOf<K>,
 ): Promise<Printer<ResultOf[K]>> {
-  const printers: Printers<K> = await LOADERS[kind]();
+  const printers: Printers<K> = await LOADERS[kind](format);
+  if (format === 'yaml') useYamlFormat((await import('./format-data.js')).formatYaml);
   return printers[format];
 }
 

@@ -384,10 +384,8 @@ describe('resolveResource, the answer in full', () => {
     expect(() => resolveResource('', [known({ singular: '', kind: '' })])).toThrow('invalid resource ""');
   });
 
-  it('names no core resource by plural.group with the empty group', () => {
-    expect(() => resolveResource('events.', cat)).toThrow(
-      `the server doesn't have a resource type "events."`,
-    );
+  it('takes plural.group with the empty group as the plural alone, as kubectl does', () => {
+    expect(resolveResource('events.', cat).group).toBe('');
   });
 
   const usage = (fn: () => unknown): UsageError => {
@@ -400,12 +398,19 @@ describe('resolveResource, the answer in full', () => {
     throw new Error('no UsageError');
   };
 
-  it('refuses an ambiguous name, naming each group, and says how to choose', () => {
-    const e = usage(() => resolveResource('widget', cat));
+  it('refuses a name two resources of one group answer to, naming each, and says how to choose', () => {
+    const e = usage(() =>
+      resolveResource('widget', [
+        ...cat,
+        known({ group: 'a.example.org', plural: 'widgetz', singular: 'widget' }),
+      ]),
+    );
     expect([e.message, e.hint]).toEqual([
-      'resource "widget" is ambiguous: widgets.a.example.org, widgets.b.example.org',
+      'resource "widget" is ambiguous: widgets.a.example.org, widgetz.a.example.org',
       'name one with its group, e.g. widgets.a.example.org',
     ]);
+    // Two groups: the first in discovery order, as kubectl picks it.
+    expect(resolveResource('widget', cat).group).toBe('a.example.org');
   });
 
   it('refuses an unknown name with the closest known ones, or says where names come from', () => {
@@ -415,8 +420,10 @@ describe('resolveResource, the answer in full', () => {
       // Suggestions are the qualified names (a core resource by its plural alone), found by the plural too.
       'did you mean "events", "events.events.k8s.io"?',
     ]);
-    const two = usage(() => resolveResource('things.example.or', cat));
+    const two = usage(() => resolveResource('things.example.orgg', cat));
     expect(two.hint).toBe('did you mean "things.example.org", "xthings.example.org"?');
+    // A group's prefix is the group, as kubectl takes it.
+    expect(resolveResource('things.example.or', cat).group).toBe('example.org');
     const far = usage(() => resolveResource('qqqqqqqqqqqqqqqq', cat));
     expect(far.hint).toBe(
       'kubectl api-resources lists the served ones; with -f, pass the CRDs and XRDs too (kubectl get crds,xrds -A -o yaml)',

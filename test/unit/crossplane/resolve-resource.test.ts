@@ -4,7 +4,9 @@ import type { Xrd } from '../../../src/kube/types.js';
 import {
   builtinResources,
   catalogue,
+  inServerOrder,
   resolveResource,
+  resolveResourceNoting,
   resourceOfCrd,
   resourcesOfXrd,
 } from '../../../src/crossplane/resolve-resource.js';
@@ -114,13 +116,17 @@ describe('resolveResource', () => {
     expect(() => resolveResource(input, known)).toThrow(message);
   });
 
-  it('AmbiguousAcrossGroups: refuses a name two groups serve, naming both', () => {
+  it("TwoGroups: a name two groups serve is the first group's in discovery order, the other warned of", () => {
     const twice = catalogue(resourcesOfXrd(xrdV2), [
       { ...resourcesOfXrd(xrdV2)[0]!, group: 'other.acme.io' },
     ]);
-    expect(() => resolveResource('apps', twice)).toThrow(
-      /ambiguous: apps.other.acme.io, apps.platform.acme.io/,
-    );
+    const { resource, warnings } = resolveResourceNoting('apps', twice);
+    expect(resource.group).toBe('platform.acme.io');
+    expect(warnings).toEqual([
+      'resource "apps" could also match lower priority resource apps.other.acme.io (apps.platform.acme.io answered, as kubectl picks it)',
+    ]);
+    // From files, the order kube-apiserver would serve: CRD groups by name.
+    expect(resolveResource('apps', inServerOrder(twice)).group).toBe('other.acme.io');
   });
 });
 
@@ -196,21 +202,21 @@ describe('resolveResource for impersonate', () => {
     expect(resolveResource(input, withCrds, 'impersonate')).toMatchObject(want);
   });
 
-  it('OtherVerbsKeepTheAmbiguity: get users still names both CRDs', () => {
-    expect(() => resolveResource('users', withCrds, 'get')).toThrow(
-      /ambiguous: users.cognitoidp.aws.upbound.io, users.iam.aws.upbound.io/,
-    );
+  it("OtherVerbsTakeKubectlsChoice: get users is the first CRD group's, in the server's order", () => {
+    expect(resolveResource('users', inServerOrder(withCrds), 'get')).toMatchObject({
+      group: 'cognitoidp.aws.upbound.io',
+    });
     expect(resolveResource('groups', withCrds, 'get')).toMatchObject({ group: 'iam.aws.upbound.io' });
   });
 
-  it('OtherAmbiguitiesKeepTheError: impersonate on a resource two groups serve names both', () => {
+  it("OtherNamesAsKubectl: impersonate on a resource two groups serve is the first group's", () => {
     const twice = catalogue(withCrds, [
       crd('other.io', 'widgets', 'Widget'),
       crd('more.io', 'widgets', 'Widget'),
     ]);
-    expect(() => resolveResource('widgets', twice, 'impersonate')).toThrow(
-      /ambiguous: widgets.more.io, widgets.other.io/,
-    );
+    expect(resolveResource('widgets', inServerOrder(twice), 'impersonate')).toMatchObject({
+      group: 'more.io',
+    });
   });
 
   it.each([
