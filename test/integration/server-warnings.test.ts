@@ -1,0 +1,77 @@
+// The API server's warnings through the plugin, in-process over HTTP: the test API server sends them as
+// kube-apiserver does (a deprecated CRD version on every request it serves; an admission webhook's warnings on a
+// write) and the CLI prints each once on stderr as kubectl does, never on stdout; --warnings-as-errors then fails a
+// run that succeeded with kubectl's words. test/e2e/sync-explain.test.ts compares the lines with the real kubectl's.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApiServer } from '../apiserver/server.js';
+import { runPlugin, startSeeded } from './harness.js';
+
+const XRD_CRD = 'compositeresourcedefinitions.apiextensions.crossplane.io';
+const POLICY = '[crossplane-rbac-guard] ClusterRole "x" grants "*": allowed in dryrun mode';
+// kube-apiserver's default text for a deprecated CRD version (apiextensions-apiserver defaultDeprecationWarning).
+const DEPRECATED =
+  'apiextensions.crossplane.io/v1 CompositeResourceDefinition is deprecated; use apiextensions.crossplane.io/v2 CompositeResourceDefinition';
+
+describe('server warnings', () => {
+  let server: TestApiServer;
+  let kubeconfig: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    ({ server, kubeconfig, dir } = await startSeeded());
+    const crd = structuredClone(server.get('customresourcedefinitions', XRD_CRD)) as {
+      spec: { versions: { name: string; deprecated?: boolean }[] };
+    };
+    for (const v of crd.spec.versions) if (v.name === 'v1') v.deprecated = true;
+    server.seed([crd]);
+    server.admissionWarnings = [
+      { resource: 'clusterroles', warnings: [POLICY, 'second "quoted" \\ warning'] },
+    ];
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints each warning once on stderr, kubectl-style, and keeps -o json clean', async () => {
+    const r = await runPlugin(['sync', '--kubeconfig', kubeconfig, '--dry-run=server', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `Warning: ${DEPRECATED}\nWarning: ${POLICY}\nWarning: second "quoted" \\ warning\n`,
+    );
+    expect(r.stdout).not.toContain('Warning');
+    expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();
+  });
+
+  it('--warnings-as-errors: the run that succeeded fails, exit 1, with kubectl words', async () => {
+    const r = await runPlugin([
+      'sync',
+      '--kubeconfig',
+      kubeconfig,
+      '--dry-run=server',
+      '--warnings-as-errors',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('Warning: '))).toHaveLength(3);
+    expect(r.stderr).toMatch(/\nerror: 3 warnings received\n$/);
+  });
+
+  it('prints nothing without warnings, and --warnings-as-errors is then no error', async () => {
+    server.admissionWarnings = [];
+    const crd = structuredClone(server.get('customresourcedefinitions', XRD_CRD)) as {
+      spec: { versions: { name: string; deprecated?: boolean }[] };
+    };
+    for (const v of crd.spec.versions) delete v.deprecated;
+    server.seed([crd]);
+    const r = await runPlugin([
+      'sync',
+      '--kubeconfig',
+      kubeconfig,
+      '--dry-run=server',
+      '--warnings-as-errors',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
