@@ -5,6 +5,9 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApiServer } from '../apiserver/server.js';
+import type { WarningHeader } from '../../src/kube/warning-header.js';
+import { Kinds } from '../../src/port/cluster.js';
+import { connect } from '../support/connect.js';
 import { runPlugin, startSeeded } from './harness.js';
 
 const XRD_CRD = 'compositeresourcedefinitions.apiextensions.crossplane.io';
@@ -55,6 +58,32 @@ describe('server warnings', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('Warning: '))).toHaveLength(3);
     expect(r.stderr).toMatch(/\nerror: 3 warnings received\n$/);
+  });
+
+  it("hands a watch's answer's warnings to the connection's sink too, not only a read's", async () => {
+    const got: WarningHeader[][] = [];
+    const cluster = connect({ kubeconfig, serverWarnings: (w) => got.push([...w]) }, {});
+    const stop = new AbortController();
+    try {
+      for await (const event of cluster.watch(Kinds.xrd, { timeoutSeconds: 30 }, stop.signal)) {
+        if (event.type === 'SYNCED') {
+          // The list was answered (one warning); now a change, which only the watch's stream can bring.
+          const xrd = structuredClone(server.list('compositeresourcedefinitions')[0]) as {
+            metadata: { labels?: Record<string, string> };
+          };
+          xrd.metadata.labels = { ...xrd.metadata.labels, touched: 'yes' };
+          server.seed([xrd]);
+        } else break;
+      }
+    } finally {
+      stop.abort();
+      cluster.close?.();
+    }
+    // The list's answer and the watch's (the list is one page: the example has a handful of XRDs).
+    expect(got).toStrictEqual([
+      [{ code: 299, agent: '-', text: DEPRECATED }],
+      [{ code: 299, agent: '-', text: DEPRECATED }],
+    ]);
   });
 
   it('prints nothing without warnings, and --warnings-as-errors is then no error', async () => {
