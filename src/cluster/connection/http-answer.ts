@@ -102,7 +102,14 @@ export function streamAnswer(res: http.IncomingMessage): StreamedAnswer {
  * ends the reading of its own line only (kube/warning-header.ts), which Node's joined value would blur.
  */
 function warningValues(res: http.IncomingMessage): readonly string[] {
-  return res.headersDistinct.warning ?? [];
+  // rawHeaders (name, value, name, value...) rather than headersDistinct, which bun's runtime (the standalone
+  // executables) may not have.
+  const values: string[] = [];
+  const raw = res.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'warning') values.push(raw[i + 1] ?? '');
+  }
+  return values;
 }
 
 /** The server (or something in front of it) answered with a body that is not JSON. */
