@@ -1,7 +1,8 @@
 /**
- * The API server's warnings as kubectl prints them: client-go's WarningWriter, as kubectl sets it up (kubernetes/
- * kubernetes staging/src/k8s.io/client-go/rest/warnings.go and staging/src/k8s.io/kubectl/pkg/cmd/cmd.go @
- * 04791b4906602ffda5ccf9bc4c84d3329f1d7080): code 299 with a text only, each text once per run, on stderr as
+ * The API server's warnings as kubectl prints them: client-go's WarningWriter (kubernetes/kubernetes
+ * staging/src/k8s.io/client-go/rest/warnings.go@a9a14997b84b5314c343dd40a049164f769cc842), as kubectl sets it up
+ * (staging/src/k8s.io/kubectl/pkg/cmd/cmd.go@8d31df5f473a1e76d552aeb88b1234da9370a7d7 NewKubectlCommand: Deduplicate,
+ * Color from AllowsColorOutput on stderr): code 299 with a text only, each text once per run, on stderr as
  * `Warning: TEXT` (the prefix yellow and bold when colour is allowed), counted for --warnings-as-errors. The text is
  * escaped for the terminal here (escape.ts), which kubectl does not do: a policy engine's message is outside text.
  *
@@ -51,7 +52,7 @@ export class ServerWarningPrinter {
 
 /**
  * Whether the warnings' prefix is coloured: kubectl's AllowsColorOutput on stderr (kubernetes/kubernetes
- * staging/src/k8s.io/kubectl/pkg/util/term/term.go: a terminal, TERM not `dumb`, NO_COLOR not set at all, even
+ * staging/src/k8s.io/kubectl/pkg/util/term/term.go@78fc8e44052f699bf598f84b697b41e5a328c9c5: a terminal, TERM not `dumb`, NO_COLOR not set at all, even
  * empty), and not --no-color. It differs from output/terminal.ts's useColor, which lets an empty NO_COLOR colour, as
  * no-color.org says: these lines are kubectl's, coloured when kubectl's would be.
  */

@@ -1,8 +1,9 @@
 // The server's warnings as kubectl prints them. Expected bytes from client-go's WarningWriter (kubernetes/kubernetes
-// staging/src/k8s.io/client-go/rest/warnings.go @ 04791b4906602ffda5ccf9bc4c84d3329f1d7080: code 299 only, a
+// staging/src/k8s.io/client-go/rest/warnings.go@a9a14997b84b5314c343dd40a049164f769cc842: code 299 only, a
 // non-empty text, each text once with Deduplicate, `Warning: TEXT\n`, the prefix `\u001b[33;1mWarning:\u001b[0m`
-// with Color) and kubectl's AllowsColorOutput (staging/src/k8s.io/kubectl/pkg/util/term/term.go: a terminal, TERM
-// not dumb, NO_COLOR looked up, not read) and --warnings-as-errors' words (staging/src/k8s.io/kubectl/pkg/cmd/cmd.go).
+// with Color), kubectl's AllowsColorOutput (staging/src/k8s.io/kubectl/pkg/util/term/term.go@
+// 78fc8e44052f699bf598f84b697b41e5a328c9c5: a terminal, TERM not dumb, NO_COLOR looked up, not read) and
+// --warnings-as-errors' words (staging/src/k8s.io/kubectl/pkg/cmd/cmd.go@8d31df5f473a1e76d552aeb88b1234da9370a7d7).
 import { describe, expect, it } from 'vitest';
 import {
   allowsWarningColor,
