@@ -2,7 +2,8 @@
  * The API server's warnings (HTTP `Warning` headers), read as client-go reads them: apimachinery's
  * ParseWarningHeaders and ParseWarningHeader (kubernetes/kubernetes
  * staging/src/k8s.io/apimachinery/pkg/util/net/http.go@0072a2a3c378142e8ee4095d76e35a9b8c1352fe), with Go's
- * mime.WordDecoder.DecodeHeader for RFC 2047 words (golang/go src/mime/encodedword.go).
+ * mime.WordDecoder.DecodeHeader for RFC 2047 words (golang/go
+ * src/mime/encodedword.go@d0c9b40964f1951d2684545f1a6df64be899d26d).
  *
  * Go reads a header as bytes; Node hands a header's value over as a byte string (each byte one Latin-1 character),
  * so this parser works on such strings and decodes the agent and the text as UTF-8 only once they are cut out: a
