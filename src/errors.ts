@@ -10,6 +10,8 @@ export const ExitCode = {
   drift: 1,
   denied: 1,
   error: 2,
+  /** --warnings-as-errors and the server warned: kubectl's exit code for it (cmdutil.CheckErr's 1). */
+  warnings: 1,
   /** Stopped by Ctrl-C (128 + SIGINT), as shells report it. */
   interrupted: 130,
 } as const;

@@ -1,5 +1,5 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
-import { UsageError } from '../errors.js';
+import { ExitCode, UsageError, UserError } from '../errors.js';
 import { commands } from './command-list.js';
 import { connectionFlags, type Deps, type GlobalArgs } from './context.js';
 import { checkConnectionFlags } from '../app/read-input.js';
@@ -8,12 +8,18 @@ import { checkArgs } from './check-args.js';
 import { flagTable } from './flag-table.js';
 import { PROGRAM } from './command-help.js';
 import { finishHelp, helpArgv } from './help-layout.js';
+import { allowsWarningColor, ServerWarningPrinter, warningsAsErrorsMessage } from './server-warnings.js';
 
 /**
  * Builds the parser: kubectl's global flags and ours, and the explicit list of commands. ARGV is checked
  * (checkArgs): unknown commands and flags never reach it. COMMAND names the command, for the hint of an error.
  */
-export function buildCli(argv: readonly string[], deps: Deps, command?: string): Argv<GlobalArgs> {
+export function buildCli(
+  argv: readonly string[],
+  deps: Deps,
+  command?: string,
+  serverWarnings?: ServerWarningPrinter,
+): Argv<GlobalArgs> {
   const cli = withGlobalFlags(yargs([...argv]))
     .scriptName(PROGRAM)
     .locale('en')
@@ -27,6 +33,7 @@ export function buildCli(argv: readonly string[], deps: Deps, command?: string):
     // kubectl's own flags are checked before any command runs, also when it reads -f and never connects.
     .middleware((args) => {
       checkConnectionFlags(connectionFlags(args));
+      serverWarnings?.setColor(allowsWarningColor(deps.io, !args.color));
     })
     .command(commands(deps) as CommandModule<GlobalArgs, GlobalArgs>[])
     .strict()
@@ -72,25 +79,38 @@ export async function runCli(argv: readonly string[], deps: Deps): Promise<void>
   }
   // Every cluster a command connects to is closed when the command ends, however it ends.
   const opened: Awaited<ReturnType<Deps['connect']>>[] = [];
+  // The server's warnings of the whole run, every connection's (each context's in a run across contexts).
+  const serverWarnings = new ServerWarningPrinter(deps.io.stderr);
   const tracked: Deps = {
     ...deps,
     connect: async (flags) => {
-      const cluster = await deps.connect(flags);
+      const context = flags.logContext;
+      const cluster = await deps.connect({
+        ...flags,
+        serverWarnings: (warnings) => {
+          serverWarnings.print(warnings, context);
+        },
+      });
       opened.push(cluster);
       return cluster;
     },
   };
   const checked = checkArgs(helpArgv(argv), flagTable(deps), PROGRAM);
-  const cli = buildCli(checked.argv, tracked, checked.command);
+  const cli = buildCli(checked.argv, tracked, checked.command, serverWarnings);
   let helpText = '';
+  let asErrors = false;
   try {
-    await cli.parseAsync([...checked.argv], {}, (err, _parsed, output) => {
+    const parsed = await cli.parseAsync([...checked.argv], {}, (err, _parsed, output) => {
       if (err !== null && err !== undefined) return;
       helpText = output;
     });
+    asErrors = parsed['warnings-as-errors'];
   } finally {
     for (const cluster of opened) cluster.close?.();
   }
+  // kubectl's --warnings-as-errors: a command that succeeded fails, exit 1, when the server warned.
+  const asError = asErrors ? warningsAsErrorsMessage(serverWarnings.count) : undefined;
+  if (asError !== undefined) throw new UserError(asError, { exitCode: ExitCode.warnings });
   // No command (a bare `kubectl crossplane-rbac`): the help, on stdout, exit 0, as a bare `kubectl` does.
   if (helpText === '' && checked.command === undefined) helpText = await cli.getHelp();
   if (helpText !== '')

@@ -85,6 +85,7 @@ export interface GlobalArgs {
   readonly output: string | undefined;
   readonly color: boolean;
   readonly 'stack-traces': boolean;
+  readonly 'warnings-as-errors': boolean;
 }
 
 export function connectionFlags(args: GlobalArgs): ConnectionFlags {

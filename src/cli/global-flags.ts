@@ -71,6 +71,12 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
     describe: `The most bytes -f and --role-refs-file may read in all (e.g. 64Mi, 1Gi; default ${DEFAULT_MAX_INPUT_SIZE_TEXT})`,
   },
   {
+    name: 'warnings-as-errors',
+    type: 'boolean',
+    default: false,
+    describe: 'Treat warnings received from the server as errors and exit with a non-zero exit code',
+  },
+  {
     name: 'stack-traces',
     type: 'boolean',
     default: false,

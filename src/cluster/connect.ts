@@ -44,7 +44,14 @@ export type ConnectDeps = TransportDeps;
  */
 export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, deps: ConnectDeps): Cluster {
   const config = loadKubeconfig(flags, env);
-  const transport = new Transport(config, deps, flags.verbosity ?? 0, flags.logContext, flags.maxInFlight);
+  const withWarnings = flags.serverWarnings === undefined ? deps : { ...deps, warn: flags.serverWarnings };
+  const transport = new Transport(
+    config,
+    withWarnings,
+    flags.verbosity ?? 0,
+    flags.logContext,
+    flags.maxInFlight,
+  );
   return new ClientCluster(config, transport);
 }
 

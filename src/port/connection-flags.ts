@@ -1,3 +1,4 @@
+import type { WarningHeader } from '../kube/warning-header.js';
 import { UsageError } from '../errors.js';
 
 /** kubectl's global connection flags, as parsed from the command line (undefined = not given). */
@@ -33,6 +34,11 @@ export interface ConnectionFlags {
    * pool is then no larger). Unset, as many as the command sends at once.
    */
   readonly maxInFlight?: number | undefined;
+  /**
+   * Not a flag: where the API server's warnings go (each answer's Warning headers, parsed), as kubectl hands them to
+   * its warning handler. Unset, they are dropped.
+   */
+  readonly serverWarnings?: ((warnings: readonly WarningHeader[]) => void) | undefined;
 }
 
 /** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */

@@ -36,6 +36,8 @@ export interface ResourceInfo {
   /** Create-only review resources that persist nothing. */
   readonly review: boolean;
   readonly custom: boolean;
+  /** A CRD version marked deprecated: the warning every request it serves answers with. */
+  readonly deprecationWarning?: string;
 }
 
 const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;

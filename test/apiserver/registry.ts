@@ -42,6 +42,7 @@ export function resourcesOfCrd(crd: Obj): ResourceInfo[] {
     subresources: [],
     review: false,
     custom: true,
+    ...(v.deprecated === true ? { deprecationWarning: deprecationWarning(spec, v, served) } : {}),
   }));
 }
 
@@ -74,6 +75,24 @@ const GROUP_PRIORITY: Readonly<Record<string, number>> = {
   'resource.k8s.io': 16200,
   'flowcontrol.apiserver.k8s.io': 16100,
 };
+
+/**
+ * What kube-apiserver warns on every request a deprecated CRD version serves: the version's deprecationWarning, else
+ * `GROUP/VERSION KIND is deprecated`, with `; use GROUP/NEWER KIND` naming the most preferred served version that is
+ * not deprecated and ranks above it (kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/
+ * customresource_handler.go @ 37c19ef857a8fcb12ec2c926e784e03474996797, defaultDeprecationWarning).
+ */
+function deprecationWarning(spec: Obj, v: Obj, served: readonly Obj[]): string {
+  if (typeof v.deprecationWarning === 'string') return v.deprecationWarning;
+  const group = spec.group as string;
+  const kind = (spec.names as Obj).kind as string;
+  const msg = `${group}/${v.name as string} ${kind} is deprecated`;
+  const newer = served
+    .filter((o) => o.deprecated !== true && compareVersions(v.name as string, o.name as string) > 0)
+    .map((o) => o.name as string)
+    .sort(compareVersions);
+  return newer[0] === undefined ? msg : `${msg}; use ${group}/${newer[0]} ${kind}`;
+}
 
 /** Kubernetes' version priority: GA > beta > alpha, higher numbers first, then others alphabetically. */
 export function compareVersions(a: string, b: string): number {

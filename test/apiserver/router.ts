@@ -27,7 +27,7 @@ import {
   pathNotFound,
 } from './status.js';
 import { storeKeyOf } from './store.js';
-import type { FaultConfig, Obj } from './types.js';
+import type { AdmissionWarning, FaultConfig, Obj } from './types.js';
 import { Writes } from './writes.js';
 
 /** What the router needs from the server that owns it. */
@@ -42,6 +42,20 @@ export interface RouterDeps {
   readonly openWatches: Map<http.ServerResponse, OpenWatch>;
   /** How watches are served now (tests replace it between requests). */
   watchSettings(): WatchSettings;
+  /** The admission warnings in force now (tests replace them between requests). */
+  admissionWarnings(): readonly AdmissionWarning[];
+}
+
+const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * One warning as kube-apiserver writes its header: code 299, agent `-`, the text quoted with `"` and `\` escaped
+ * (apimachinery pkg/util/net/http.go NewWarningHeader), its UTF-8 bytes as they are (Node writes a header's string
+ * as Latin-1, one byte per character).
+ */
+function warningHeader(text: string): string {
+  const quoted = `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
 }
 
 export class Router {
@@ -139,6 +153,14 @@ export class Router {
     if (ri.subresource !== '' && !(ri.subresource === 'status' && info.status)) throw pathNotFound();
     if (!info.namespaced && ri.namespace !== '' && info.resource !== 'namespaces') throw pathNotFound();
     const gr = { group: info.group, resource: info.resource };
+    const warnings = info.deprecationWarning === undefined ? [] : [info.deprecationWarning];
+    if (WRITES.has(ri.verb) && ri.subresource === '') {
+      for (const a of this.deps.admissionWarnings()) {
+        if (a.resource === info.resource && (a.name === undefined || a.name === ri.name))
+          warnings.push(...a.warnings);
+      }
+    }
+    if (warnings.length > 0) res.setHeader('Warning', warnings.map(warningHeader));
     if (!info.verbs.includes(ri.verb) && ri.subresource === '') {
       const action = ri.verb === 'deletecollection' ? 'deletecollection' : ri.verb;
       throw methodNotSupported(gr, action);

@@ -23,11 +23,11 @@ import { Router } from './router.js';
 import { ServerState } from './state.js';
 import { storeKeyOf } from './store.js';
 import { TEST_CERT, TEST_KEY } from './tls.js';
-import type { ApiServerOptions, FaultConfig, Obj, TestApiServer } from './types.js';
+import type { AdmissionWarning, ApiServerOptions, FaultConfig, Obj, TestApiServer } from './types.js';
 import { ADMIN_TOKEN } from './types.js';
 
 export { RequestCounters, type WriteRecord } from './counters.js';
-export type { ApiServerOptions, FaultConfig, TestApiServer } from './types.js';
+export type { AdmissionWarning, ApiServerOptions, FaultConfig, TestApiServer } from './types.js';
 export type { WatchSettings } from './reads.js';
 export { ADMIN_TOKEN } from './types.js';
 
@@ -37,6 +37,7 @@ class Server implements TestApiServer {
   readonly counters = new RequestCounters();
   faults: FaultConfig;
   watchSettings: WatchSettings = { ...DEFAULT_WATCH_SETTINGS };
+  admissionWarnings: AdmissionWarning[] = [];
   url = '';
   private readonly state: ServerState;
   private readonly tokens = new Map<string, UserInfo>();
@@ -62,6 +63,7 @@ class Server implements TestApiServer {
       tokens: this.tokens,
       openWatches: this.openWatches,
       watchSettings: () => this.watchSettings,
+      admissionWarnings: () => this.admissionWarnings,
     });
     const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
       router.handle(req, res).catch((err: unknown) => {

@@ -89,6 +89,18 @@ export interface TestApiServer {
   connectionCount(): number;
   /** The TCP connections accepted since the server started, closed ones included. */
   acceptedConnections(): number;
+  /**
+   * Warnings a validating admission webhook in warn mode returns (AdmissionResponse.warnings) for writes of a
+   * resource: each is sent as kube-apiserver sends one, a `Warning: 299 - "TEXT"` header on the write's answer.
+   */
+  admissionWarnings: AdmissionWarning[];
+}
+
+/** Warnings on writes (create, update, patch, delete) of RESOURCE (plural; group any), optionally of one name. */
+export interface AdmissionWarning {
+  readonly resource: string;
+  readonly name?: string;
+  readonly warnings: readonly string[];
 }
 
 export const ADMIN_TOKEN = 'test-apiserver-admin-token';

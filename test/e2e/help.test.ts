@@ -208,6 +208,7 @@ describe('help and options', () => {
       '--as-uid',
       '--request-timeout',
       '-v, --v',
+      '--warnings-as-errors',
     ];
     expect(kubectlNames).toEqual(expect.arrayContaining(connection));
     expect(names(ours.stdout)).toEqual(expect.arrayContaining(connection));

@@ -220,6 +220,58 @@ describe('sync and explain through the real kubectl', () => {
     expect((JSON.parse(r.stdout) as { effectiveRules: unknown[] }).effectiveRules.length).toBeGreaterThan(20);
   });
 
+  it("prints the server's warnings as kubectl does: an admission warning on a write, a deprecated version on a read", async () => {
+    // The test API server warns as kube-apiserver does (test/apiserver/router.ts); kubectl's lines are the reference.
+    const xrdCrd = 'compositeresourcedefinitions.apiextensions.crossplane.io';
+    type Crd = { spec: { versions: { name: string; deprecated?: boolean }[] } };
+    const original = structuredClone(server.get('customresourcedefinitions', xrdCrd)) as Crd;
+    const deprecated = structuredClone(original);
+    for (const v of deprecated.spec.versions) if (v.name === 'v1') v.deprecated = true;
+    const policy =
+      '[k8srequiredlabels] ClusterRole "warned" must have label "owner" (enforcementAction: warn)';
+    const recreated = 'crossplane:composite:xnopresources.nop.example.org:aggregate-to-view';
+    expect((await run(['delete', 'clusterrole', recreated])).code).toBe(0);
+    server.seed([deprecated]);
+    server.admissionWarnings = [{ resource: 'clusterroles', warnings: [policy] }];
+    try {
+      const read = await run([
+        'get',
+        'compositeresourcedefinitions.v1.apiextensions.crossplane.io',
+        '-o',
+        'name',
+      ]);
+      const write = await run(['create', 'clusterrole', 'warned', '--verb=get', '--resource=pods']);
+      expect([read.code, write.code]).toStrictEqual([0, 0]);
+      expect(read.stderr).toMatch(
+        /^Warning: apiextensions\.crossplane\.io\/v1 CompositeResourceDefinition is deprecated/,
+      );
+      expect(write.stderr).toBe(`Warning: ${policy}\n`);
+      // sync reads the XRDs at v1, then writes the role deleted above: both lines, each once, as kubectl printed them.
+      const ours = await run(['crossplane-rbac', 'sync', '--yes']);
+      expect(ours.code).toBe(0);
+      expect(ours.stderr).toBe(read.stderr + write.stderr);
+      // --warnings-as-errors: kubectl's message and exit code (nothing to write now: the read's warning only).
+      // kubectl logs the failure through klog (`E... run.go:72] "command failed" err="1 warning received"`); the
+      // plugin says it as every error of its own, one `error:` line.
+      const strictKubectl = await run([
+        'get',
+        'compositeresourcedefinitions.v1.apiextensions.crossplane.io',
+        '--warnings-as-errors',
+      ]);
+      const strictOurs = await run(['crossplane-rbac', 'sync', '--dry-run=server', '--warnings-as-errors']);
+      expect(strictKubectl.stderr).toMatch(/^Warning: .*\n.*"command failed" err="1 warning received"\n$/);
+      expect(strictKubectl.stderr.startsWith(read.stderr)).toBe(true);
+      expect([strictOurs.code, strictOurs.stderr]).toStrictEqual([
+        strictKubectl.code,
+        `${read.stderr}error: 1 warning received\n`,
+      ]);
+    } finally {
+      server.admissionWarnings = [];
+      server.seed([original]);
+      await run(['delete', 'clusterrole', 'warned']);
+    }
+  });
+
   it('names the file and line of malformed input', async () => {
     const dir = tempDir();
     const file = join(dir, 'bad.yaml');

@@ -326,6 +326,44 @@ describe('sync across contexts with writes', () => {
   });
 });
 
+describe("the server's warnings across contexts", () => {
+  it('names its context in each line, printed once per context (kubectl has no fleet: docs/reference/command-line.md)', async () => {
+    const xrdCrd = 'compositeresourcedefinitions.apiextensions.crossplane.io';
+    type Crd = { spec: { versions: { name: string; deprecated?: boolean }[] } };
+    const originals = [drifted, synced].map(
+      (s) => structuredClone(s.get('customresourcedefinitions', xrdCrd)) as Crd,
+    );
+    const text =
+      'apiextensions.crossplane.io/v1 CompositeResourceDefinition is deprecated; use apiextensions.crossplane.io/v2 CompositeResourceDefinition';
+    try {
+      for (const [i, server] of [drifted, synced].entries()) {
+        const crd = structuredClone(originals[i]) as Crd;
+        for (const v of crd.spec.versions) if (v.name === 'v1') v.deprecated = true;
+        server.seed([crd]);
+      }
+      const r = await runPlugin([
+        'sync',
+        '--check',
+        '-o',
+        'name',
+        ...K(),
+        '--contexts',
+        'eu-drifted,eu-synced',
+      ]);
+      expect(r.stdout).not.toContain('Warning');
+      expect(
+        r.stderr
+          .split('\n')
+          .filter((l) => l.startsWith('Warning: '))
+          .sort(),
+      ).toStrictEqual([`Warning: [context eu-drifted] ${text}`, `Warning: [context eu-synced] ${text}`]);
+    } finally {
+      drifted.seed([originals[0]]);
+      synced.seed([originals[1]]);
+    }
+  });
+});
+
 describe('context names from the kubeconfig', () => {
   // A context's name may hold anything: an OSC sequence that retitles the terminal (ESC ] 0 ; ... BEL), a CSI one
   // that clears it (ESC [ 2 J). Shown to a person, each is written as Go's strconv.Quote writes it (\x1b, \a).

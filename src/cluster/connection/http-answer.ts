@@ -12,6 +12,8 @@ export interface Answer {
   readonly statusText: string;
   readonly headers: Record<string, string>;
   readonly body: Buffer;
+  /** The values of its Warning headers, one per header line (Node joins repeated headers in `headers`). */
+  readonly warnings?: readonly string[];
 }
 
 /** A 200 answer whose body is read as it arrives (a watch): `body` is empty, `stream` carries the body, gunzipped. */
@@ -73,7 +75,7 @@ export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<
           return;
         }
       }
-      resolve({ status, statusText: res.statusMessage ?? '', headers, body });
+      resolve({ status, statusText: res.statusMessage ?? '', headers, body, warnings: warningValues(res) });
     });
   });
 }
@@ -85,7 +87,29 @@ export function streamAnswer(res: http.IncomingMessage): StreamedAnswer {
     headers['content-encoding'] === 'gzip'
       ? pipeline(res, createGunzip(), () => undefined)
       : (res as Readable);
-  return { status: 200, statusText: res.statusMessage ?? '', headers, body: Buffer.alloc(0), stream };
+  return {
+    status: 200,
+    statusText: res.statusMessage ?? '',
+    headers,
+    body: Buffer.alloc(0),
+    stream,
+    warnings: warningValues(res),
+  };
+}
+
+/**
+ * The answer's Warning header lines, each apart: apimachinery parses each line on its own, and a malformed warning
+ * ends the reading of its own line only (kube/warning-header.ts), which Node's joined value would blur.
+ */
+function warningValues(res: http.IncomingMessage): readonly string[] {
+  // rawHeaders (name, value, name, value...) rather than headersDistinct, which bun's runtime (the standalone
+  // executables) may not have.
+  const values: string[] = [];
+  const raw = res.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'warning') values.push(raw[i + 1] ?? '');
+  }
+  return values;
 }
 
 /** The server (or something in front of it) answered with a body that is not JSON. */

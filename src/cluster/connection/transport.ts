@@ -19,6 +19,7 @@ import {
 import { RequestAuth } from './request-auth.js';
 import { RequestLog } from './request-log.js';
 import { ServerGoneError, errorCode } from '../../port/translate-error.js';
+import { parseWarningHeaders, type WarningHeader } from '../../kube/warning-header.js';
 
 /** With no --request-timeout, a request that receives nothing for this long fails (kubectl would wait forever). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -76,6 +77,8 @@ export interface TransportDeps {
   readonly execIo: ExecIo;
   readonly pid: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Where the warnings of each answer the transport returns go, parsed (client-go drops malformed ones too). */
+  readonly warn?: ((warnings: readonly WarningHeader[]) => void) | undefined;
 }
 
 /**
@@ -226,6 +229,10 @@ export class Transport {
         answerRetries++;
         await sleepUnlessAborted(this.sleep, retryAfterMs(answer) ?? backoff(answerRetries), mode.signal);
         continue;
+      }
+      // As client-go, the warnings of the answer returned only (not of one retried), the watch's included.
+      if (answer.warnings !== undefined && answer.warnings.length > 0 && this.deps.warn !== undefined) {
+        this.deps.warn(parseWarningHeaders(answer.warnings).warnings);
       }
       return answer;
     }
