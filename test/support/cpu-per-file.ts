@@ -9,6 +9,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { basename, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll } from 'vitest';
 
 const LOG = process.env.TEST_CPU_LOG;
@@ -28,15 +29,29 @@ function spawnCounts(): Counts {
   holder[COUNTS] = counts;
   // The CommonJS module object: its functions are replaced, then the ES module bindings synced to them.
   const cp = createRequire(import.meta.url)('node:child_process') as Record<string, unknown>;
+  const count = (args: readonly unknown[]): void => {
+    const [command, argv] = args;
+    let key = basename(String(command).split(' ')[0] ?? '');
+    if (key === 'script' && Array.isArray(argv)) key = `script ${String(argv[1]).split(' ')[0] ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  };
   for (const name of ['execFile', 'execFileSync', 'spawn', 'spawnSync', 'exec', 'execSync', 'fork']) {
-    const original = cp[name] as (...args: unknown[]) => unknown;
-    cp[name] = function (this: unknown, ...args: unknown[]): unknown {
-      const [command, argv] = args;
-      let key = basename(String(command).split(' ')[0] ?? '');
-      if (key === 'script' && Array.isArray(argv)) key = `script ${String(argv[1]).split(' ')[0] ?? ''}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+    const original = cp[name] as ((...args: unknown[]) => unknown) & { [promisify.custom]?: unknown };
+    const counted = function (this: unknown, ...args: unknown[]): unknown {
+      count(args);
       return original.apply(this, args);
     };
+    // promisify(execFile) and promisify(exec) resolve to { stdout, stderr } through this: keep it, counted.
+    const custom = original[promisify.custom] as ((...args: unknown[]) => unknown) | undefined;
+    if (custom !== undefined) {
+      Object.defineProperty(counted, promisify.custom, {
+        value: (...args: unknown[]): unknown => {
+          count(args);
+          return custom(...args);
+        },
+      });
+    }
+    cp[name] = counted;
   }
   syncBuiltinESMExports();
   return counts;
