@@ -6,13 +6,25 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const eslint = new ESLint({ cwd: root });
+// The repository's own config, run for the two rules the layers are made of. Both read the syntax tree alone, so
+// the probes are parsed without type information: with it, the parser built the TypeScript program of the whole
+// repository and the type-aware rules checked it, which `npm run lint` does anyway (measured 2026-11-28, this file
+// alone: 13.1 -> 2.7 CPU-s).
+const LAYER_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax']);
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
+  ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId),
+});
 
 /** The messages of the layer rules for TEXT linted as the file at REL (an existing file of src/). */
 async function layerMessages(rel: string, text: string): Promise<string[]> {
   const [result] = await eslint.lintText(text, { filePath: join(root, rel) });
+  // A probe that does not parse would have no rule's message: a pass for the allowed imports that proves nothing.
+  const fatal = (result?.messages ?? []).filter((m) => m.fatal === true);
+  if (fatal.length > 0) throw new Error(`${rel}: ${fatal.map((m) => m.message).join('; ')}`);
   return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
+    .filter((m) => m.ruleId !== null && LAYER_RULES.has(m.ruleId))
     .map((m) => m.message);
 }
 
