@@ -81,7 +81,17 @@ function merge(global: Flags, own: Flags | undefined, refused: readonly string[]
   };
 }
 
-/** `--name` or `--name=value`, known; a --no- flag of its own is given its value. */
+/**
+ * The values a boolean flag takes after `=`, as pflag reads them with Go's strconv.ParseBool
+ * (go/src/strconv/atob.go): anything else is refused, as `kubectl get ns --warnings-as-errors=maybe` is.
+ */
+const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/**
+ * `--name` or `--name=value`, known; a --no- flag of its own is given its value; a boolean flag's value must be one
+ * ParseBool reads, and goes on as `true` or `false` (yargs reads only those two).
+ */
 function checkLong(word: string, flags: KnownFlags, usage: string): string {
   const eq = word.indexOf('=');
   const name = eq < 0 ? word : word.slice(0, eq);
@@ -90,7 +100,15 @@ function checkLong(word: string, flags: KnownFlags, usage: string): string {
       hint: didYouMean(closeFlags(name.slice(2), flags)) ?? usage,
     });
   }
-  return eq < 0 && flags.literalNo.has(name) ? `${name}=true` : word;
+  if (eq < 0) return flags.literalNo.has(name) ? `${name}=true` : word;
+  if (flags.takesValue.has(name)) return word;
+  const value = word.slice(eq + 1);
+  if (TRUE.has(value)) return `${name}=true`;
+  if (FALSE.has(value)) return `${name}=false`;
+  throw new UsageError(
+    `invalid argument ${JSON.stringify(value)} for "${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
+    { hint: usage },
+  );
 }
 
 /**

@@ -118,6 +118,22 @@ describe('unknown flags and commands: one error line, the closest as a hint, exi
       reason: "kubectl's words for arguments a command does not take (kubectl api-resources extra)",
     },
     {
+      name: 'BooleanFlagWithAValueParseBoolRefuses',
+      argv: ['sync', '-f', EXAMPLES, '--warnings-as-errors=maybe'],
+      error:
+        'invalid argument "maybe" for "--warnings-as-errors" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+      hint: 'see: kubectl crossplane-rbac sync --help',
+      reason:
+        'kubectl get ns --warnings-as-errors=maybe refuses it in these words (pflag reads a bool with strconv.ParseBool); yargs alone took any value as true',
+    },
+    {
+      name: 'CommandBooleanFlagWithAValueParseBoolRefuses',
+      argv: ['sync', '-f', EXAMPLES, '--yes=yes'],
+      error: 'invalid argument "yes" for "--yes" flag: strconv.ParseBool: parsing "yes": invalid syntax',
+      hint: 'see: kubectl crossplane-rbac sync --help',
+      reason: "a command's own boolean flag is read as kubectl's are: `yes` is no ParseBool value",
+    },
+    {
       name: 'UnknownFlagWithHelp',
       argv: ['sync', '--dryrun', '--help'],
       error: 'unknown flag: --dryrun',
@@ -138,12 +154,27 @@ describe('the spellings kubectl takes are taken', () => {
     { name: 'ShortFlagWithEquals', argv: ['version', '-o=json'], reason: 'pflag takes -o=json' },
     { name: 'GlobalFlagFirst', argv: ['-o', 'json', 'version'], reason: 'a global flag before the command' },
     { name: 'LongV', argv: ['version', '--v=0', '-o', 'json'], reason: 'kubectl registers -v as --v too' },
+    {
+      name: 'BooleanAsParseBoolReadsIt',
+      argv: ['version', '-o', 'json', '--warnings-as-errors=F', '--insecure-skip-tls-verify=0'],
+      reason: "strconv.ParseBool's false values, as pflag reads a bool flag's value",
+    },
   ])('$name', async ({ argv, reason }) => {
     const want = await runCaptured(['version', '-o', 'json']);
     const r = await runCaptured(argv);
     expect(r.stderr, reason).toBe('');
     expect(r.code, reason).toBe(0);
     expect(r.stdout, reason).toBe(want.stdout);
+  });
+
+  it('a boolean flag given a value ParseBool reads is that value: --all-namespaces=t is -A, =0 is off', async () => {
+    const ask = ['who-can', 'get', 'pods', '-f', EXAMPLES, '-o', 'json'];
+    const on = await runCaptured([...ask, '-A']);
+    const off = await runCaptured(ask);
+    expect(on.code).toBe(0);
+    expect(on.stdout).not.toBe(off.stdout);
+    expect(await runCaptured([...ask, '--all-namespaces=t'])).toStrictEqual(on);
+    expect(await runCaptured([...ask, '--all-namespaces=0'])).toStrictEqual(off);
   });
 
   it('short flags in a group, the last taking the next word: -yf PATH', async () => {
