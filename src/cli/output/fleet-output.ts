@@ -14,7 +14,7 @@ import { formatWarning } from '../warnings.js';
 import { formatListChunks } from './stream-list.js';
 
 // The fleet prints its merged output in pieces (loaded with it, lazily).
-export { printChunks } from './stream-list.js';
+export { printChunks } from './print-chunks.js';
 import type { Printed, TableModel } from './printer.js';
 import { toPrinter } from './registry.js';
 import type { Shown } from './shown.js';

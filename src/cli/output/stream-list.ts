@@ -33,5 +33,3 @@ export function* formatListChunks(
   }
   yield '\n  ]\n}\n';
 }
-
-export { printChunks } from './print-chunks.js';

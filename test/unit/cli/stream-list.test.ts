@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asList, formatJson, formatYaml } from '../../../src/cli/output/format-data.js';
-import { formatListChunks, printChunks } from '../../../src/cli/output/stream-list.js';
+import { formatListChunks } from '../../../src/cli/output/stream-list.js';
+import { printChunks } from '../../../src/cli/output/print-chunks.js';
 
 const role = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   apiVersion: 'rbac.authorization.k8s.io/v1',
