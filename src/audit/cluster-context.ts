@@ -51,6 +51,11 @@ export interface AuditInput extends RbacSnapshot {
   readonly providerConfigs?: readonly KubeObject[] | undefined;
   /** The API groups whose ProviderConfigs could not (all) be read: their provider-identity steps "may". */
   readonly providerConfigsUnread?: readonly string[] | undefined;
+  /**
+   * The CRDs of the in-cluster providers' managed resources read (live or from -f): their controller references say
+   * which revision serves each kind, whatever the revisions' status says.
+   */
+  readonly inClusterCrds?: readonly KubeObject[] | undefined;
 }
 
 export const CLUSTER_ADMIN: Identity = { kind: 'ClusterRole', name: 'cluster-admin' };

@@ -139,10 +139,11 @@ function injectedText(
   who: Identity,
   namespace: string | undefined,
 ): { text: string; certain: boolean } | undefined {
+  const noted = (text: string): string => (p.note !== undefined ? `${text}; ${p.note}` : text);
   const sure = (text: string): { text: string; certain: boolean } =>
     p.doubt !== undefined
-      ? { text: `may: ${p.doubt}; ${text.replace(/^may: /, '')}`, certain: false }
-      : { text, certain: !text.startsWith('may: ') };
+      ? { text: noted(`may: ${p.doubt}; ${text.replace(/^may: /, '')}`), certain: false }
+      : { text: noted(text), certain: !text.startsWith('may: ') };
   const { kinds, applies } = configsFor(p, kind, namespace);
   const configs = (p.configs ?? []).filter(applies);
   const injected = configs.find((c) => c.injected);

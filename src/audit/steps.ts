@@ -112,6 +112,8 @@ export interface InClusterProvider {
   readonly unread: readonly string[];
   /** Why the provider may not be what its revision's status says (then every step through it "may"). */
   readonly doubt?: string;
+  /** What other evidence claimed and was not believed (another revision's status naming one of its CRDs). */
+  readonly note?: string;
 }
 
 export interface Target {

@@ -383,4 +383,43 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
       'ClusterProviderConfig in-cluster (kubernetes.m.crossplane.io) uses InjectedIdentity',
     );
   });
+  it('a renamed package (a mirror’s name) whose status.objectRefs were emptied: the CRD it controls still names it, as "may"', async () => {
+    // The package manager makes the active revision the controller of each CRD it installs (crossplane
+    // internal/controller/pkg/revision/establisher.go@2d040d2daf4e001799c4154a4a09b9e1f40d7fde, create); only
+    // administrators write CRDs, so a status writer cannot move it.
+    const revision = server.get('providerrevisions', REVISION) as {
+      metadata: { uid: string };
+      spec: Record<string, unknown>;
+    };
+    const mirror = 'registry.example.com/platform/k8s-provider:v1.2.1';
+    server.seed([{ ...revision, spec: { ...revision.spec, image: mirror }, status: { objectRefs: [] } }]);
+    expect(identitySteps((await audit(admin)).report)).toStrictEqual([]);
+    const crd = server.get('customresourcedefinitions', 'objects.kubernetes.m.crossplane.io') as {
+      metadata: Record<string, unknown>;
+    };
+    const owner = { apiVersion: 'pkg.crossplane.io/v1', kind: 'ProviderRevision', name: REVISION };
+    server.seed([
+      {
+        ...crd,
+        metadata: {
+          ...crd.metadata,
+          ownerReferences: [
+            { ...owner, uid: revision.metadata.uid, controller: true, blockOwnerDeletion: true },
+          ],
+        },
+      },
+    ]);
+    const r = await audit(admin);
+    expect(r.report.unseen).toStrictEqual([]);
+    const [step, ...more] = identitySteps(r.report);
+    expect(more).toStrictEqual([]);
+    expect(step?.trigger.resource).toBe('objects.kubernetes.m.crossplane.io');
+    expect(step?.actsAs.name).toBe('provider-kubernetes');
+    expect(step?.why).toContain(
+      `(may: CustomResourceDefinition objects.kubernetes.m.crossplane.io's controller is ProviderRevision ${REVISION}, but its status.objectRefs do not name it`,
+    );
+    expect(step?.why).toContain(
+      'ClusterProviderConfig in-cluster (kubernetes.m.crossplane.io) uses InjectedIdentity',
+    );
+  });
 });
