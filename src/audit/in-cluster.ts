@@ -6,14 +6,14 @@
  */
 import type { Deployment, KubeObject, ProviderRevision } from '../kube/types.js';
 import type { Identity } from './rights.js';
-import type { ConfigKind, InClusterConfig, InClusterProvider } from './steps.js';
+import type { ConfigKind, InClusterConfig, InClusterProvider, UnreadConfigKind } from './steps.js';
 
 /** What finding them takes: the revisions, the Deployments (whose account runs each), the ProviderConfigs read. */
 export interface InClusterInput {
   readonly providerRevisions: readonly ProviderRevision[];
   readonly deployments: readonly Deployment[];
   readonly providerConfigs?: readonly KubeObject[] | undefined;
-  readonly providerConfigsUnread?: readonly string[] | undefined;
+  readonly providerConfigsUnread?: readonly UnreadConfigKind[] | undefined;
   /** The in-cluster CRDs read (IN_CLUSTER_KINDS), whose controller references say which revision serves them. */
   readonly inClusterCrds?: readonly KubeObject[] | undefined;
 }
@@ -261,7 +261,9 @@ export function inClusterProviders(input: InClusterInput, crossplaneNamespace: s
       input.providerConfigs === undefined
         ? undefined
         : input.providerConfigs.map(configRead).filter((c) => groups.includes(c.group));
-    const unread = (input.providerConfigsUnread ?? []).filter((g) => groups.includes(g));
+    const unread = (input.providerConfigsUnread ?? []).filter((u) =>
+      configKinds.some((k) => `${k.resource}.${k.group}` === u.crd),
+    );
     out.push({
       account,
       kinds,

@@ -292,3 +292,41 @@ describe('provider-identity by the CRDs’ owner references', () => {
     expect(why).not.toContain('(may:');
   });
 });
+
+describe('ProviderConfigs that could not be read, per kind', () => {
+  // The reader could list team-a's namespaced ProviderConfigs only (forbidden cluster-wide, read in team-a) and
+  // every ClusterProviderConfig: for an Object made in team-a every ProviderConfig it may name was read.
+  const tc = (readIn: string[] | undefined): AuditInput => ({
+    ...kubernetesProvider({
+      refs: M_KINDS,
+      rules: [createIn(['objects'])],
+      namespace: 'team-a',
+      configs: [pc('ProviderConfig', 'remote', 'Secret', 'team-a')],
+    }),
+    providerConfigsUnread: [{ crd: `providerconfigs.${M}`, ...(readIn !== undefined ? { readIn } : {}) }],
+  });
+
+  it('a namespaced kind read in the managed resource’s namespace is known there: every config uses a Secret, no step', () => {
+    expect(identityWhy(tc(['team-a']))).toStrictEqual([]);
+  });
+
+  it('read elsewhere or nowhere, or the cluster-scoped kind unread: "may"', () => {
+    for (const t of [
+      tc(['team-b']),
+      tc(undefined),
+      { ...tc(undefined), providerConfigsUnread: [{ crd: `clusterproviderconfigs.${M}` }] },
+    ]) {
+      const [why, ...more] = identityWhy(t);
+      expect(more).toStrictEqual([]);
+      expect(why).toContain('may: its ProviderConfigs could not all be read');
+    }
+  });
+
+  it('a kind of the other group unread decides nothing for this one', () => {
+    const legacy = {
+      ...tc(undefined),
+      providerConfigsUnread: [{ crd: 'providerconfigs.kubernetes.crossplane.io' }],
+    };
+    expect(identityWhy(legacy)).toStrictEqual([]);
+  });
+});
