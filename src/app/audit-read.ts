@@ -6,7 +6,7 @@
  * every read that still could not be made is `unseen`, with the steps it decides, and the audit goes on without it.
  */
 import type { DiscoveredResource, KubeObject, ProviderRevision } from '../kube/types.js';
-import { inClusterConfigCrds } from '../audit/in-cluster.js';
+import { IN_CLUSTER_KINDS, inClusterConfigCrds } from '../audit/in-cluster.js';
 import { isBindingObject } from '../kube/rbac-guards.js';
 import type { SnapshotPart } from '../crossplane/validate-input.js';
 import type { Mechanism } from '../audit/catalogue.js';
@@ -43,6 +43,7 @@ const DECIDES: Partial<Record<SnapshotPart, readonly Mechanism[]>> = {
   ],
   providerRevisions: ['runtime-config', 'provider-identity'],
   providerConfigs: ['provider-identity'],
+  crds: ['provider-identity'],
   xrds: ['compose-through-xr'],
   compositions: ['compose-through-xr'],
   compositionRevisions: ['compose-through-xr'],
@@ -93,12 +94,18 @@ export async function readAuditInput(
       unseen.unshift(...bound.unseen);
     }
     const read = await clusterInput(cluster, objects, AUDIT_PARTS);
-    // The in-cluster providers' ProviderConfigs decide their provider-identity steps: read once the revisions are.
-    const configs = await readProviderConfigs(cluster, read.snapshot.providerRevisions, namespaces);
+    // The in-cluster providers' CRDs (whose controller is the revision serving them), then their ProviderConfigs,
+    // decide their provider-identity steps: read once the revisions are.
+    const revisions = read.snapshot.providerRevisions;
+    const crds = await readInClusterCrds(cluster, revisions);
+    const configs = await readProviderConfigs(cluster, revisions, crds.objects, namespaces);
     input = {
       ...read,
-      snapshot: { ...read.snapshot, others: [...read.snapshot.others, ...configs.objects] },
-      unseen: [...unseen, ...configs.unseen],
+      snapshot: {
+        ...read.snapshot,
+        others: [...read.snapshot.others, ...crds.objects, ...configs.objects],
+      },
+      unseen: [...unseen, ...crds.unseen, ...configs.unseen],
     };
   } finally {
     progress?.stop();
@@ -146,16 +153,46 @@ function fallbackReads(cluster: Cluster, fallback: string): Fallback {
 }
 
 /**
+ * The CRDs of the in-cluster providers' managed resources (four names, one GET each, only where a revision is active):
+ * their controller references say which revision serves each kind. One that may not be read is unseen by name.
+ */
+async function readInClusterCrds(
+  cluster: Cluster,
+  revisions: readonly ProviderRevision[],
+): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
+  if (!revisions.some((r) => (r.spec.desiredState ?? 'Active') === 'Active'))
+    return { objects: [], unseen: [] };
+  const reads = await Promise.all(
+    IN_CLUSTER_KINDS.map(async (name): Promise<{ object?: KubeObject; unseen?: Unseen }> => {
+      try {
+        const object = await cluster.get(Kinds.customResourceDefinition, name);
+        return object === undefined ? {} : { object };
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 403))
+          throw translateError(err, `getting CustomResourceDefinition ${name}`, cluster.describe);
+        const reason = err.status?.message ?? 'forbidden';
+        return { unseen: { part: 'crds', what: `CustomResourceDefinition ${name}`, reason, verb: 'get' } };
+      }
+    }),
+  );
+  return {
+    objects: reads.flatMap((r) => (r.object !== undefined ? [r.object] : [])),
+    unseen: reads.flatMap((r) => (r.unseen !== undefined ? [r.unseen] : [])),
+  };
+}
+
+/**
  * The ProviderConfigs of the in-cluster providers among REVISIONS (provider-kubernetes,
- * provider-helm): each kind their revisions' objectRefs name, as discovery serves it (its version and scope), listed
+ * provider-helm, as the CRDs they control, their objectRefs or their package say): each of their kinds, as discovery serves it (its version and scope), listed
  * as a part is. A kind discovery does not serve has no object; what may not be read is unseen, named `plural.group`.
  */
 async function readProviderConfigs(
   cluster: Cluster,
   revisions: readonly ProviderRevision[],
+  inClusterCrds: readonly KubeObject[],
   namespaces: Fallback,
 ): Promise<{ objects: KubeObject[]; unseen: Unseen[] }> {
-  const crds = inClusterConfigCrds(revisions);
+  const crds = inClusterConfigCrds(revisions, inClusterCrds);
   if (crds.length === 0) return { objects: [], unseen: [] };
   let served: DiscoveredResource[];
   try {

@@ -5,6 +5,7 @@ import type { ByDesign, Finding } from '../audit/audit.js';
 import type { Severity } from '../audit/catalogue.js';
 import type { Identity } from '../audit/rights.js';
 import type { CompositionKinds } from '../audit/cluster-context.js';
+import { IN_CLUSTER_KINDS } from '../audit/in-cluster.js';
 import type { KubeObject } from '../kube/types.js';
 import type { AppDeps } from './deps.js';
 import type { Unseen } from './read-snapshot.js';
@@ -65,14 +66,25 @@ export async function runAudit(options: AuditOptions, deps: AppDeps): Promise<Au
     import('../audit/accept.js'),
   ]);
   // ProviderConfigs decide provider-identity: those read (live, the in-cluster providers' kinds; -f, all at hand),
-  // and the groups whose ProviderConfigs could not all be read (unseen as `plural.group`).
+  // and the kinds that could not all be read (unseen as `plural.group`, with the namespaces read in instead).
   const providerConfigs = input.snapshot.others.filter((o) => /ProviderConfig$/.test(o.kind));
   const providerConfigsUnread = input.unseen
     .filter((u) => u.part === 'providerConfigs')
-    .map((u) => u.what.slice(u.what.indexOf('.') + 1));
+    .map((u) => ({ crd: u.what, ...(u.readIn !== undefined ? { readIn: u.readIn.split(',') } : {}) }));
+  // The in-cluster providers' CRDs (live, the four read by name; -f, those at hand): which revision serves each kind.
+  const inClusterCrds = input.snapshot.others.filter(
+    (o) => o.kind === 'CustomResourceDefinition' && IN_CLUSTER_KINDS.includes(o.metadata.name),
+  );
   const compositions = await compositionKinds(input);
   const result = audit(
-    { ...input.snapshot, roles: rolesOf(input), providerConfigs, providerConfigsUnread, compositions },
+    {
+      ...input.snapshot,
+      roles: rolesOf(input),
+      providerConfigs,
+      providerConfigsUnread,
+      inClusterCrds,
+      compositions,
+    },
     {
       ...(options.subject !== undefined ? { subject: options.subject } : {}),
       storedRules: live && !converged,

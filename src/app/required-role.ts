@@ -64,8 +64,19 @@ export async function readRequiredRole(
   // (--converged, --after-sync), and who-can and explain --subject the XRDs of the group RESOURCE is served in
   // (resolve-live.ts).
   const getRoles = { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] };
-  if (command === 'audit' || command === 'lookup')
-    return { ...role, rules: [...(role.rules ?? []), getRoles] };
+  if (command === 'lookup') return { ...role, rules: [...(role.rules ?? []), getRoles] };
+  if (command === 'audit') {
+    // audit also GETs, where a provider revision is active, the in-cluster providers' managed-resource CRDs by name
+    // (audit-read.ts: their controller is the revision serving them).
+    const { IN_CLUSTER_KINDS } = await import('../audit/in-cluster.js');
+    const getCrds = {
+      verbs: ['get'],
+      apiGroups: ['apiextensions.k8s.io'],
+      resources: ['customresourcedefinitions'],
+      resourceNames: [...IN_CLUSTER_KINDS],
+    };
+    return { ...role, rules: [...(role.rules ?? []), getRoles, getCrds] };
+  }
   if (command !== 'who-can' && command !== 'explain-subject') return role;
   const get = [
     getRoles,

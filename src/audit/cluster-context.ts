@@ -25,7 +25,7 @@ import {
 } from '../crossplane/names.js';
 import { bindableRoles, type Bindable } from './bindable.js';
 import { accountOfUser, type Identity, type Rights } from './rights.js';
-import type { ComposedKind, ComposingApi, StepContext } from './steps.js';
+import type { ComposedKind, ComposingApi, StepContext, UnreadConfigKind } from './steps.js';
 import { inClusterProviders } from './in-cluster.js';
 
 /** What one Composition (or CompositionRevision) composes, as the composed analysis reads its templates. */
@@ -49,8 +49,13 @@ export interface AuditInput extends RbacSnapshot {
    * provider-identity step "may".
    */
   readonly providerConfigs?: readonly KubeObject[] | undefined;
-  /** The API groups whose ProviderConfigs could not (all) be read: their provider-identity steps "may". */
-  readonly providerConfigsUnread?: readonly string[] | undefined;
+  /** The ProviderConfig kinds that could not (all) be read: provider-identity steps that need them "may". */
+  readonly providerConfigsUnread?: readonly UnreadConfigKind[] | undefined;
+  /**
+   * The CRDs of the in-cluster providers' managed resources read (live or from -f): their controller references say
+   * which revision serves each kind, whatever the revisions' status says.
+   */
+  readonly inClusterCrds?: readonly KubeObject[] | undefined;
 }
 
 export const CLUSTER_ADMIN: Identity = { kind: 'ClusterRole', name: 'cluster-admin' };

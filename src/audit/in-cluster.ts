@@ -1,18 +1,21 @@
 /**
  * The providers whose managed resources act on their own cluster (provider-kubernetes, provider-helm), as the audit
- * finds them: by their active ProviderRevisions' status.objectRefs, else by their package (spec.image), which a
- * writer of the revisions' status cannot change; with their accounts and the ProviderConfigs read of their kinds.
+ * finds them: by the CRDs their active ProviderRevisions control (owner references only administrators write) and
+ * the revisions' status.objectRefs, else by their package (spec.image), which a writer of the revisions' status
+ * cannot change; with their accounts and the ProviderConfigs read of their kinds.
  */
 import type { Deployment, KubeObject, ProviderRevision } from '../kube/types.js';
 import type { Identity } from './rights.js';
-import type { ConfigKind, InClusterConfig, InClusterProvider } from './steps.js';
+import type { ConfigKind, InClusterConfig, InClusterProvider, UnreadConfigKind } from './steps.js';
 
 /** What finding them takes: the revisions, the Deployments (whose account runs each), the ProviderConfigs read. */
 export interface InClusterInput {
   readonly providerRevisions: readonly ProviderRevision[];
   readonly deployments: readonly Deployment[];
   readonly providerConfigs?: readonly KubeObject[] | undefined;
-  readonly providerConfigsUnread?: readonly string[] | undefined;
+  readonly providerConfigsUnread?: readonly UnreadConfigKind[] | undefined;
+  /** The in-cluster CRDs read (IN_CLUSTER_KINDS), whose controller references say which revision serves them. */
+  readonly inClusterCrds?: readonly KubeObject[] | undefined;
 }
 
 /**
@@ -39,7 +42,7 @@ function familyConfigKinds(family: string): ConfigKind[] {
 }
 
 /** The managed-resource CRDs of the providers that act on their own cluster (provider-kubernetes, provider-helm). */
-const IN_CLUSTER_KINDS = [
+export const IN_CLUSTER_KINDS: readonly string[] = [
   'objects.kubernetes.crossplane.io',
   'objects.kubernetes.m.crossplane.io',
   'releases.helm.crossplane.io',
@@ -53,11 +56,20 @@ const IN_CLUSTER_PACKAGES: Readonly<Record<string, string>> = {
 
 const isActive = (rev: ProviderRevision): boolean => (rev.spec.desiredState ?? 'Active') === 'Active';
 
-/** The CRD names (`plural.group`) an active ProviderRevision's objectRefs name. */
+/**
+ * The CRD names (`plural.group`) an active ProviderRevision's objectRefs name: CustomResourceDefinitions, or the
+ * ManagedResourceDefinitions of the same name Crossplane v2 makes of a provider's managed-resource CRDs and reports
+ * instead (crossplane internal/converter/custom_to_managed.go@2d040d2daf4e001799c4154a4a09b9e1f40d7fde).
+ */
 function crdsOf(rev: ProviderRevision): string[] {
   if (!isActive(rev)) return [];
   return (rev.status?.objectRefs ?? [])
-    .filter((r) => r.kind === 'CustomResourceDefinition')
+    .filter(
+      (r) =>
+        r.kind === 'CustomResourceDefinition' ||
+        (r.kind === 'ManagedResourceDefinition' &&
+          (r.apiVersion ?? '').startsWith('apiextensions.crossplane.io/')),
+    )
     .map((r) => r.name ?? '');
 }
 
@@ -76,33 +88,129 @@ function packageFamily(rev: ProviderRevision): string | undefined {
   return IN_CLUSTER_PACKAGES[repository];
 }
 
-/**
- * The in-cluster kinds a revision is known to serve, and its family: its status.objectRefs name them, else its package
- * is provider-kubernetes or provider-helm (then all of the family's kinds, and a doubt: its status says otherwise).
- */
-function evidenceOf(rev: ProviderRevision): { crds: string[]; family: string; doubt?: string } | undefined {
-  const crds = crdsOf(rev).filter((n) => IN_CLUSTER_KINDS.includes(n));
-  const [first] = crds;
-  if (first !== undefined) return { crds, family: first.split('.')[1] ?? '' };
-  const family = packageFamily(rev);
-  if (family === undefined) return undefined;
-  return {
-    crds: IN_CLUSTER_KINDS.filter((k) => k.split('.')[1] === family),
-    family,
-    doubt: `ProviderRevision ${rev.metadata.name}'s package is provider-${family} (spec.image ${rev.spec.image ?? ''}), but its status.objectRefs name none of its kinds; status is written by whoever may update providerrevisions/status, so its kinds are taken from the package`,
-  };
+/** An in-cluster CRD read, and the ProviderRevision its controller reference names. */
+interface CrdController {
+  readonly crd: string;
+  readonly revision: string;
+  readonly uid: string | undefined;
 }
 
 /**
- * The ProviderConfig CRDs (`plural.group`) of the in-cluster providers whose active revisions are read (by their
- * objectRefs or their package): what a live audit lists to decide their provider-identity steps.
+ * The controllers of the in-cluster CRDs read: Crossplane's package manager makes the active revision the controller
+ * of each CRD it installs (crossplane internal/controller/pkg/revision/establisher.go
+ * @2d040d2daf4e001799c4154a4a09b9e1f40d7fde, create and update; a revision no longer active is left an owner only,
+ * ReleaseObjects), and of each CRD an MRD makes (internal/controller/apiextensions/managed/crd.go, the MRD's
+ * controller copied). Only who may write CRDs sets them; a CRD's name is its plural and group (apiextensions
+ * validation), so the name says which kind it serves.
  */
-export function inClusterConfigCrds(revisions: readonly ProviderRevision[]): string[] {
-  const crds = revisions.flatMap((rev) => {
-    const family = evidenceOf(rev)?.family;
+function crdControllers(crds: readonly KubeObject[]): CrdController[] {
+  return crds.flatMap((c) => {
+    if (c.kind !== 'CustomResourceDefinition' || !IN_CLUSTER_KINDS.includes(c.metadata.name)) return [];
+    const owner = (c.metadata.ownerReferences ?? []).find(
+      (o) =>
+        o.controller === true &&
+        o.kind === 'ProviderRevision' &&
+        o.apiVersion.startsWith('pkg.crossplane.io/'),
+    );
+    return owner === undefined ? [] : [{ crd: c.metadata.name, revision: owner.name, uid: owner.uid }];
+  });
+}
+
+/** Whether C's controller is REV (by name, and by uid where both carry one: a revision made again is another). */
+const controls = (c: CrdController, rev: ProviderRevision): boolean =>
+  c.revision === rev.metadata.name &&
+  (c.uid === undefined || rev.metadata.uid === undefined || c.uid === rev.metadata.uid);
+
+/** What is known of which active revision serves which in-cluster kind. */
+interface Evidence {
+  readonly revisions: readonly ProviderRevision[];
+  readonly controllers: readonly CrdController[];
+}
+
+/** The active revision other than REV that controls CRD, if any: then REV does not serve its kind. */
+function servedElsewhere(ev: Evidence, rev: ProviderRevision, crd: string): ProviderRevision | undefined {
+  const c = ev.controllers.find((x) => x.crd === crd);
+  if (c === undefined || controls(c, rev)) return undefined;
+  return ev.revisions.find((r) => r !== rev && isActive(r) && controls(c, r));
+}
+
+const byKindOrder = (a: string, b: string): number =>
+  IN_CLUSTER_KINDS.indexOf(a) - IN_CLUSTER_KINDS.indexOf(b);
+
+/**
+ * The in-cluster kinds a revision serves, and its family: the CRDs it controls and the kinds its status.objectRefs
+ * name (but those whose CRD another active revision controls), else, its package being provider-kubernetes or
+ * provider-helm, the family's kinds; a doubt where the evidence disagrees (the status misses a CRD it controls, or
+ * names none while its package is one), and a note where another revision's status names a CRD it controls.
+ */
+function evidenceOf(
+  rev: ProviderRevision,
+  ev: Evidence,
+): { crds: string[]; family: string; doubt?: string; note?: string } | undefined {
+  if (!isActive(rev)) return undefined;
+  const status = crdsOf(rev).filter((n) => IN_CLUSTER_KINDS.includes(n));
+  const owned = ev.controllers.filter((c) => controls(c, rev)).map((c) => c.crd);
+  const kept = status.filter((n) => servedElsewhere(ev, rev, n) === undefined);
+  const crds = [...new Set([...owned, ...kept])].sort(byKindOrder);
+  const note = claimsOf(rev, ev);
+  const [first] = crds;
+  const name = rev.metadata.name;
+  if (first !== undefined) {
+    const unnamed = owned.filter((n) => !status.includes(n)).sort(byKindOrder);
+    return {
+      crds,
+      family: first.split('.')[1] ?? '',
+      ...(unnamed.length > 0
+        ? {
+            doubt: `CustomResourceDefinition ${unnamed.join(', ')}'s controller is ProviderRevision ${name}, but its status.objectRefs do not name it; a CRD's owners are written by administrators, status by whoever may update providerrevisions/status, so its kinds are taken from the CRDs`,
+          }
+        : {}),
+      ...(note !== undefined ? { note } : {}),
+    };
+  }
+  const family = packageFamily(rev);
+  if (family === undefined) return undefined;
+  const familyCrds = IN_CLUSTER_KINDS.filter(
+    (k) => k.split('.')[1] === family && servedElsewhere(ev, rev, k) === undefined,
+  );
+  if (familyCrds.length === 0) return undefined;
+  return {
+    crds: familyCrds,
+    family,
+    doubt: `ProviderRevision ${name}'s package is provider-${family} (spec.image ${rev.spec.image ?? ''}), but its status.objectRefs name none of its kinds; status is written by whoever may update providerrevisions/status, so its kinds are taken from the package`,
+    ...(note !== undefined ? { note } : {}),
+  };
+}
+
+/** What other active revisions' status.objectRefs claim of the CRDs REV controls (not believed: the CRD says REV). */
+function claimsOf(rev: ProviderRevision, ev: Evidence): string | undefined {
+  const claims = ev.revisions.flatMap((other) =>
+    other === rev
+      ? []
+      : crdsOf(other)
+          .filter((n) => servedElsewhere(ev, other, n) === rev)
+          .map(
+            (n) =>
+              `ProviderRevision ${other.metadata.name}'s status.objectRefs name CustomResourceDefinition ${n}, but its controller is ProviderRevision ${rev.metadata.name}`,
+          ),
+  );
+  return claims.length > 0 ? claims.join('; ') : undefined;
+}
+
+/**
+ * The ProviderConfig CRDs (`plural.group`) of the in-cluster providers whose active revisions are read (by the CRDs
+ * they control, their objectRefs or their package): what a live audit lists to decide their provider-identity steps.
+ */
+export function inClusterConfigCrds(
+  revisions: readonly ProviderRevision[],
+  crds: readonly KubeObject[],
+): string[] {
+  const ev: Evidence = { revisions, controllers: crdControllers(crds) };
+  const names = revisions.flatMap((rev) => {
+    const family = evidenceOf(rev, ev)?.family;
     return family === undefined ? [] : familyConfigKinds(family).map((k) => `${k.resource}.${k.group}`);
   });
-  return [...new Set(crds)].sort();
+  return [...new Set(names)].sort();
 }
 
 /** A ProviderConfig read: its kind, group, namespace (namespaced kinds) and name, and whether it is InjectedIdentity. */
@@ -119,8 +227,12 @@ function configRead(c: KubeObject): InClusterConfig {
 /** The providers whose managed resources act as their own account, each with its account and kinds. */
 export function inClusterProviders(input: InClusterInput, crossplaneNamespace: string): InClusterProvider[] {
   const out: InClusterProvider[] = [];
+  const ev: Evidence = {
+    revisions: input.providerRevisions,
+    controllers: crdControllers(input.inClusterCrds ?? []),
+  };
   for (const rev of input.providerRevisions) {
-    const evidence = evidenceOf(rev);
+    const evidence = evidenceOf(rev, ev);
     if (evidence === undefined) continue;
     const deployment = input.deployments.find((d) =>
       (d.metadata.ownerReferences ?? []).some(
@@ -149,7 +261,9 @@ export function inClusterProviders(input: InClusterInput, crossplaneNamespace: s
       input.providerConfigs === undefined
         ? undefined
         : input.providerConfigs.map(configRead).filter((c) => groups.includes(c.group));
-    const unread = (input.providerConfigsUnread ?? []).filter((g) => groups.includes(g));
+    const unread = (input.providerConfigsUnread ?? []).filter((u) =>
+      configKinds.some((k) => `${k.resource}.${k.group}` === u.crd),
+    );
     out.push({
       account,
       kinds,
@@ -157,6 +271,7 @@ export function inClusterProviders(input: InClusterInput, crossplaneNamespace: s
       configs,
       unread,
       ...(evidence.doubt !== undefined ? { doubt: evidence.doubt } : {}),
+      ...(evidence.note !== undefined ? { note: evidence.note } : {}),
     });
   }
   return out;

@@ -98,6 +98,22 @@ function configsFor(
 }
 
 /**
+ * Whether a ProviderConfig of KINDS a managed resource in NAMESPACE (undefined: any) may name could not be read: a
+ * kind unread, but a namespaced one read in NAMESPACE (listed there when forbidden cluster-wide) is known there.
+ */
+function unreadFor(
+  p: InClusterProvider,
+  kinds: readonly ConfigKind[],
+  namespace: string | undefined,
+): boolean {
+  return p.unread.some((u) => {
+    const k = kinds.find((x) => `${x.resource}.${x.group}` === u.crd);
+    if (k === undefined) return false;
+    return !(k.namespaced && namespace !== undefined && (u.readIn ?? []).includes(namespace));
+  });
+}
+
+/**
  * The first of VERBS on one of KINDS the identity may make, for a managed resource in NAMESPACE (undefined: any): a
  * cluster-scoped kind without a namespace (a RoleBinding grants nothing on one: kubernetes plugin/pkg/auth/authorizer/
  * rbac/rbac.go, only ClusterRoleBindings apply to a request without a namespace); a namespaced one in NAMESPACE, or,
@@ -139,15 +155,16 @@ function injectedText(
   who: Identity,
   namespace: string | undefined,
 ): { text: string; certain: boolean } | undefined {
+  const noted = (text: string): string => (p.note !== undefined ? `${text}; ${p.note}` : text);
   const sure = (text: string): { text: string; certain: boolean } =>
     p.doubt !== undefined
-      ? { text: `may: ${p.doubt}; ${text.replace(/^may: /, '')}`, certain: false }
-      : { text, certain: !text.startsWith('may: ') };
+      ? { text: noted(`may: ${p.doubt}; ${text.replace(/^may: /, '')}`), certain: false }
+      : { text: noted(text), certain: !text.startsWith('may: ') };
   const { kinds, applies } = configsFor(p, kind, namespace);
   const configs = (p.configs ?? []).filter(applies);
   const injected = configs.find((c) => c.injected);
   if (injected !== undefined) return sure(`${configText(injected)} uses InjectedIdentity`);
-  if (p.configs === undefined || p.unread.includes(kind.group)) {
+  if (p.configs === undefined || unreadFor(p, kinds, namespace)) {
     return sure(
       'may: its ProviderConfigs could not all be read; one with credentials source InjectedIdentity makes it so',
     );

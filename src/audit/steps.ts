@@ -100,6 +100,12 @@ export interface InClusterConfig {
 }
 
 /** A provider whose managed resources act on this cluster as its own account (a ProviderConfig's InjectedIdentity). */
+/** A ProviderConfig kind (`plural.group`) that could not be listed cluster-wide, and the namespaces it was read in. */
+export interface UnreadConfigKind {
+  readonly crd: string;
+  readonly readIn?: readonly string[] | undefined;
+}
+
 export interface InClusterProvider {
   readonly account: Identity;
   /** The managed-resource kinds (cluster-scoped and namespaced) that do, as `plural.group`. */
@@ -108,10 +114,12 @@ export interface InClusterProvider {
   readonly configKinds: readonly ConfigKind[];
   /** Its ProviderConfigs read (both groups); undefined: none was looked for. */
   readonly configs: readonly InClusterConfig[] | undefined;
-  /** Its groups whose ProviderConfigs could not all be read. */
-  readonly unread: readonly string[];
+  /** Its ProviderConfig kinds that could not all be read. */
+  readonly unread: readonly UnreadConfigKind[];
   /** Why the provider may not be what its revision's status says (then every step through it "may"). */
   readonly doubt?: string;
+  /** What other evidence claimed and was not believed (another revision's status naming one of its CRDs). */
+  readonly note?: string;
 }
 
 export interface Target {

@@ -13,6 +13,7 @@
 import { escapeTerminal } from '../escape.js';
 import type { WarningHeader } from '../kube/warning-header.js';
 import type { Io, TextSink } from './io.js';
+import { useColor } from './output/terminal.js';
 
 /** client-go's colours for the prefix (rest/warnings.go yellowColor, resetColor). */
 const YELLOW = '\u001b[33;1m';
@@ -50,16 +51,9 @@ export class ServerWarningPrinter {
   }
 }
 
-/**
- * Whether the warnings' prefix is coloured: kubectl's AllowsColorOutput on stderr (kubernetes/kubernetes
- * staging/src/k8s.io/kubectl/pkg/util/term/term.go@78fc8e44052f699bf598f84b697b41e5a328c9c5: a terminal, TERM not `dumb`, NO_COLOR not set at all, even
- * empty), and not --no-color. It differs from output/terminal.ts's useColor, which lets an empty NO_COLOR colour, as
- * no-color.org says: these lines are kubectl's, coloured when kubectl's would be.
- */
+/** Whether the warnings' prefix is coloured: kubectl's AllowsColorOutput on stderr (output/terminal.ts's useColor). */
 export function allowsWarningColor(io: Pick<Io, 'env' | 'stderrIsTTY'>, noColorFlag: boolean): boolean {
-  if (noColorFlag || !io.stderrIsTTY) return false;
-  if (io.env.TERM === 'dumb') return false;
-  return io.env.NO_COLOR === undefined;
+  return useColor(io, io.stderrIsTTY, noColorFlag);
 }
 
 /** What --warnings-as-errors says after a command that succeeded, as kubectl words it; undefined without warnings. */

@@ -262,6 +262,24 @@ describe('-v request logs', () => {
         line.split(' Response Body: ')[1]?.replace(/ \[truncated \d+ chars\]$/, '').length,
       ).toBeLessThanOrEqual(1024);
     expect(bodies.some((l) => / \[truncated \d+ chars\]$/.test(l))).toBe(true);
+    // Header names as kubectl prints them, Go's http.Header keys (textproto.CanonicalMIMEHeaderKey): the same
+    // server's answers, so the same names, but Content-Encoding, which Go's transport drops when it unzips a body
+    // itself (and whose Accept-Encoding it adds below the log).
+    const responseNames = (stderr: string): Set<string> => {
+      const names = new Set<string>();
+      let inResponse = false;
+      for (const l of linesOf(stderr)) {
+        if (/\] Response Headers:$/.test(l)) inResponse = true;
+        else if (!/\] {5}[^ ]/.test(l)) inResponse = false;
+        else if (inResponse) names.add(/\] {5}([^:]+):/.exec(l)?.[1] ?? '');
+      }
+      return names;
+    };
+    const kubectlNames = responseNames(ref.stderr);
+    expect(kubectlNames).toContain('Content-Type');
+    const ours = [...responseNames(r.stderr)].filter((n) => n !== 'Content-Encoding');
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.filter((n) => !kubectlNames.has(n))).toStrictEqual([]);
   });
 
   it('-v abc is one usage error, as in kubectl', async () => {

@@ -383,4 +383,120 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
       'ClusterProviderConfig in-cluster (kubernetes.m.crossplane.io) uses InjectedIdentity',
     );
   });
+  it('a renamed package (a mirror’s name) whose status.objectRefs were emptied: the CRD it controls still names it, as "may"', async () => {
+    // The package manager makes the active revision the controller of each CRD it installs (crossplane
+    // internal/controller/pkg/revision/establisher.go@2d040d2daf4e001799c4154a4a09b9e1f40d7fde, create); only
+    // administrators write CRDs, so a status writer cannot move it.
+    const revision = server.get('providerrevisions', REVISION) as {
+      metadata: { uid: string };
+      spec: Record<string, unknown>;
+    };
+    const mirror = 'registry.example.com/platform/k8s-provider:v1.2.1';
+    server.seed([{ ...revision, spec: { ...revision.spec, image: mirror }, status: { objectRefs: [] } }]);
+    expect(identitySteps((await audit(admin)).report)).toStrictEqual([]);
+    const crd = server.get('customresourcedefinitions', 'objects.kubernetes.m.crossplane.io') as {
+      metadata: Record<string, unknown>;
+    };
+    const owner = { apiVersion: 'pkg.crossplane.io/v1', kind: 'ProviderRevision', name: REVISION };
+    server.seed([
+      {
+        ...crd,
+        metadata: {
+          ...crd.metadata,
+          ownerReferences: [
+            { ...owner, uid: revision.metadata.uid, controller: true, blockOwnerDeletion: true },
+          ],
+        },
+      },
+    ]);
+    const r = await audit(admin);
+    expect(r.report.unseen).toStrictEqual([]);
+    const [step, ...more] = identitySteps(r.report);
+    expect(more).toStrictEqual([]);
+    expect(step?.trigger.resource).toBe('objects.kubernetes.m.crossplane.io');
+    expect(step?.actsAs.name).toBe('provider-kubernetes');
+    expect(step?.why).toContain(
+      `(may: CustomResourceDefinition objects.kubernetes.m.crossplane.io's controller is ProviderRevision ${REVISION}, but its status.objectRefs do not name it`,
+    );
+    expect(step?.why).toContain(
+      'ClusterProviderConfig in-cluster (kubernetes.m.crossplane.io) uses InjectedIdentity',
+    );
+  });
+  it('a reader who may list namespaced ProviderConfigs in team-a only: for Objects made in team-a they are known, as an administrator sees them', async () => {
+    const M = 'kubernetes.m.crossplane.io';
+    // The revision as installed (its status restored), and no ProviderConfig using InjectedIdentity.
+    server.seed([
+      {
+        apiVersion: 'pkg.crossplane.io/v1',
+        kind: 'ProviderRevision',
+        metadata: { name: REVISION },
+        spec: {
+          desiredState: 'Active',
+          image: 'xpkg.crossplane.io/crossplane-contrib/provider-kubernetes:v1.2.1',
+          revision: 1,
+        },
+        status: {
+          objectRefs: CRDS.map((c) => ({
+            apiVersion: 'apiextensions.k8s.io/v1',
+            kind: 'CustomResourceDefinition',
+            name: c.metadata.name,
+          })),
+        },
+      },
+      {
+        apiVersion: `${M}/v1alpha1`,
+        kind: 'ClusterProviderConfig',
+        metadata: { name: 'in-cluster' },
+        spec: { credentials: source('Secret') },
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRole',
+        metadata: { name: 'pc-reader' },
+        rules: [
+          {
+            apiGroups: [RBAC],
+            resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+            verbs: ['get', 'list'],
+          },
+          { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
+          { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
+          {
+            apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io', 'kubernetes.crossplane.io'],
+            resources: ['*'],
+            verbs: ['list'],
+          },
+          { apiGroups: [M], resources: ['clusterproviderconfigs'], verbs: ['list'] },
+        ],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'pc-reader' },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pc-reader' },
+        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'pc-reader' }],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'Role',
+        metadata: { name: 'pc-lister', namespace: 'team-a' },
+        rules: [{ apiGroups: [M], resources: ['providerconfigs'], verbs: ['list'] }],
+      },
+      {
+        apiVersion: rbac,
+        kind: 'RoleBinding',
+        metadata: { name: 'pc-lister', namespace: 'team-a' },
+        roleRef: { apiGroup: RBAC, kind: 'Role', name: 'pc-lister' },
+        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'pc-reader' }],
+      },
+    ]);
+    const asAdmin = identitySteps((await audit(admin, 'ns-objector')).report);
+    const r = await audit(userKubeconfig(server, dir, 'pc-reader'), 'ns-objector');
+    expect(r.report.unseen).toStrictEqual([
+      expect.objectContaining({ part: 'providerConfigs', what: `providerconfigs.${M}`, readIn: 'team-a' }),
+    ]);
+    const steps = identitySteps(r.report);
+    expect(steps[0]?.why).toContain('every ProviderConfig uses another credentials source');
+    expect(steps.map((s) => s.why)).toStrictEqual(asAdmin.map((s) => s.why));
+  });
 });

@@ -1,12 +1,15 @@
 import type { Io } from '../io.js';
 
-/** Colour is on only for a TTY, without --no-color and without NO_COLOR (https://no-color.org). */
+/**
+ * Whether output to a stream is coloured: the one rule for stdout and for stderr's warnings, kubectl's (cli-runtime
+ * printers.AllowsColorOutput, kubernetes staging/src/k8s.io/cli-runtime/pkg/printers/terminal.go
+ * @cb6ff2d8ce3595f88570f82c7d0e6d98910afd3c): a terminal, TERM not `dumb`, NO_COLOR not set at all (looked up, not
+ * read: an empty value turns colour off too, where no-color.org lets it colour), and not --no-color.
+ */
 export function useColor(io: Pick<Io, 'env'>, isTTY: boolean, noColorFlag: boolean): boolean {
-  if (noColorFlag) return false;
-  const noColor = io.env.NO_COLOR;
-  if (noColor !== undefined && noColor !== '') return false;
+  if (noColorFlag || !isTTY) return false;
   if (io.env.TERM === 'dumb') return false;
-  return isTTY;
+  return io.env.NO_COLOR === undefined;
 }
 
 export interface Palette {

@@ -30,7 +30,7 @@ export class RequestLog {
     this.line('Request Headers:');
     for (const [name, value] of Object.entries(headers)) {
       for (const v of Array.isArray(value) ? value : [value])
-        this.line(`    ${name}: ${maskSecret(name, v)}`);
+        this.line(`    ${canonicalHeaderKey(name)}: ${maskSecret(name, v)}`);
     }
     if (this.level >= 8 && body !== undefined) this.line(`Request Body: ${this.truncate(body)}`);
   }
@@ -55,7 +55,8 @@ export class RequestLog {
     this.line(`Response Status: ${status} in ${String(ms)} milliseconds`);
     if (this.level < 8) return;
     this.line('Response Headers:');
-    for (const [name, value] of Object.entries(answer.headers)) this.line(`    ${name}: ${String(value)}`);
+    for (const [name, value] of Object.entries(answer.headers))
+      this.line(`    ${canonicalHeaderKey(name)}: ${String(value)}`);
     // The API server ends a JSON body with a newline; klog ends the line there, as this does.
     this.line(`Response Body: ${this.truncate(answer.body.toString('utf8').replace(/\n$/, ''))}`);
   }
@@ -85,6 +86,20 @@ export class RequestLog {
     // What is logged comes from the server (status text, headers, bodies, failures): escaped for the terminal.
     this.write(`${klogHeader(new Date(), this.pid)}] ${this.prefix}${escapeTerminal(text)}\n`);
   }
+}
+
+/** RFC 9110's tchar: the bytes of a token, a header name's. */
+const TOKEN = /^[-!#$%&'*+.^_`|~0-9A-Za-z]*$/;
+
+/**
+ * A header name as Go's http.Header keeps it, so as kubectl's log prints it (Node hands response headers over in
+ * lower case): the first letter and each letter after a hyphen upper case, the others lower case; a name with a byte
+ * that is no token byte (a space, non-ASCII) unchanged (golang/go src/net/textproto/reader.go
+ * CanonicalMIMEHeaderKey, checked against its test table in test/fixtures/go/).
+ */
+export function canonicalHeaderKey(name: string): string {
+  if (!TOKEN.test(name)) return name;
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
 /** The URL as sent: a fragment (client-node puts one in some paths) never leaves the client, so kubectl shows none. */

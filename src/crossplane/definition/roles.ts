@@ -46,13 +46,20 @@ export function fnv1a64Hex(s: string): string {
   return h.toString(16).padStart(16, '0');
 }
 
+/** What a shortened value ends in: "-" and 16 hex digits, or the 16 digits alone. */
+const SHORTENED = /(^|-)[0-9a-f]{16}$/;
+
 /**
  * The `rbac.crossplane.io/xrd` label value for an XRD: its name when that is a valid label value, else a shortened
- * prefix of it plus "-" and the FNV-1a 64 hash of the full name (always ≤ 63 characters and valid). The XRD's roles
- * (v1) and the namespace roles' selectors use this one value, so the selectors find the roles.
+ * prefix of it plus "-" and the FNV-1a 64 hash of the full name (always ≤ 63 characters and valid). A name that ends
+ * as a shortened value does ("-" and 16 hex digits) is shortened too: such a name is a valid XRD name of its own
+ * (plural.group), so kept as it is it could equal another XRD's shortened value, and a namespace role enabling one
+ * would select the other's roles. The XRD's roles (v1) and the namespace roles' selectors use this one value, so the
+ * selectors find the roles.
  */
 export function xrdLabelValue(xrdName: string): string {
-  if (xrdName.length <= MAX_LABEL_VALUE && LABEL_VALUE.test(xrdName)) return xrdName;
+  if (xrdName.length <= MAX_LABEL_VALUE && LABEL_VALUE.test(xrdName) && !SHORTENED.test(xrdName))
+    return xrdName;
   const hash = fnv1a64Hex(xrdName);
   const prefix = xrdName
     .slice(0, MAX_LABEL_VALUE - hash.length - 1)
@@ -80,7 +87,7 @@ function xrdRule(group: string, resources: readonly string[], verbs: readonly st
  * Renders the four ClusterRoles Crossplane's RBAC manager makes for an XRD, in its order: aggregate-to-crossplane,
  * aggregate-to-edit, aggregate-to-view, aggregate-to-browse. `v1` adds the `rbac.crossplane.io/xrd` label that
  * Crossplane v1.x put on the edit, view and browse roles, valued xrdLabelValue(name): Crossplane v1 writes the full
- * name, which the API server refuses above 63 characters.
+ * name, which the API server refuses above 63 characters (and which, ending in "-" and 16 hex digits, is shortened).
  */
 export function renderXrdRoles(
   xrd: Xrd,

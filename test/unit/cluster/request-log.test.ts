@@ -4,8 +4,11 @@
 // every log line is escaped as all human output is (src/escape.ts: Go's strconv.Quote escapes). kubectl guards its
 // body log too, if less: a body with a byte below 0x0a is logged as a hex dump (kubernetes/kubernetes
 // staging/src/k8s.io/client-go/rest/request.go@769a9d505bc97e3ce1846bdffb73192dfae72aea glogBody).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RequestLog } from '../../../src/cluster/connection/request-log.js';
+import YAML from 'yaml';
+import { canonicalHeaderKey, RequestLog } from '../../../src/cluster/connection/request-log.js';
+import { fixturePath } from '../../support/fixtures.js';
 
 const HOSTILE = '\u001b]0;owned\u0007\u001b[2K\rfake line\u009b31m\u202e';
 
@@ -49,5 +52,52 @@ describe('the -v request log', () => {
     expect(text).toContain('\\x1b]0;owned\\a');
     expect(text, 'the body, its two lines as one log line').toContain('\\n{"more":1}\n');
     expect(text).toContain('socket hang up\\x1b');
+  });
+});
+
+describe('header names as Go writes them (kubectl prints http.Header keys)', () => {
+  const table = YAML.parse(readFileSync(fixturePath('go', 'canonical-header-keys.yaml'), 'utf8')) as {
+    cases: { in: string; out: string; group?: string }[];
+  };
+
+  it.each(table.cases.map((c) => [c.in, c]))('CanonicalMIMEHeaderKey(%j)', (_in, c) => {
+    expect(canonicalHeaderKey(c.in), c.group).toBe(c.out);
+  });
+
+  it('the response headers Node hands over in lower case are logged as kubectl logs them at -v=8', () => {
+    // `kubectl get --raw /api -v=8` (v1.32) against the test API server printed Content-Type, Content-Length, Date,
+    // Connection and Keep-Alive; a real API server's own are canonicalized by the same rule.
+    const url = new URL('https://example.test/api');
+    const lines = logged(8, (log) => {
+      log.request('GET', url, { accept: 'application/json, */*' }, undefined);
+      log.response(
+        'GET',
+        url,
+        {
+          status: 200,
+          statusText: 'OK',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': '132',
+            'keep-alive': 'timeout=5',
+            'x-kubernetes-pf-flowschema-uid': 'f',
+            'audit-id': 'a',
+          },
+          body: Buffer.from('{}'),
+        },
+        3,
+      );
+    });
+    const names = lines
+      .map((l) => /\] {5}([^:]+): /.exec(l)?.[1])
+      .filter((n): n is string => n !== undefined);
+    expect(names).toStrictEqual([
+      'Accept',
+      'Content-Type',
+      'Content-Length',
+      'Keep-Alive',
+      'X-Kubernetes-Pf-Flowschema-Uid',
+      'Audit-Id',
+    ]);
   });
 });
