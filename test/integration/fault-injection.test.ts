@@ -60,11 +60,17 @@ const GONE_AFTER = 200;
 /**
  * The server killed mid-run and not back within the 30 s the plugin waits for an answer: the run stops with one
  * error line saying how many writes were done, which the store bears out; once the server is back on the same
- * port with the same store, the next run converges. Mostly waiting, so it runs while the other scenarios do.
+ * port with the same store, the next run converges. Mostly waiting, so it runs while the other scenarios do; it
+ * starts with the reference run (the file's longest path is this one's wait), and compares with it at the end.
  */
-async function serverGoneForGood(ref: Reference, foreign: readonly Obj[]): Promise<void> {
+async function serverGoneForGood(
+  base: readonly unknown[],
+  seed: readonly Obj[],
+  reference: Promise<Reference>,
+  foreign: readonly Obj[],
+): Promise<void> {
   const started = Date.now();
-  const { server, kubeconfig } = await startLarge(ref.seed, undefined, ref.base);
+  const { server, kubeconfig } = await startLarge(seed, undefined, base);
   try {
     const before = identities(server, foreign);
     server.faults.latencyMs = 3;
@@ -84,7 +90,7 @@ async function serverGoneForGood(ref: Reference, foreign: readonly Obj[]): Promi
     expect(Number(gone?.[1])).toBeGreaterThanOrEqual(30);
     expect(first.stderr).toMatch(/\nhint: re-run the command when the server is back/);
     // Every write it counts as done is stored; a few more may be (in flight when the server went, answer lost).
-    const seeded = new Set([...(ref.base as Obj[]), ...ref.seed].map(keyOf));
+    const seeded = new Set([...(base as Obj[]), ...seed].map(keyOf));
     for (const key of bootstrapKeys(server)) seeded.add(key);
     const made = [...storedState(server).keys()].filter((k) => !seeded.has(k)).length;
     const done = Number(gone?.[2]);
@@ -94,6 +100,7 @@ async function serverGoneForGood(ref: Reference, foreign: readonly Obj[]): Promi
     expect(made).toBeLessThanOrEqual(done + 16);
     expect(changedObjects(server, foreign, before)).toEqual([]);
 
+    const ref = await reference;
     server.faults.latencyMs = 0;
     await server.restart();
     const second = await runPlugin([...SYNC, '--kubeconfig', kubeconfig]);
@@ -122,10 +129,12 @@ describe('sync of examples/large, reduced, against a hostile API server', () => 
     const wanted = (JSON.parse(plan.stdout) as { items: Obj[] }).items;
     expect(wanted.length).toBeGreaterThan(500);
     seeds = foreignSeeds(wanted);
-    ref = await reference([...seeds.spared, ...seeds.stale], SYNC, CHECK, reduced.seed);
-    gone = serverGoneForGood(ref, seeds.spared);
+    const seed = [...seeds.spared, ...seeds.stale];
+    const referenced = reference(seed, SYNC, CHECK, reduced.seed);
+    gone = serverGoneForGood(reduced.seed, seed, referenced, seeds.spared);
     // Awaited by the last test; until then a failure must not count as unhandled.
     gone.catch(() => undefined);
+    ref = await referenced;
   }, 180_000);
 
   afterAll(() => {
