@@ -528,7 +528,8 @@ describe('faults and counters', () => {
     expect(server.counters.window('read')).toBeUndefined();
   });
 
-  it('injects 500/503 errors, 429 with Retry-After, conflicts, drops and latency', async () => {
+  it('injects 500/503 errors, 429 with Retry-After, conflicts, drops and latency, and counts each kind it injected', async () => {
+    server.counters.reset();
     server.faults.errorRate = 1;
     server.faults.errorCode = 503;
     expect((await raw('GET', '/api/v1/namespaces')).status).toBe(503);
@@ -572,6 +573,15 @@ describe('faults and counters', () => {
     expect((await raw('GET', '/api/v1/namespaces')).status).toBe(503);
     expect((await raw('GET', '/api/v1/namespaces')).status).toBe(503);
     expect((await raw('GET', '/api/v1/namespaces')).status).toBe(200);
+    // Every fault answered above, by kind; the requests served normally count none.
+    expect(server.counters.faults()).toStrictEqual({
+      '409': 1,
+      '429': 1,
+      '500': 2,
+      '503': 3,
+      drop: 1,
+      'drop-answer': 1,
+    });
     server.faults.latencyMs = 60;
     const start = Date.now();
     await raw('GET', '/api/v1/namespaces');

@@ -31,6 +31,7 @@ export interface WriteRecord {
 
 export class RequestCounters {
   private readonly counts = new Map<string, number>();
+  private readonly injected = new Map<string, number>();
   private readonly times = new Map<'read' | 'write', { first: bigint; last: bigint }>();
   private readonly writeListeners = new Set<(w: WriteRecord) => void>();
 
@@ -74,6 +75,20 @@ export class RequestCounters {
     }
   }
 
+  /** @internal called by the router when it injects a fault into a request (see faults.ts' pickFault). */
+  recordFault(kind: string): void {
+    this.injected.set(kind, (this.injected.get(kind) ?? 0) + 1);
+  }
+
+  /**
+   * The faults injected since the last reset, by kind: the status code answered ('409', '429', '503', ...), 'drop'
+   * (the connection closed before the request was served) or 'drop-answer' (served, the answer lost). A test that
+   * injects faults reads here whether they landed; the rates alone do not say.
+   */
+  faults(): Record<string, number> {
+    return Object.fromEntries([...this.injected.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
   /**
    * When the first and the last read (get, list) or write (as writes() counts them) was received, in
    * process.hrtime.bigint() time; undefined before the first.
@@ -105,6 +120,7 @@ export class RequestCounters {
 
   reset(): void {
     this.counts.clear();
+    this.injected.clear();
     this.times.clear();
   }
 

@@ -83,6 +83,8 @@ export class Router {
     if (method === 'GET') this.state.aggregation.flush();
     if (ri.resourceRequest) {
       const fault = pickFault(this.deps.faults(), ri);
+      if (fault !== undefined)
+        this.deps.counters.recordFault(typeof fault === 'string' ? fault : String(fault.code));
       if (fault === 'drop') {
         req.socket.destroy();
         return;

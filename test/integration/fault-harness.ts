@@ -13,7 +13,7 @@ import {
   keyOf,
   storedState,
 } from '../support/cluster-state.js';
-import { drifted, startLarge } from '../support/large-cluster.js';
+import { drifted, largeSeed, startLarge } from '../support/large-cluster.js';
 import { runPlugin, type CliResult } from './harness.js';
 
 type Obj = Record<string, any>;
@@ -56,6 +56,8 @@ export function expectCleanStop(r: CliResult): void {
 
 /** What one fault-free run of a command leaves on a fresh server. */
 export interface Reference {
+  /** The cluster it ran on (examples/large, or the reduced one), SEED besides. */
+  readonly base: readonly unknown[];
   readonly seed: readonly Obj[];
   readonly argv: readonly string[];
   readonly outcome: Outcome;
@@ -65,7 +67,8 @@ export interface Reference {
 }
 
 /**
- * Runs ARGV without faults on a fresh server seeded with examples/large and SEED, and keeps what it left; then
+ * Runs ARGV without faults on a fresh server seeded with BASE (examples/large unless told) and SEED, and keeps what
+ * it left; then
  * CHECK (a command that writes nothing and lists what ARGV would still write, -o name) must find nothing there. A fault run whose store ends equal to this one's is converged: the
  * check, which reads nothing but those objects, would answer there as it does here.
  */
@@ -73,15 +76,16 @@ export async function reference(
   seed: readonly Obj[],
   argv: readonly string[],
   check: readonly string[],
+  base: readonly unknown[] = largeSeed(),
 ): Promise<Reference> {
-  const { server, kubeconfig } = await startLarge(seed);
+  const { server, kubeconfig } = await startLarge(seed, undefined, base);
   try {
     const r = await runPlugin([...argv, '--kubeconfig', kubeconfig]);
     const state = storedState(server);
     const checked = await runPlugin([...check, '--kubeconfig', kubeconfig]);
     expect(checked.stdout, `${check.join(' ')}: what is left to write`).toBe('');
     expect(outcomeOf(checked), checked.stderr).toEqual(outcomeOf(r));
-    return { seed, argv, outcome: outcomeOf(r), state, drift: drifted(server, seed) };
+    return { base, seed, argv, outcome: outcomeOf(r), state, drift: drifted(server, seed, base) };
   } finally {
     await server.stop();
   }
@@ -93,6 +97,12 @@ export interface Tally {
   readonly seconds: number;
   /** Why the first run stopped, when it needed a second: its last error line. */
   readonly stopped?: string;
+  /** The faults the server injected during the first run, by kind (counters.faults()). */
+  readonly faults?: Readonly<Record<string, number>>;
+  /** Writes the server received again for an object whose earlier write in the run was not answered 2xx. */
+  readonly resent?: number;
+  /** Writes whose answer was never sent (the connection dropped, or the server stopped, while they were served). */
+  readonly lost?: number;
 }
 
 export function formatTally(tally: readonly Tally[]): string {
@@ -102,6 +112,13 @@ export function formatTally(tally: readonly Tally[]): string {
     ...tally.map(
       (t) =>
         `  ${t.scenario}: ${String(t.runs)} run${t.runs === 1 ? '' : 's'}, ${t.seconds.toFixed(1)} s` +
+        (t.faults !== undefined
+          ? `; faults injected: ${
+              Object.entries(t.faults)
+                .map(([k, n]) => `${k} ${String(n)}`)
+                .join(', ') || 'none'
+            }; writes sent again: ${String(t.resent)}; answers lost: ${String(t.lost)}`
+          : '') +
         (t.stopped !== undefined ? `\n    first run: ${t.stopped}` : ''),
     ),
   ].join('\n');
@@ -121,6 +138,41 @@ export interface FaultRun {
   readonly copies?: number;
   /** The foreign objects to watch: every one must keep its uid and resourceVersion. */
   readonly foreign: readonly Obj[];
+  /**
+   * The least number of each kind of fault (as counters.faults() names them) the server must have injected during
+   * the first run: a run the faults missed would pass without testing anything. Each scenario sets them well under
+   * what its rates and request count make likely (its comment gives the arithmetic).
+   */
+  readonly landed: Readonly<Record<string, number>>;
+  /** The least number of writes the plugin must have sent again after an answer that was not a success. */
+  readonly resent: number;
+  /** The least number of writes whose answer must have been lost (default 0). */
+  readonly lost?: number;
+}
+
+/**
+ * Listens to SERVER's writes: how many were sent for an object (resource, namespace, name) whose earlier write in
+ * this listening was answered with an error or not answered at all (a retry, or a write planned again after a
+ * conflict), and how many were never answered.
+ */
+function countWrites(server: TestApiServer): { resent: number; lost: number; stop: () => void } {
+  const failed = new Set<string>();
+  const counts = { resent: 0, lost: 0 };
+  const stop = server.counters.onWrite((w) => {
+    const key = `${w.resource}/${w.namespace}/${w.name}`;
+    if (failed.has(key)) counts.resent += 1;
+    if (w.status === 0) counts.lost += 1;
+    if (w.status < 200 || w.status > 299) failed.add(key);
+  });
+  return {
+    get resent() {
+      return counts.resent;
+    },
+    get lost() {
+      return counts.lost;
+    },
+    stop,
+  };
 }
 
 /**
@@ -132,15 +184,24 @@ export async function faultRun(run: FaultRun, tally: Tally[]): Promise<number> {
   const started = Date.now();
   const seeded = new Set(run.ref.seed.map(keyOf));
   const extra = (run.extra ?? []).filter((o) => !seeded.has(keyOf(o)));
-  const { server, kubeconfig } = await startLarge([...run.ref.seed, ...extra]);
+  const { server, kubeconfig } = await startLarge([...run.ref.seed, ...extra], undefined, run.ref.base);
   const argv = [...run.ref.argv, ...(run.flags ?? []), '--kubeconfig', kubeconfig];
   try {
     const before = identities(server, run.foreign);
+    server.counters.reset();
+    const writes = countWrites(server);
     server.faults = { ...NO_FAULTS, ...run.faults };
     const pending = Promise.all(Array.from({ length: run.copies ?? 1 }, () => runPlugin(argv)));
     await run.during?.(server);
     const firsts = await pending;
     server.faults = { ...NO_FAULTS };
+    writes.stop();
+    const faults = server.counters.faults();
+    for (const [kind, least] of Object.entries(run.landed)) {
+      expect(faults[kind] ?? 0, `${run.name}: faults ${kind} injected`).toBeGreaterThanOrEqual(least);
+    }
+    expect(writes.resent, `${run.name}: writes sent again`).toBeGreaterThanOrEqual(run.resent);
+    expect(writes.lost, `${run.name}: answers lost`).toBeGreaterThanOrEqual(run.lost ?? 0);
     expect(changedObjects(server, run.foreign, before), 'foreign objects after the first run').toEqual([]);
     let runs = 1;
     let stopped: string | undefined;
@@ -159,6 +220,9 @@ export async function faultRun(run: FaultRun, tally: Tally[]): Promise<number> {
       runs,
       seconds: (Date.now() - started) / 1000,
       ...(stopped !== undefined ? { stopped } : {}),
+      faults,
+      resent: writes.resent,
+      lost: writes.lost,
     });
     return runs;
   } finally {
