@@ -7,14 +7,14 @@ import { LongestFirst } from './test/support/sequencer.js';
 // on a 2-core machine.
 const WORKERS = availableParallelism() + 1;
 
-// The fault suites that drive hundreds of writes through a hostile in-process server, many connections at once,
+// The fault suites that drive thousands of writes through a hostile in-process server, many connections at once,
 // need a core each: starved of CPU, that server cannot finish TLS handshakes within the plugin's 10 s and the runs
 // fail for the load, not the product (a trial beside the other files on a busy machine, 2026-11-28: "TLS handshake
 // timeout after 10s" under 503s with 64 writes in flight). They run after everything else, with no other work beside
 // them. Each file runs the plugin in-process next to its server (runPlugin), one thread: one core busy, so as many
-// at once as there are cores gives each its own core. (Estimated from their CPU seconds, 2026-11-28:
-// fault-injection about 40 s on its core, most of it the 30 s a server gone for good is waited for, which its other
-// scenarios fill; faults-mix about 25 s, then sync-v1-large 8.5 s on the other: the two workers end close together.)
+// at once as there are cores gives each its own core. (In the gate of 2026-11-28: fault-injection 92 s on one core,
+// its server gone for good, 30 s of waiting, now started beside its reference run; faults-mix 81 s, then
+// sync-v1-large 8.5 s on the other: the two workers end close together.)
 //
 // faults.test.ts and write-races.test.ts run with the integration files, in group 0: they are mostly waiting on
 // examples/cluster (faults.test.ts: 61 s of wall time for ~8 CPU-s in the gate of 2026-11-28, the 30 s a server gone

@@ -56,7 +56,7 @@ export function expectCleanStop(r: CliResult): void {
 
 /** What one fault-free run of a command leaves on a fresh server. */
 export interface Reference {
-  /** The cluster it ran on (examples/large, or the reduced one), SEED besides. */
+  /** The cluster it ran on (examples/large unless told), SEED besides. */
   readonly base: readonly unknown[];
   readonly seed: readonly Obj[];
   readonly argv: readonly string[];

@@ -1,13 +1,12 @@
 // Issue #12: every fault at once against two syncs running at once (over drift, recreates included), enable-xrd
-// and bind, with foreign objects in the way of each; and two syncs at once on a fresh cluster, which must both end
-// as one run would and leave what it would. See fault-harness.ts for what a fault run checks.
+// and bind at the scale of examples/large, with foreign objects in the way of each; and two syncs at once on a fresh
+// cluster, which must both end as one run would and leave what it would. See fault-harness.ts for what a fault run
+// checks.
 //
-// The cluster is examples/large reduced to about a fifth (reducedSeed(): sync writes 592 objects, enable-xrd ~900
-// over 300 namespaces, bind 301), as in fault-injection.test.ts: each scenario asserts a least number of each kind of
-// fault the server injected, and of writes sent again, a quarter or less of what its request count makes likely (the
-// counts measured are beside each), so that none passes with its faults missed. A 409 on update cannot land in enable-xrd
-// (it patches namespaces and creates roles) nor in bind (it creates): they are not counted there. At the full scale
-// every run cost five times the CPU (75 CPU-s for this file on a 2-core machine, 2026-11-28) for the same paths.
+// Each scenario asserts a least number of each kind of fault the server injected, and of writes sent again, so that
+// none passes with its faults missed: a quarter or less of what a fifth of this cluster measured (the counts are
+// beside each), so about a twentieth of what this scale makes likely. A 409 on update cannot land in enable-xrd (it
+// patches namespaces and creates roles) nor in bind (it creates): they are not counted there.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,13 +21,7 @@ import {
   keyOf,
   storedState,
 } from '../support/cluster-state.js';
-import {
-  REDUCED_TEAMS,
-  foreignSeeds,
-  reducedSeed,
-  startLarge,
-  type ForeignSeeds,
-} from '../support/large-cluster.js';
+import { LARGE, foreignSeeds, startLarge, type ForeignSeeds } from '../support/large-cluster.js';
 import { faultRun, formatTally, outcomeOf, reference, type Reference, type Tally } from './fault-harness.js';
 import { runPlugin } from './harness.js';
 
@@ -70,22 +63,16 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
   let bindForeign: Obj[];
 
   beforeAll(async () => {
-    const reduced = reducedSeed();
-    const plan = await runPlugin(['sync', '-f', reduced.path, '--dry-run=client', '-o', 'json']);
+    const plan = await runPlugin(['sync', '-f', LARGE, '--dry-run=client', '-o', 'json']);
     seeds = foreignSeeds((JSON.parse(plan.stdout) as { items: Obj[] }).items);
     foreign = [...seeds.spared, ...seeds.colliding];
     const seed = [...seeds.spared, ...seeds.stale, ...seeds.colliding];
-    sync = await reference(seed, SYNC, ['sync', '--check', '--prune', '-o', 'name'], reduced.seed);
-    enable = await reference(
-      seed,
-      [...ENABLE, '--yes'],
-      [...ENABLE, '--dry-run=client', '-o', 'name'],
-      reduced.seed,
-    );
+    sync = await reference(seed, SYNC, ['sync', '--check', '--prune', '-o', 'name']);
+    enable = await reference(seed, [...ENABLE, '--yes'], [...ENABLE, '--dry-run=client', '-o', 'name']);
 
-    // bind: a RoleBinding in each team namespace, and one ClusterRoleBinding.
+    // bind: a RoleBinding in each of 300 namespaces, and one ClusterRoleBinding.
     const refsFile = join(mkdtempSync(join(tmpdir(), 'xrbac-bind-')), 'role-refs.yaml');
-    const refs = Array.from({ length: REDUCED_TEAMS }, (_, i) => ({
+    const refs = Array.from({ length: 300 }, (_, i) => ({
       kind: 'ClusterRole',
       name: 'edit',
       namespace: `team-${String(i).padStart(3, '0')}`,
@@ -102,7 +89,7 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
       '--allow-privileged',
       '--allow-missing',
     ];
-    const planned = await runPlugin([...BIND, '-f', reduced.path, '--dry-run=client', '-o', 'json']);
+    const planned = await runPlugin([...BIND, '-f', LARGE, '--dry-run=client', '-o', 'json']);
     const bindings = (JSON.parse(planned.stdout) as { items: Obj[] }).items.filter(
       (o) => o.kind === 'RoleBinding',
     );
@@ -121,7 +108,6 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
       [...seed, ...bindForeign],
       [...BIND, '--yes'],
       [...BIND, '--dry-run=client', '-o', 'name'],
-      reduced.seed,
     );
   }, 180_000);
 
@@ -146,8 +132,8 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
 
   it('two syncs at once converge under the mix, over drift with recreates', async () => {
     const name = 'two syncs at once, mix, drifted';
-    // Two runs of ~600 writes, ~200 of them updates, and their reads (measured, 2026-11-28: drops 40 and 35, 503s
-    // 97, 429s 64, 409s 49).
+    // Two runs of ~3,000 writes, ~1,000 of them updates, and their reads (measured on a fifth of them, 2026-11-28:
+    // drops 40 and 35, 503s 97, 429s 64, 409s 49).
     const landed = { drop: 5, 'drop-answer': 5, '503': 11, '429': 7, '409': 7 };
     await faultRun(
       {
@@ -166,15 +152,15 @@ describe('every fault at once, and two syncs at once, on examples/large', () => 
   });
 
   it('enable-xrd converges under the mix', async () => {
-    const name = `enable-xrd over ${String(REDUCED_TEAMS)} namespaces, mix`;
-    // ~900 writes (measured: drops 12 and 15, 503s 58, 429s 27). Poisson of mean 12: 1 or fewer once in 10^4 runs.
+    const name = 'enable-xrd over 600 namespaces, mix';
+    // Measured over half the namespaces (~900 writes): drops 12 and 15, 503s 58, 429s 27.
     const landed = { drop: 2, 'drop-answer': 2, '503': 10, '429': 5 };
     await faultRun({ name, faults: MIX, ref: enable, foreign, flags: WIDE, landed, resent: 15 }, tally);
   });
 
   it('bind converges under the mix', async () => {
     const all = [...foreign, ...bindForeign];
-    const name = `bind of ${String(REDUCED_TEAMS + 1)} roleRefs, mix`;
+    const name = 'bind of 301 roleRefs, mix';
     // ~300 writes and the access reviews of its permission check, more requests than the writes (measured at twice
     // these rates: drops 46 and 44, 503s 114, 429s 69; so about half of that here).
     const landed = { drop: 4, 'drop-answer': 4, '503': 10, '429': 6 };

@@ -1,6 +1,6 @@
 // examples/large on the test API server, with the foreign objects the plugin must never change, for the fault,
 // concurrency and signal tests of issue #12. The seed is read once per test file.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,108 +27,6 @@ export function largeSeed(): readonly unknown[] {
   return seedCache;
 }
 
-/**
- * examples/large cut to about a fifth of its writes, every kind of object in it kept (see reducedSeed()): for the
- * fault suites, where what matters is how many faults land, not how many objects there are.
- */
-export interface Reduced {
-  readonly seed: readonly Obj[];
-  /** The seed as one JSON List, for `-f`. */
-  readonly path: string;
-}
-
-let reducedCache: Reduced | undefined;
-
-/** How many team namespaces the reduced cluster keeps (team-000 ...): its first half enables XRDs. */
-export const REDUCED_TEAMS = 300;
-
-/**
- * examples/large with fewer packages, XRDs and namespaces, and every kind of object the plugin writes for still
- * there: every fourth provider package in the file's order, both families' parent packages and the providers of no
- * family, each with its revisions (an inactive one among them) and what they own; every fifth XRD (the file cycles
- * through four XRD shapes, so every shape stays), the Cluster-scoped one, the one named longer than 63 characters
- * and xaccounts.platform.acme.io (faults-mix enables it), with the CRDs they own; the first REDUCED_TEAMS team
- * namespaces, the first half of them with their annotations naming kept XRDs (a name left dangling would be a
- * warning examples/large does not have), the second half enabling none (until enable-xrd enables one). Crossplane's and Kubernetes' objects as they are. Read once per test file, written to a temporary file
- * once.
- */
-export function reducedSeed(): Reduced {
-  if (reducedCache !== undefined) return reducedCache;
-  const all = largeSeed() as Obj[];
-  const keepXrds = new Set<string>();
-  all
-    .filter((o) => o.kind === 'CompositeResourceDefinition')
-    .forEach((o, i) => {
-      const name = String(o.metadata.name);
-      if (
-        i % 5 === 0 ||
-        o.spec.scope === 'Cluster' ||
-        name.length > 63 ||
-        name === 'xaccounts.platform.acme.io'
-      ) {
-        keepXrds.add(name);
-      }
-    });
-  const familyOf = new Map<string, string | undefined>();
-  for (const o of all) {
-    if (o.kind === 'ProviderRevision') {
-      const pkg = String(o.metadata.labels?.['pkg.crossplane.io/package']);
-      familyOf.set(pkg, o.metadata.labels?.['pkg.crossplane.io/provider-family'] as string | undefined);
-    }
-  }
-  const dropped = new Set<string>();
-  all
-    .filter((o) => o.kind === 'Provider')
-    .forEach((o, i) => {
-      const name = String(o.metadata.name);
-      const kept = i % 4 === 0 || name.endsWith('provider-family-aws') || familyOf.get(name) === undefined;
-      if (!kept) dropped.add(String(o.metadata.uid));
-    });
-  for (const o of all) {
-    if (o.kind === 'CompositeResourceDefinition' && !keepXrds.has(String(o.metadata.name))) {
-      dropped.add(String(o.metadata.uid));
-    }
-  }
-  // What a dropped object controls goes with it, down the chain (a Provider's revisions, then their CRDs,
-  // Deployments and ServiceAccounts).
-  const ownerGone = (o: Obj): boolean =>
-    ((o.metadata.ownerReferences ?? []) as Obj[]).some(
-      (r) => r.controller === true && dropped.has(String(r.uid)),
-    );
-  for (let before = -1; before !== dropped.size;) {
-    before = dropped.size;
-    for (const o of all) if (ownerGone(o)) dropped.add(String(o.metadata.uid));
-  }
-  const seed: Obj[] = [];
-  for (const o of all) {
-    if (o.metadata.uid !== undefined && dropped.has(String(o.metadata.uid))) continue;
-    const team = /^team-(\d+)$/.exec(String(o.metadata.name));
-    if (o.kind === 'Namespace' && team !== null) {
-      const n = Number(team[1]);
-      if (n >= REDUCED_TEAMS) continue;
-      seed.push(keptAnnotations(o, n < REDUCED_TEAMS / 2 ? keepXrds : new Set()));
-    } else seed.push(o);
-  }
-  const path = join(mkdtempSync(join(tmpdir(), 'xrbac-reduced-')), 'cluster.json');
-  writeFileSync(path, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: seed }));
-  reducedCache = { seed, path };
-  return reducedCache;
-}
-
-/** NS with the rbac.crossplane.io/ annotations that name XRDs not in KEEP taken out. */
-function keptAnnotations(ns: Obj, keep: ReadonlySet<string>): Obj {
-  const annotations: Record<string, string> = {};
-  for (const [k, v] of Object.entries((ns.metadata.annotations ?? {}) as Record<string, string>)) {
-    if (k === 'rbac.crossplane.io/enabled-xrds') {
-      const names = v.split(',').filter((n) => keep.has(n));
-      if (names.length > 0) annotations[k] = names.join(',');
-    } else if (!k.startsWith('rbac.crossplane.io/') || keep.has(k.slice('rbac.crossplane.io/'.length))) {
-      annotations[k] = v;
-    }
-  }
-  return { ...ns, metadata: { ...ns.metadata, annotations } };
-}
-
 export interface Started {
   readonly server: TestApiServer;
   readonly kubeconfig: string;
@@ -136,8 +34,8 @@ export interface Started {
 }
 
 /**
- * A fresh test API server holding BASE (examples/large unless told) and EXTRA, with an admin kubeconfig. Its aggregation controller
- * lags a second behind writes, as a real one does, rather than running before every read: over 3,000 ClusterRoles
+ * A fresh test API server holding BASE (examples/large unless told) and EXTRA, with an admin kubeconfig. Its
+ * aggregation controller lags a second behind writes, as a real one does, rather than running before every read: over 3,000 ClusterRoles
  * that would cost most of a run.
  */
 export async function startLarge(

@@ -11,9 +11,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * projects takes different times in each), in one `npm test` of a fresh clone on a 2-core machine: the quiet gate
  * of 2026-11-28 22:33 UTC (640 s of vitest). An order for a run with no durations of its own (the cache of a
  * previous run takes precedence), not a bound on anything. Files not here count by size. faults.test.ts and
- * write-races.test.ts were timed in the faults project and now run in integration; fault-injection and faults-mix
- * were timed at the full scale of examples/large (now about 40 and 25 s, from their CPU seconds): in their group of
- * three, what matters is that the two start first.
+ * write-races.test.ts were timed in the faults project and now run in integration; in the faults group of
+ * three, what matters is that fault-injection and faults-mix start first.
  */
 const SECONDS: Readonly<Record<string, number>> = {
   'e2e:test/e2e/who-can.test.ts': 98.5,
