@@ -174,8 +174,9 @@ async function whoCan(args: readonly string[]): Promise<WhoCanJson> {
 /**
  * who-can ARGS in both modes: the default (the stored rules of the bound roles, as the authorizer) and --converged
  * (every ClusterRole, converged rules). Where the controller has caught up (every path stored) they list the same
- * subjects through the same bindings; the server must agree with the default answer. Returns the converged one
- * (its paths name the aggregation chains).
+ * subjects through the same bindings; the server (and kubectl auth can-i) must agree with the default answer
+ * (expectServerAgrees: a caller need not ask again). Returns the converged one (its paths name the aggregation
+ * chains).
  */
 async function bothModes(args: readonly string[]): Promise<WhoCanJson> {
   const [stored, converged] = await Promise.all([whoCan(args), whoCan([...args, '--converged'])]);
@@ -339,13 +340,11 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
       chain: ['crossplane-ns-team-a-edit', `crossplane:composite:${SQL_XRD}:aggregate-to-ns-edit`],
       stored: true,
     });
-    await expectServerAgrees(a, 'create', CLAIM, 'team-a');
 
     const b = await bothModes(['create', 'sqlinstance.aws.platform.upbound.io', '-n', 'team-b']);
     const inB = b.subjects.map(keyOf);
     expect(inB).toContain('Group/team-b-devs');
     expect(inB).not.toContain('Group/team-a-devs');
-    await expectServerAgrees(b, 'create', CLAIM, 'team-b');
     expect(await canI('create', CLAIM, 'team-b', { kind: 'Group', name: 'team-a-devs' })).toBe(false);
   }, 120_000);
 
@@ -357,11 +356,9 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
       expect(sa?.paths.map((p) => `${p.binding.kind}/${p.binding.name}`)).toContain(
         `ClusterRoleBinding/crossplane:provider:${S3_SA.split('/')[1] ?? ''}:system`,
       );
-      await expectServerAgrees(r, verb, BUCKETS, undefined);
     }
     const del = await bothModes(['delete', BUCKETS]);
     expect(del.subjects.map(keyOf)).not.toContain(`ServiceAccount/${S3_SA}`);
-    await expectServerAgrees(del, 'delete', BUCKETS, undefined);
   }, 180_000);
 
   it('crossplane:masters may delete them through the aggregated crossplane-admin role', async () => {
