@@ -320,12 +320,13 @@ function shown(text: string, like: Shown): Shown {
   return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
 }
 
-/** What a case shows of the product: its command (explain by mode) and its -o format ('' when none is given). */
+/**
+ * What a case shows of the product: its command (explain by the kind of result it prints: a role, a subject, a
+ * matrix) and its -o format ('' when none is given).
+ */
 export function facets(c: CorpusCase): { command: string; format: string } {
   const [command = ''] = c.args;
-  const mode = ['--subject', '--matrix', '--for', '--check', '--no-headers'].filter((f) =>
-    c.args.includes(f),
-  );
+  const mode = ['--subject', '--matrix'].filter((f) => c.args.includes(f));
   const o = c.args.indexOf('-o');
   return { command: [command, ...mode].join(' '), format: o < 0 ? '' : (c.args[o + 1] ?? '') };
 }
