@@ -58,7 +58,21 @@ interface SubjectJson {
 let cluster: SeededCluster;
 let server: SeededCluster['server'];
 
-const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
+/**
+ * While a describe block that writes nothing runs, the answers of its command lines (without stdin), set here: each
+ * is run once and its output shared by the tests that ask it. Undefined elsewhere: a run after a write asks again.
+ */
+let readOnly: Map<string, Promise<RunResult>> | undefined;
+
+const run = (args: readonly string[], input?: string): Promise<RunResult> => {
+  if (readOnly === undefined || input !== undefined) return cluster.run(args, input);
+  const key = JSON.stringify(args);
+  const known = readOnly.get(key);
+  if (known !== undefined) return known;
+  const r = cluster.run(args);
+  readOnly.set(key, r);
+  return r;
+};
 
 const keyOf = (s: SubjectId): string =>
   [s.kind, ...(s.namespace !== undefined ? [s.namespace] : []), s.name].join('/');
@@ -322,6 +336,14 @@ afterAll(async () => {
 });
 
 describe('who-can through the real kubectl, checked with kubectl auth can-i --as', () => {
+  // No test here writes to the cluster: the same question (who-can, kubectl auth can-i, kubectl get) is asked once.
+  beforeAll(() => {
+    readOnly = new Map();
+  });
+  afterAll(() => {
+    readOnly = undefined;
+  });
+
   it('a team group may create claims in its own namespace only', async () => {
     const a = await bothModes(['create', CLAIM, '-n', 'team-a']);
     const inA = a.subjects.map(keyOf);
