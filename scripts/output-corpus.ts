@@ -1,7 +1,8 @@
 /**
  * Saves the output corpus (test/fixtures/output-corpus/): each case of test/e2e/output-corpus-cases.ts run with the
  * built binary (run `npm run build` first), its exit code, stdout and stderr, whole or as a sha256 and byte count
- * when large. test/e2e/output-corpus.test.ts compares later builds with it byte for byte. Run it only when an
+ * when large. test/integration/output-corpus.test.ts compares every case with it byte for byte in-process, and
+ * test/e2e/output-corpus.test.ts a sample through kubectl and the binary. Run it only when an
  * output is meant to change, and say which in the commit.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

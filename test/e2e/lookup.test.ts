@@ -106,9 +106,26 @@ let fleetKubeconfig: string;
 
 const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
 
+/**
+ * Once beforeAll has written what it writes, no test changes the cluster: a command line, the plugin's or kubectl's,
+ * gives the same answer every time, so each is run once and its output shared by the tests that ask it.
+ */
+const ran = new Map<string, Promise<RunResult>>();
+function runOnce(args: readonly string[]): Promise<RunResult> {
+  const key = JSON.stringify(args);
+  const known = ran.get(key);
+  if (known !== undefined) return known;
+  const r = run(args);
+  ran.set(key, r);
+  return r;
+}
+
 /** `lookup ARGS -o json` through kubectl, live or with -f. */
 async function lookup(args: readonly string[]): Promise<LookupJson> {
-  const r = ok(await run(['crossplane-rbac', 'lookup', ...args, '-o', 'json']), `lookup ${args.join(' ')}`);
+  const r = ok(
+    await runOnce(['crossplane-rbac', 'lookup', ...args, '-o', 'json']),
+    `lookup ${args.join(' ')}`,
+  );
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as LookupJson;
 }
@@ -137,7 +154,7 @@ async function expectedRows(
   pattern: string | undefined,
   opts: { kind?: string; namespace?: string } = {},
 ): Promise<string[]> {
-  const r = ok(await run(['get', 'clusterrolebindings,rolebindings', '-A', '-o', 'json']), 'kubectl get');
+  const r = ok(await runOnce(['get', 'clusterrolebindings,rolebindings', '-A', '-o', 'json']), 'kubectl get');
   const re = pattern !== undefined ? new RegExp(pattern) : undefined;
   const found = new Map<string, string[]>();
   for (const b of (JSON.parse(r.stdout) as { items: BindingJson[] }).items) {

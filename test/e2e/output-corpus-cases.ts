@@ -1,8 +1,12 @@
 /**
  * The command lines of the output corpus (test/fixtures/output-corpus/): every read and write command with every
  * `-o` format it takes, offline on examples/cluster and examples/large, and live (one server, and a fleet of two
- * with --contexts) for the commands that read a cluster. scripts/output-corpus.ts saves their outputs once;
- * output-corpus.test.ts runs them again and compares byte for byte. The binary under test is dist/bin's.
+ * with --contexts) for the commands that read a cluster. scripts/output-corpus.ts saves their outputs once, with
+ * dist/bin's binary. test/integration/output-corpus.test.ts runs every case again in-process (the printers are the
+ * same JavaScript in the binary) and compares byte for byte; test/e2e/output-corpus.test.ts runs a sample of them
+ * (processSample: every command, every -o format, one live and one fleet case) through the real kubectl and the
+ * built binary, for what only a process shows (exit codes, the stdout/stderr split, kubectl's plugin dispatch).
+ * No vitest import: the script runs it outside a test run.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -190,7 +194,11 @@ interface Named {
   [k: string]: unknown;
 }
 
-export async function startServers(): Promise<Servers> {
+/** How a command line is run: the built binary by default; in-process by the integration test. */
+export type Runner = (args: readonly string[], env: Record<string, string>) => Promise<Output>;
+
+/** Starts the three servers and syncs `live` and the fleet's prod with SYNC (`sync --yes --context NAME`). */
+export async function startServers(sync: Runner = runBinary): Promise<Servers> {
   const dir = mkdtempSync(join(tmpdir(), 'xrbac-corpus-'));
   const servers: TestApiServer[] = await Promise.all(
     ['live', 'stage', 'prod'].map((_, i) => startExampleServer(join(dir, `${String(i)}.kubeconfig`))),
@@ -223,7 +231,7 @@ export async function startServers(): Promise<Servers> {
     [kubeconfig, 'live'],
     [fleetKubeconfig, 'prod'],
   ] as const) {
-    const r = await runBinary(['sync', '--yes', '--context', ctx], { KUBECONFIG: kc, HOME: home });
+    const r = await sync(['sync', '--yes', '--context', ctx], { KUBECONFIG: kc, HOME: home });
     if (r.code !== 0) throw new Error(`sync --yes on ${ctx}: ${r.stderr}`);
   }
   return {
@@ -254,15 +262,93 @@ function runBinary(args: readonly string[], env: Record<string, string>): Promis
   });
 }
 
-/** Runs one case with the built binary; offline cases with -f and no kubeconfig, live ones on SERVERS. */
-export function runCase(c: CorpusCase, servers: Servers | undefined, home: string): Promise<Output> {
+/**
+ * One case's command line and environment: offline cases with `-f DIR` (relative to the repository: the plugin
+ * prints the path as given) and no kubeconfig, live ones with SERVERS' kubeconfig. The run's cwd is the repository.
+ */
+export function invocation(
+  c: CorpusCase,
+  servers: Servers | undefined,
+  home: string,
+): { args: string[]; env: Record<string, string> } {
   if (c.where === 'cluster' || c.where === 'large') {
     const dir = c.where === 'cluster' ? 'examples/cluster' : 'examples/large';
-    return runBinary([...c.args, '-f', dir], { KUBECONFIG: '/nonexistent', HOME: home });
+    return { args: [...c.args, '-f', dir], env: { KUBECONFIG: '/nonexistent', HOME: home } };
   }
   if (servers === undefined) throw new Error(`${c.id}: a live case needs the servers`);
-  return runBinary(c.args, {
-    KUBECONFIG: c.where === 'live' ? servers.kubeconfig : servers.fleetKubeconfig,
-    HOME: home,
-  });
+  return {
+    args: [...c.args],
+    env: { KUBECONFIG: c.where === 'live' ? servers.kubeconfig : servers.fleetKubeconfig, HOME: home },
+  };
+}
+
+/** Runs one case with the built binary (or RUN). */
+export function runCase(
+  c: CorpusCase,
+  servers: Servers | undefined,
+  home: string,
+  run: Runner = runBinary,
+): Promise<Output> {
+  const { args, env } = invocation(c, servers, home);
+  return run(args, env);
+}
+
+/** What a run printed, in the shape the corpus keeps it (text, or sha256 and length), beside the record. */
+export function compared(
+  rec: Recorded,
+  out: Output,
+): {
+  got: { code: number; stdout: Shown; stderr: Shown };
+  want: { code: number; stdout: Shown; stderr: Shown };
+} {
+  const want = { code: rec.code, stdout: expected(rec, 'stdout'), stderr: expected(rec, 'stderr') };
+  return {
+    got: { code: out.code, stdout: shown(out.stdout, want.stdout), stderr: shown(out.stderr, want.stderr) },
+    want,
+  };
+}
+
+type Shown = { sha256: string; bytes: number } | string;
+
+function expected(rec: Recorded, part: 'stdout' | 'stderr'): Shown {
+  const kept = rec[part];
+  return kept === 'file' ? readFileSync(join(corpusDir, `${rec.id}.${part}`), 'utf8') : kept;
+}
+
+function shown(text: string, like: Shown): Shown {
+  if (typeof like === 'string') return text;
+  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * What a case shows of the product: its command (explain by the kind of result it prints: a role, a subject, a
+ * matrix) and its -o format ('' when none is given).
+ */
+export function facets(c: CorpusCase): { command: string; format: string } {
+  const [command = ''] = c.args;
+  const mode = ['--subject', '--matrix'].filter((f) => c.args.includes(f));
+  const o = c.args.indexOf('-o');
+  return { command: [command, ...mode].join(' '), format: o < 0 ? '' : (c.args[o + 1] ?? '') };
+}
+
+/**
+ * The cases run as processes, through kubectl: in corpus order, offline on examples/cluster first, each case that
+ * shows a command or a format no earlier one did (examples/large adds neither: its outputs are the same printers
+ * over more objects, and its cases the heaviest), then the first live case and the first fleet case. The rest of
+ * the corpus runs in-process only.
+ */
+export function processSample(cases: readonly CorpusCase[]): CorpusCase[] {
+  const seen = new Set<string>();
+  const sample: CorpusCase[] = [];
+  for (const c of cases.filter((k) => k.where === 'cluster')) {
+    const { command, format } = facets(c);
+    if (seen.has(`c:${command}`) && seen.has(`o:${format}`)) continue;
+    seen.add(`c:${command}`).add(`o:${format}`);
+    sample.push(c);
+  }
+  for (const where of ['live', 'fleet'] as const) {
+    const first = cases.find((k) => k.where === where);
+    if (first !== undefined) sample.push(first);
+  }
+  return sample;
 }

@@ -6,12 +6,17 @@
  * answers it for a user bound to crossplane-edit (the test API server's authorizer, which shares no code with the
  * plugin). A name nothing serves is an error with the closest names, never "not allowed". An unknown verb gets
  * kubectl's own warning line, taken from kubectl's stderr for the same request.
+ *
+ * The live questions run the built plugin through kubectl; the offline ones (-f) run it in-process (runPlugin): they
+ * differ from the live ones only in where the catalogue is read, which is the same JavaScript in the binary, and
+ * kubectl's answers they are held to are asked of the real kubectl all the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSeedFiles } from '../apiserver/seed.js';
 import { startApiServer, type TestApiServer } from '../apiserver/server.js';
+import { runPlugin } from '../integration/harness.js';
 import { assertBuilt, discoveryCache, kubectl, repoRoot, tempDir, type RunResult } from './harness.js';
 
 const PROBE = 'xrbac-probe-edit'; // bound to crossplane-edit and nothing else
@@ -76,6 +81,16 @@ const answers = new Map<string, { allowed: boolean; warning: string }>();
 
 const source = (live: boolean): string[] => (live ? [] : ['-f', EXAMPLES, '-f', bindingDir]);
 
+/** The plugin with ARGS: live through kubectl and the built binary, offline (-f FILES) in-process. */
+const plugin = (
+  args: readonly string[],
+  live: boolean,
+  files: readonly string[] = source(live),
+): Promise<RunResult> =>
+  live
+    ? run(['crossplane-rbac', ...args])
+    : runPlugin([...args, ...files], { env: { KUBECONFIG: kubeconfig } });
+
 interface Answer {
   readonly request: { apiGroup?: string; resource?: string; subresource?: string; path?: string };
   readonly allowed: boolean;
@@ -85,43 +100,26 @@ interface Answer {
 /** Every command that takes RESOURCE and VERB, asked the same question, each answer as JSON. */
 const COMMANDS: Record<string, (resource: string, verb: string, live: boolean) => Promise<Answer>> = {
   'explain ROLE --for': async (resource, verb, live) => {
-    const r = await run([
-      'crossplane-rbac',
-      'explain',
-      'crossplane-edit',
-      '--for',
-      resource,
-      '--verb',
-      verb,
-      '-o',
-      'json',
-      ...source(live),
-    ]);
+    const r = await plugin(
+      ['explain', 'crossplane-edit', '--for', resource, '--verb', verb, '-o', 'json'],
+      live,
+    );
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as { access: { request: Answer['request']; allowed: boolean } };
     return { request: j.access.request, allowed: j.access.allowed, stderr: r.stderr };
   },
   'explain --subject --for': async (resource, verb, live) => {
-    const r = await run([
-      'crossplane-rbac',
-      'explain',
-      '--subject',
-      `User:${PROBE}`,
-      '--for',
-      resource,
-      '--verb',
-      verb,
-      '-o',
-      'json',
-      ...source(live),
-    ]);
+    const r = await plugin(
+      ['explain', '--subject', `User:${PROBE}`, '--for', resource, '--verb', verb, '-o', 'json'],
+      live,
+    );
     expect([0, 1], r.stderr).toContain(r.code);
     const j = JSON.parse(r.stdout) as { access: { request: Answer['request']; allowed: boolean } };
     expect(r.code === 0).toBe(j.access.allowed);
     return { request: j.access.request, allowed: j.access.allowed, stderr: r.stderr };
   },
   'who-can': async (resource, verb, live) => {
-    const r = await run(['crossplane-rbac', 'who-can', verb, resource, '-o', 'json', ...source(live)]);
+    const r = await plugin(['who-can', verb, resource, '-o', 'json'], live);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as {
       request: Answer['request'];
@@ -188,7 +186,7 @@ describe.each([true, false])('live: %s', (live) => {
           : command === 'explain ROLE --for'
             ? ['explain', 'crossplane-edit', '--for', form, '--verb', 'create']
             : ['explain', '--subject', `User:${PROBE}`, '--for', form, '--verb', 'create'];
-      const r = await run(['crossplane-rbac', ...args, ...source(live)]);
+      const r = await plugin(args, live);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       const lines = r.stderr.split('\n').filter((l) => l !== '');
@@ -317,8 +315,8 @@ describe('a name several groups serve is the one kubectl picks, the others warne
     // Two groups give each of these short names: kubectl warns of the one it did not pick.
     expect(k.shortNameWarnings).toHaveLength(name === 'wd' || name === 'deploy' ? 1 : 0);
     for (const live of [true, false]) {
-      const args = ['crossplane-rbac', 'who-can', 'create', name, '-o', 'json'];
-      const r = await run([...args, ...(live ? [] : ['-f', EXAMPLES, '-f', bindingDir, '-f', filesDir])]);
+      const args = ['who-can', 'create', name, '-o', 'json'];
+      const r = await plugin(args, live, live ? [] : [...source(false), '-f', filesDir]);
       expect(r.code, r.stderr).toBe(0);
       const { request } = JSON.parse(r.stdout) as { request: { apiGroup: string; resource: string } };
       const got = request.apiGroup === '' ? request.resource : `${request.resource}.${request.apiGroup}`;

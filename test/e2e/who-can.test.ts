@@ -58,7 +58,21 @@ interface SubjectJson {
 let cluster: SeededCluster;
 let server: SeededCluster['server'];
 
-const run = (args: readonly string[], input?: string): Promise<RunResult> => cluster.run(args, input);
+/**
+ * While a describe block that writes nothing runs, the answers of its command lines (without stdin), set here: each
+ * is run once and its output shared by the tests that ask it. Undefined elsewhere: a run after a write asks again.
+ */
+let readOnly: Map<string, Promise<RunResult>> | undefined;
+
+const run = (args: readonly string[], input?: string): Promise<RunResult> => {
+  if (readOnly === undefined || input !== undefined) return cluster.run(args, input);
+  const key = JSON.stringify(args);
+  const known = readOnly.get(key);
+  if (known !== undefined) return known;
+  const r = cluster.run(args);
+  readOnly.set(key, r);
+  return r;
+};
 
 const keyOf = (s: SubjectId): string =>
   [s.kind, ...(s.namespace !== undefined ? [s.namespace] : []), s.name].join('/');
@@ -174,8 +188,9 @@ async function whoCan(args: readonly string[]): Promise<WhoCanJson> {
 /**
  * who-can ARGS in both modes: the default (the stored rules of the bound roles, as the authorizer) and --converged
  * (every ClusterRole, converged rules). Where the controller has caught up (every path stored) they list the same
- * subjects through the same bindings; the server must agree with the default answer. Returns the converged one
- * (its paths name the aggregation chains).
+ * subjects through the same bindings; the server (and kubectl auth can-i) must agree with the default answer
+ * (expectServerAgrees: a caller need not ask again). Returns the converged one (its paths name the aggregation
+ * chains).
  */
 async function bothModes(args: readonly string[]): Promise<WhoCanJson> {
   const [stored, converged] = await Promise.all([whoCan(args), whoCan([...args, '--converged'])]);
@@ -321,6 +336,14 @@ afterAll(async () => {
 });
 
 describe('who-can through the real kubectl, checked with kubectl auth can-i --as', () => {
+  // No test here writes to the cluster: the same question (who-can, kubectl auth can-i, kubectl get) is asked once.
+  beforeAll(() => {
+    readOnly = new Map();
+  });
+  afterAll(() => {
+    readOnly = undefined;
+  });
+
   it('a team group may create claims in its own namespace only', async () => {
     const a = await bothModes(['create', CLAIM, '-n', 'team-a']);
     const inA = a.subjects.map(keyOf);
@@ -339,13 +362,11 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
       chain: ['crossplane-ns-team-a-edit', `crossplane:composite:${SQL_XRD}:aggregate-to-ns-edit`],
       stored: true,
     });
-    await expectServerAgrees(a, 'create', CLAIM, 'team-a');
 
     const b = await bothModes(['create', 'sqlinstance.aws.platform.upbound.io', '-n', 'team-b']);
     const inB = b.subjects.map(keyOf);
     expect(inB).toContain('Group/team-b-devs');
     expect(inB).not.toContain('Group/team-a-devs');
-    await expectServerAgrees(b, 'create', CLAIM, 'team-b');
     expect(await canI('create', CLAIM, 'team-b', { kind: 'Group', name: 'team-a-devs' })).toBe(false);
   }, 120_000);
 
@@ -357,11 +378,9 @@ describe('who-can through the real kubectl, checked with kubectl auth can-i --as
       expect(sa?.paths.map((p) => `${p.binding.kind}/${p.binding.name}`)).toContain(
         `ClusterRoleBinding/crossplane:provider:${S3_SA.split('/')[1] ?? ''}:system`,
       );
-      await expectServerAgrees(r, verb, BUCKETS, undefined);
     }
     const del = await bothModes(['delete', BUCKETS]);
     expect(del.subjects.map(keyOf)).not.toContain(`ServiceAccount/${S3_SA}`);
-    await expectServerAgrees(del, 'delete', BUCKETS, undefined);
   }, 180_000);
 
   it('crossplane:masters may delete them through the aggregated crossplane-admin role', async () => {

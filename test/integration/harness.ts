@@ -43,7 +43,13 @@ export function userKubeconfig(
 /** Runs the CLI in-process with the real client over HTTP, as composition-root.ts wires it, capturing its output. */
 export function runPlugin(
   argv: readonly string[],
-  opts: { env?: Record<string, string>; stdin?: string; prompter?: Prompter; tty?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    stdin?: string;
+    prompter?: Prompter;
+    tty?: boolean;
+    version?: string;
+  } = {},
 ): Promise<CliResult> {
   const env = { ...opts.env };
   return runCaptured(argv, {

@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly tty?: boolean;
   readonly env?: Record<string, string>;
   readonly stdin?: string;
+  /** The version the plugin reports (the build injects package.json's); a test's own by default. */
+  readonly version?: string;
 }
 
 const noPrompts: Prompter = {
@@ -45,7 +47,7 @@ export async function runCaptured(argv: readonly string[], opts: RunOptions = {}
     connect: opts.connect ?? (() => Promise.reject(new Error('this test gives no cluster'))),
     ...(opts.contextNames !== undefined ? { contextNames: opts.contextNames } : {}),
     prompter: opts.prompter ?? noPrompts,
-    version: 'v0.0.0-test',
+    version: opts.version ?? 'v0.0.0-test',
   };
   try {
     await runCli(argv, deps);

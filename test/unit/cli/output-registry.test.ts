@@ -6,7 +6,7 @@ import { UsageError } from '../../../src/errors.js';
 
 // The registry: every format a kind of result lists has its printer, -o is checked against the kind's list, and
 // completion offers what the command's kinds list. What each printer prints is held byte for byte by the output
-// corpus (test/e2e/output-corpus.test.ts).
+// corpus (test/integration/output-corpus.test.ts; a sample through kubectl in test/e2e/output-corpus.test.ts).
 
 const PRINTED: readonly PrintedKind[] = [
   'plan',
