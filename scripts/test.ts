@@ -4,12 +4,12 @@
 //   2. Two lanes at once (one per core of a 2-core machine; each step is one mostly single-threaded process):
 //      typecheck-lint (tsc's diagnostics, then ESLint, on one TypeScript program: scripts/typecheck-lint.ts) |
 //      release:test (the release of every default platform, dist/release-test: the standalone executables bun
-//      compiles), format:check, knip, lint:links (the docs' relative links and anchors). CPU seconds of each step
-//      in the two lanes at once, on a 2-core machine under a load of 5 to 9 (2026-11-29): typecheck-lint 72
-//      (before, lint 78 and typecheck 23.5, each building the program); release 26 (most of it gzip -9 of four
-//      ~110 MB executables: the archives users download); format:check 16 (20.5 with Prettier's own TypeScript
-//      parser: see CONTRIBUTING.md); knip 10; lint:links 1.7. 72 against 54: typecheck-lint is one process, the
-//      floor of the phase; everything else goes beside it.
+//      compiles), format:check, knip, lint:links (the docs' relative links and anchors). CPU seconds of each step,
+//      the two lanes at once on a 2-core machine under a load of 5 to 6 from other work (2026-11-29, four runs):
+//      typecheck-lint 65-74 (before: lint 71-78 and typecheck 23-24, each building its own program); release 26-29
+//      (most of it gzip -9 of four ~110 MB executables: the archives users download); format:check 14-16.5 (18-20.5
+//      with Prettier's own TypeScript parser: see CONTRIBUTING.md); knip 8-11; lint:links 1-1.7. The phase: 155
+//      CPU-s before, 114-129 now. typecheck-lint is one process, the floor of the phase: the rest goes beside it.
 //      Every step runs; the output of each is printed when it ends; any failure stops here, before the tests.
 //   3. vitest run, with E2E_STANDALONE_DIR and RELEASE_DIR set: the e2e project runs the built bundle, the
 //      e2e-standalone project (vitest.config.ts) the e2e files whose code differs between runtimes against that
@@ -18,8 +18,8 @@
 //      then the release tests compiled every platform again (linux-amd64 a second time).
 //
 // `npm run test:quick` (--quick), the inner loop: typecheck-lint, then the unit and integration projects. No build,
-// no release, no e2e. (It ran lint | typecheck at once: lint alone costs more than typecheck-lint, 78 CPU-s against
-// 72, as its project service also loads the two JavaScript config files' default project.)
+// no release, no e2e. (It ran lint | typecheck at once: lint alone costs more than typecheck-lint, 71-78 CPU-s
+// against 65-74, as its project service also loads a default project for the two JavaScript config files.)
 //
 // One after another (the `&&` chain this replaces), the checks left a core idle for about two minutes, and the
 // standalone pass waited for its own vitest run after the first.
