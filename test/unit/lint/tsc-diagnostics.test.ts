@@ -54,7 +54,7 @@ const CASES: readonly Case[] = [
     want: { exit: 2, lines: 1 },
   },
   {
-    name: 'ConfigErrorAndTypeErrors',
+    name: 'ConfigErrorAndSyntaxError',
     reason: "an unknown compiler option is the config file's diagnostic, reported beside the syntactic ones",
     files: {
       'tsconfig.json': JSON.stringify({
