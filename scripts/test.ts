@@ -7,9 +7,9 @@
 //      compiles), format:check, knip, lint:links (the docs' relative links and anchors). CPU seconds of each step,
 //      the two lanes at once on a 2-core machine under a load of 5 to 6 from other work (2026-11-29, four runs):
 //      typecheck-lint 65-74 (before: lint 71-78 and typecheck 23-24, each building its own program); release 26-29
-//      (most of it gzip -9 of four ~110 MB executables: the archives users download); format:check 14-16.5 (18-20.5
-//      with Prettier's own TypeScript parser: see CONTRIBUTING.md); knip 8-11; lint:links 1-1.7. The phase: 155
-//      CPU-s before, 114-129 now. typecheck-lint is one process, the floor of the phase: the rest goes beside it.
+//      (most of it gzip -9 of four ~110 MB executables: the archives users download); format:check 18-20.5; knip
+//      8-11; lint:links 1-1.7. The phase: 155 CPU-s before. typecheck-lint is one process, the floor of the phase:
+//      the rest goes beside it.
 //      Every step runs; the output of each is printed when it ends; any failure stops here, before the tests.
 //   3. vitest run, with E2E_STANDALONE_DIR and RELEASE_DIR set: the e2e project runs the built bundle, the
 //      e2e-standalone project (vitest.config.ts) the e2e files whose code differs between runtimes against that
