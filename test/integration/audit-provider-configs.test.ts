@@ -5,24 +5,18 @@
  * .yaml: the cluster ProviderConfig in kubernetes.crossplane.io, and in the `.m.` group of Crossplane v2 the
  * namespaced ProviderConfig and the cluster-scoped ClusterProviderConfig, crossplane-contrib/provider-kubernetes
  * package/crds/kubernetes.m.crossplane.io_clusterproviderconfigs.yaml @ 070dae77dcd3368a8cc257a1283ee88c4eb41c68),
- * the provider's Deployment running as an account bound to cluster-admin, and a user who may create Objects. Each
+ * the provider's Deployment running as an account bound to cluster-admin, and a user who may create Objects
+ * (audit-provider-seed.ts). Each
  * case adds ProviderConfigs with another credentials source; the audit is checked against what was seeded.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
-import { fixturePath } from '../support/fixtures.js';
 import { subjectAccessReview } from '../support/access-review.js';
 import { exampleCluster, runPlugin, startSeeded, userKubeconfig } from './harness.js';
-
-const RBAC = 'rbac.authorization.k8s.io';
-const rbac = `${RBAC}/v1`;
-const REVISION = 'crossplane-contrib-provider-kubernetes-408e44da486e';
-const CRDS = parseAllDocuments(
-  readFileSync(fixturePath('real', 'provider-kubernetes-config-crds.yaml'), 'utf8'),
-).map((d) => d.toJSON() as { metadata: { name: string } });
+import { CRDS, RBAC, REVISION, installedRevision, providerSeed, rbac } from './audit-provider-seed.js';
 
 interface Step {
   readonly mechanism: string;
@@ -55,96 +49,7 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     admin = started.kubeconfig;
     dir = started.dir;
     limited = userKubeconfig(server, started.dir, 'auditor');
-    server.seed([
-      ...CRDS,
-      {
-        apiVersion: 'pkg.crossplane.io/v1',
-        kind: 'ProviderRevision',
-        metadata: { name: REVISION },
-        spec: {
-          desiredState: 'Active',
-          image: 'xpkg.crossplane.io/crossplane-contrib/provider-kubernetes:v1.2.1',
-          revision: 1,
-        },
-        status: {
-          objectRefs: CRDS.map((c) => ({
-            apiVersion: 'apiextensions.k8s.io/v1',
-            kind: 'CustomResourceDefinition',
-            name: c.metadata.name,
-          })),
-        },
-      },
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: {
-          name: REVISION,
-          namespace: 'crossplane-system',
-          ownerReferences: [
-            { apiVersion: 'pkg.crossplane.io/v1', kind: 'ProviderRevision', name: REVISION, uid: 'u1' },
-          ],
-        },
-        spec: {
-          selector: { matchLabels: { app: 'pk' } },
-          template: {
-            metadata: { labels: { app: 'pk' } },
-            spec: { serviceAccountName: 'provider-kubernetes', containers: [{ name: 'p', image: 'p' }] },
-          },
-        },
-      },
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'provider-kubernetes-admin' },
-        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
-        subjects: [{ kind: 'ServiceAccount', name: 'provider-kubernetes', namespace: 'crossplane-system' }],
-      },
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRole',
-        metadata: { name: 'object-creator' },
-        rules: [
-          {
-            apiGroups: ['kubernetes.crossplane.io', 'kubernetes.m.crossplane.io'],
-            resources: ['objects'],
-            verbs: ['create'],
-          },
-        ],
-      },
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'objector' },
-        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'object-creator' },
-        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'objector' }],
-      },
-      // The auditor may read everything an audit reads but ProviderConfigs.
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRole',
-        metadata: { name: 'audit-reader-no-configs' },
-        rules: [
-          {
-            apiGroups: [RBAC],
-            resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
-            verbs: ['get', 'list'],
-          },
-          { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
-          {
-            apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io'],
-            resources: ['*'],
-            verbs: ['list'],
-          },
-        ],
-      },
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'auditor' },
-        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'audit-reader-no-configs' },
-        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'auditor' }],
-      },
-    ]);
+    server.seed([...CRDS, installedRevision(), ...providerSeed()]);
   });
   afterAll(async () => {
     await server.stop();
@@ -426,23 +331,7 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
     const M = 'kubernetes.m.crossplane.io';
     // The revision as installed (its status restored), and no ProviderConfig using InjectedIdentity.
     server.seed([
-      {
-        apiVersion: 'pkg.crossplane.io/v1',
-        kind: 'ProviderRevision',
-        metadata: { name: REVISION },
-        spec: {
-          desiredState: 'Active',
-          image: 'xpkg.crossplane.io/crossplane-contrib/provider-kubernetes:v1.2.1',
-          revision: 1,
-        },
-        status: {
-          objectRefs: CRDS.map((c) => ({
-            apiVersion: 'apiextensions.k8s.io/v1',
-            kind: 'CustomResourceDefinition',
-            name: c.metadata.name,
-          })),
-        },
-      },
+      installedRevision(),
       {
         apiVersion: `${M}/v1alpha1`,
         kind: 'ClusterProviderConfig',
