@@ -10,7 +10,7 @@
 //
 // Prints tsc's diagnostics, then ESLint's report (the stylish formatter, as `eslint .`), and exits with the larger of
 // the two exit codes (tsc's 2 on a type error, ESLint's 1 on a lint error, 2 when ESLint could not run). `npm run
-// typecheck` and `npm run lint` still run each alone (`npm run test:quick` runs them at once, one per core).
+// typecheck` and `npm run lint` still run each alone; `npm test` and `npm run test:quick` run this instead.
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
