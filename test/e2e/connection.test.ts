@@ -262,24 +262,30 @@ describe('-v request logs', () => {
         line.split(' Response Body: ')[1]?.replace(/ \[truncated \d+ chars\]$/, '').length,
       ).toBeLessThanOrEqual(1024);
     expect(bodies.some((l) => / \[truncated \d+ chars\]$/.test(l))).toBe(true);
-    // Header names as kubectl prints them, Go's http.Header keys (textproto.CanonicalMIMEHeaderKey): the same
-    // server's answers, so the same names, but Content-Encoding, which Go's transport drops when it unzips a body
-    // itself (and whose Accept-Encoding it adds below the log).
-    const responseNames = (stderr: string): Set<string> => {
+    // Header names as kubectl prints them, Go's http.Header keys (textproto.CanonicalMIMEHeaderKey), and only those
+    // kubectl shows: not what Go's transport handles below its log (the request's Accept-Encoding and
+    // Content-Length, an unzipped answer's Content-Encoding and Content-Length). The same server's answers, so the
+    // same names.
+    const headerNames = (stderr: string, block: 'Request' | 'Response'): Set<string> => {
       const names = new Set<string>();
-      let inResponse = false;
+      let inBlock = false;
       for (const l of linesOf(stderr)) {
-        if (/\] Response Headers:$/.test(l)) inResponse = true;
-        else if (!/\] {5}[^ ]/.test(l)) inResponse = false;
-        else if (inResponse) names.add(/\] {5}([^:]+):/.exec(l)?.[1] ?? '');
+        if (l.endsWith(`] ${block} Headers:`)) inBlock = true;
+        else if (!/\] {5}[^ ]/.test(l)) inBlock = false;
+        else if (inBlock) names.add(/\] {5}([^:]+):/.exec(l)?.[1] ?? '');
       }
       return names;
     };
-    const kubectlNames = responseNames(ref.stderr);
-    expect(kubectlNames).toContain('Content-Type');
-    const ours = [...responseNames(r.stderr)].filter((n) => n !== 'Content-Encoding');
-    expect(ours.length).toBeGreaterThan(0);
-    expect(ours.filter((n) => !kubectlNames.has(n))).toStrictEqual([]);
+    for (const block of ['Request', 'Response'] as const) {
+      const kubectlNames = headerNames(ref.stderr, block);
+      expect(kubectlNames).toContain(block === 'Request' ? 'Accept' : 'Content-Type');
+      const ours = [...headerNames(r.stderr, block)];
+      expect(ours.length).toBeGreaterThan(0);
+      expect(
+        ours.filter((n) => !kubectlNames.has(n)),
+        block,
+      ).toStrictEqual([]);
+    }
   });
 
   it('-v abc is one usage error, as in kubectl', async () => {

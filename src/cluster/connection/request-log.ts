@@ -29,6 +29,7 @@ export class RequestLog {
     this.line(`${method} ${shown(url)}`);
     this.line('Request Headers:');
     for (const [name, value] of Object.entries(headers)) {
+      if (BELOW_THE_LOG.has(name.toLowerCase())) continue;
       for (const v of Array.isArray(value) ? value : [value])
         this.line(`    ${canonicalHeaderKey(name)}: ${maskSecret(name, v)}`);
     }
@@ -55,8 +56,11 @@ export class RequestLog {
     this.line(`Response Status: ${status} in ${String(ms)} milliseconds`);
     if (this.level < 8) return;
     this.line('Response Headers:');
-    for (const [name, value] of Object.entries(answer.headers))
+    const unzipped = String(headerOf(answer.headers, 'content-encoding')) === 'gzip';
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (unzipped && BELOW_THE_LOG.has(name.toLowerCase())) continue;
       this.line(`    ${canonicalHeaderKey(name)}: ${String(value)}`);
+    }
     // The API server ends a JSON body with a newline; klog ends the line there, as this does.
     this.line(`Response Body: ${this.truncate(answer.body.toString('utf8').replace(/\n$/, ''))}`);
   }
@@ -86,6 +90,20 @@ export class RequestLog {
     // What is logged comes from the server (status text, headers, bodies, failures): escaped for the terminal.
     this.write(`${klogHeader(new Date(), this.pid)}] ${this.prefix}${escapeTerminal(text)}\n`);
   }
+}
+
+/**
+ * The headers kubectl's log never shows, because Go's transport handles them below the round tripper that logs: it
+ * asks for gzip itself (Accept-Encoding, in the request's extra headers) and writes Content-Length from the request's
+ * length, not its headers; when it unzips an answer it asked gzip for, it deletes the answer's Content-Encoding and
+ * Content-Length (golang/go src/net/http/transport.go, persistConn.roundTrip's requestedGzip and readLoop's addedGzip).
+ * The plugin's transport does the same work above its log, so its log leaves them out as kubectl's does.
+ */
+const BELOW_THE_LOG = new Set(['accept-encoding', 'content-encoding', 'content-length']);
+
+function headerOf(headers: IncomingHttpHeaders | Record<string, string>, name: string): unknown {
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
+  return undefined;
 }
 
 /** RFC 9110's tchar: the bytes of a token, a header name's. */

@@ -100,4 +100,48 @@ describe('header names as Go writes them (kubectl prints http.Header keys)', () 
       'Audit-Id',
     ]);
   });
+
+  it("leaves out what Go's transport handles below kubectl's log: gzip asked and unzipped, lengths written", () => {
+    // kubectl's -v=8 shows a request's http.Header (Go adds Accept-Encoding in the request's extra headers and writes
+    // Content-Length from its length) and an answer's headers after the transport unzipped it (Content-Encoding and
+    // Content-Length deleted); an answer that was not gzipped keeps its Content-Length.
+    const url = new URL('https://example.test/apis/rbac.authorization.k8s.io/v1/clusterroles');
+    const answer = (headers: Record<string, string>) => ({
+      status: 200,
+      statusText: 'OK',
+      headers,
+      body: Buffer.from('{}'),
+    });
+    const lines = logged(8, (log) => {
+      log.request(
+        'POST',
+        url,
+        {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, */*',
+          'Accept-Encoding': 'gzip',
+          'Content-Length': '2',
+        },
+        '{}',
+      );
+      log.response(
+        'POST',
+        url,
+        answer({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '20' }),
+        3,
+      );
+      log.response('GET', url, answer({ 'content-type': 'application/json', 'content-length': '2' }), 3);
+    });
+    const names = lines.map((l) => /\] {5}([^:]+): /.exec(l)?.[1] ?? /\] (\w+ Headers):/.exec(l)?.[1] ?? '');
+    expect(names.filter((n) => n !== '')).toStrictEqual([
+      'Request Headers',
+      'Content-Type',
+      'Accept',
+      'Response Headers',
+      'Content-Type',
+      'Response Headers',
+      'Content-Type',
+      'Content-Length',
+    ]);
+  });
 });
