@@ -122,7 +122,8 @@ async function compositionKinds(input: Input): Promise<CompositionKinds[]> {
     import('../crossplane/resolve-resource.js'),
   ]);
   const { others, xrds, providerRevisions } = input.snapshot;
-  // A provider's managed resources resolve through its ProviderRevision's CRD names (live, no CRD is read).
+  // A provider's managed resources resolve through its ProviderRevision's CRD names (live, only the in-cluster
+  // providers' CRDs are read, audit-read.ts).
   const known = r.catalogue(
     r.builtinResources(),
     others

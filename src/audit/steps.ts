@@ -99,13 +99,13 @@ export interface InClusterConfig {
   readonly injected: boolean;
 }
 
-/** A provider whose managed resources act on this cluster as its own account (a ProviderConfig's InjectedIdentity). */
 /** A ProviderConfig kind (`plural.group`) that could not be listed cluster-wide, and the namespaces it was read in. */
 export interface UnreadConfigKind {
   readonly crd: string;
   readonly readIn?: readonly string[] | undefined;
 }
 
+/** A provider whose managed resources act on this cluster as its own account (a ProviderConfig's InjectedIdentity). */
 export interface InClusterProvider {
   readonly account: Identity;
   /** The managed-resource kinds (cluster-scoped and namespaced) that do, as `plural.group`. */
