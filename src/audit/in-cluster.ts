@@ -105,7 +105,14 @@ interface CrdController {
  */
 function crdControllers(crds: readonly KubeObject[]): CrdController[] {
   return crds.flatMap((c) => {
-    if (c.kind !== 'CustomResourceDefinition' || !IN_CLUSTER_KINDS.includes(c.metadata.name)) return [];
+    // A CustomResourceDefinition of apiextensions.k8s.io only: an object of another group named so (a file's, a
+    // custom resource someone else may write) is no evidence.
+    if (
+      c.kind !== 'CustomResourceDefinition' ||
+      !c.apiVersion.startsWith('apiextensions.k8s.io/') ||
+      !IN_CLUSTER_KINDS.includes(c.metadata.name)
+    )
+      return [];
     const owner = (c.metadata.ownerReferences ?? []).find(
       (o) =>
         o.controller === true &&

@@ -237,6 +237,9 @@ describe('provider-identity by the CRDs’ owner references', () => {
     // A CRD controlled by a revision of the same name but another uid (one deleted and made again) is no evidence.
     const stale = [crd(`objects.${LEGACY}`, 'provider-kubernetes-abc', 'uid-gone')];
     expect(identityWhy({ ...hidden, inClusterCrds: stale })).toStrictEqual([]);
+    // Nor is an object of another group that calls itself a CustomResourceDefinition.
+    const forged = crds.map((c) => ({ ...c, apiVersion: 'crds.example.com/v1' }));
+    expect(identityWhy({ ...hidden, inClusterCrds: forged })).toStrictEqual([]);
   });
 
   it('status and the CRDs agree (objectRefs naming ManagedResourceDefinitions, as Crossplane v2 reports them): certain, whatever the image', () => {
