@@ -17,7 +17,9 @@
  *
  * Each server holds the large example with uids of its own (every uid of the seed mapped one to one, owner references
  * alike), as real clusters do: with the seed's uids everywhere, the shared renders would never have to map a uid, and
- * the bench would flatter the fleet.
+ * the bench would flatter the fleet. For the same reason each server's conditions changed at times of their own
+ * (every lastTransitionTime moved by the server's index in minutes): no two real clusters' XRDs and packages became
+ * ready in the same second.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -38,18 +40,26 @@ interface ServerProcess {
 }
 
 const UID = /\b([0-9a-f]{8})(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/g;
+const TRANSITION = /(lastTransitionTime: )"([^"]+)"/g;
 
 /**
- * The large example with server I's own uids: each uid's first eight hex digits XORed with a constant of I's, a one
- * to one map, so the owner references still name their owners.
+ * The large example with server I's own uids and condition times: each uid's first eight hex digits XORed with a
+ * constant of I's, a one to one map, so the owner references still name their owners; each lastTransitionTime I
+ * minutes later.
  */
-function seedWithOwnUids(i: number): string {
+function seedOf(i: number): string {
   const salt = Math.imul(i + 1, 0x9e3779b1) >>> 0;
-  const text = readFileSync(join(root, 'examples', 'large', 'cluster.yaml'), 'utf8').replace(
-    UID,
-    (_m, head: string, tail: string) =>
-      ((parseInt(head, 16) ^ salt) >>> 0).toString(16).padStart(8, '0') + tail,
-  );
+  const text = readFileSync(join(root, 'examples', 'large', 'cluster.yaml'), 'utf8')
+    .replace(
+      UID,
+      (_m, head: string, tail: string) =>
+        ((parseInt(head, 16) ^ salt) >>> 0).toString(16).padStart(8, '0') + tail,
+    )
+    .replace(
+      TRANSITION,
+      (_m, key: string, time: string) =>
+        `${key}"${new Date(Date.parse(time) + i * 60_000).toISOString().replace('.000Z', 'Z')}"`,
+    );
   const file = join(work, `fleet-${String(i)}-seed.yaml`);
   writeFileSync(file, text);
   return file;
@@ -58,7 +68,7 @@ function seedWithOwnUids(i: number): string {
 /** Starts the test API server's CLI with the large example; resolves once it prints its URL (it listens). */
 function startServerProcess(i: number): Promise<ServerProcess> {
   const kubeconfig = join(work, `fleet-${String(i)}.kubeconfig`);
-  const seed = seedWithOwnUids(i);
+  const seed = seedOf(i);
   const child = spawn(
     process.execPath,
     [

@@ -4,16 +4,25 @@
  * and the result handed to every context whose input is the same by content.
  *
  * The input is everything the renderer is given: the snapshot parts it reads (RENDER_PARTS: it is handed a snapshot
- * holding only those, its Deployments only with the fields it reads, so it cannot read another unkept), the options,
- * the owners to hold and the live CRDs. A render keeps its input, and a later input is compared with it in place
- * (same-content.ts: no copy, no serialisation, stopping at the first difference). Two things differ between clusters
- * without changing what is rendered, and are left out of the comparison:
+ * holding only those, its Deployments, XRDs and ProviderRevisions only with the fields it reads, so it cannot read
+ * another unkept), the options, the owners to hold and the live CRDs. A render keeps its input, and a later input is
+ * compared with it in place (same-content.ts: no copy, no serialisation, stopping at the first difference). What
+ * differs between clusters without changing what is rendered is left out of the comparison:
  * - what the API server stamps on every object and the renderer never reads;
+ * - what controllers stamp and the renderer never reads: the conditions of XRDs and ProviderRevisions (each with the
+ *   time it last changed, which no two clusters share), the status and rollout of Deployments (renderInput);
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
  *   two inputs are alike only when one's uids map onto the other's one to one, place for place. On a hit the
  *   result's owner references are given this context's uids through that map.
  */
-import type { ClusterSnapshot, Deployment, OwnerReference, RbacObject } from '../kube/types.js';
+import type {
+  ClusterSnapshot,
+  Deployment,
+  OwnerReference,
+  ProviderRevision,
+  RbacObject,
+  Xrd,
+} from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
 import { UidMatch, sameObjects } from './same-content.js';
@@ -178,13 +187,45 @@ function projectDeployment(d: Deployment): Deployment {
   return out;
 }
 
+/** The status members of a ProviderRevision the renderer reads (its type's: crossplane/provider/roles.ts). */
+const REVISION_STATUS_READ = ['objectRefs', 'capabilities', 'permissionRequests'] as const;
+
+/** Each XRD's and ProviderRevision's projection (the same object for the same owner, as projectDeployment's). */
+const projectedOwners = new WeakMap<Xrd | ProviderRevision, Xrd | ProviderRevision>();
+
 /**
- * SNAPSHOT with only the parts the renderer reads, its Deployments only with the fields it reads: what the key
- * covers is all it can see.
+ * An XRD without its status, a ProviderRevision with only the status members the renderer reads (the objects it
+ * defines, its capabilities, its permission requests). Their status also holds conditions, which each cluster's
+ * Crossplane sets with the time they last changed (lastTransitionTime): keyed with them, no two real clusters would
+ * ever share a render, however alike.
+ */
+function projectOwner<T extends Xrd | ProviderRevision>(o: T): T {
+  const status = (o as { readonly status?: Readonly<Record<string, unknown>> }).status;
+  if (status === undefined) return o;
+  const had = projectedOwners.get(o);
+  if (had !== undefined) return had as T;
+  let out: T;
+  if (o.kind === 'ProviderRevision') {
+    const kept: Record<string, unknown> = {};
+    for (const key of REVISION_STATUS_READ) if (status[key] !== undefined) kept[key] = status[key];
+    out = Object.keys(kept).length === Object.keys(status).length ? o : { ...o, status: kept };
+  } else {
+    const { status: _dropped, ...rest } = o as T & { readonly status?: unknown };
+    out = rest as T;
+  }
+  projectedOwners.set(o, out);
+  return out;
+}
+
+/**
+ * SNAPSHOT with only the parts the renderer reads, its Deployments, XRDs and ProviderRevisions only with the fields
+ * it reads: what the key covers is all it can see.
  */
 export function renderInput(snapshot: ClusterSnapshot): ClusterSnapshot {
   return {
     ...snapshot,
+    xrds: snapshot.xrds.map(projectOwner),
+    providerRevisions: snapshot.providerRevisions.map(projectOwner),
     deployments: snapshot.deployments.map(projectDeployment),
     clusterRoleBindings: [],
     roleBindings: [],

@@ -1,7 +1,8 @@
 /**
- * Renders shared across contexts: five clusters seeded from examples/cluster, three alike by content and two not.
- * The alike differ in what each API server stamps (resourceVersions, creation times) and, in one, in every uid;
- * one has two XRDs' uids swapped (the same content up to a renaming of uids); one lacks an XRD. Whatever is shared, each context's
+ * Renders shared across contexts: six clusters seeded from examples/cluster, four alike by content and two not.
+ * The alike differ in what each API server stamps (resourceVersions, creation times), in one in every uid, and in one
+ * in when its XRDs' and packages' conditions last changed (as in any two real clusters); one has two XRDs' uids
+ * swapped (the same content up to a renaming of uids); one lacks an XRD. Whatever is shared, each context's
  * answer must be exactly what `--context` alone prints, its own uids in its owner references; `-v=4` says how many
  * renders were shared.
  */
@@ -61,12 +62,24 @@ beforeAll(async () => {
       (o as Seeded).metadata?.name !== 'xlegacybuckets.storage.platform.acme.io',
   );
   expect(fewer.length).toBe(seed.length - 1);
+  // Every condition of the XRDs and ProviderRevisions a day later (their controllers set them, each cluster's own).
+  const later = seed.map(
+    (o) =>
+      JSON.parse(
+        JSON.stringify(o).replace(
+          /"lastTransitionTime":"([^"]*)"/g,
+          (_m, t: string) => `"lastTransitionTime":"${new Date(Date.parse(t) + 86_400_000).toISOString()}"`,
+        ),
+      ) as unknown,
+  );
+  expect(JSON.stringify(later)).not.toBe(JSON.stringify(seed));
   const seeds: [string, unknown[]][] = [
     ['alike-1', seed],
     ['alike-2', seed],
     ['uids-renamed', renamed],
     ['uids-swapped', swapped],
     ['one-xrd-fewer', fewer],
+    ['conditions-later', later],
   ];
   const config = { clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[] };
   for (const [name, objects] of seeds) {
@@ -115,6 +128,7 @@ describe('sync across contexts shares renders whose inputs are equal by content'
       'uids-renamed',
       'uids-swapped',
       'one-xrd-fewer',
+      'conditions-later',
     ]);
     const alone = new Map<string, unknown>();
     const aloneConnections: number[] = [];
@@ -131,7 +145,7 @@ describe('sync across contexts shares renders whose inputs are equal by content'
     expect(renamed?.size).toBeGreaterThan(10);
     expect([...(renamed ?? [])].some((u) => first?.has(u) === true)).toBe(false);
     expect(fleet.stderr).toMatch(
-      /^fleet: 5 renders for 5 contexts: 2 rendered, 3 shared \(inputs equal by content\)$/m,
+      /^fleet: 6 renders for 6 contexts: 2 rendered, 4 shared \(inputs equal by content\)$/m,
     );
     // Alone, a context sends its LISTs at once, a connection each; in a fleet it has at most 4 in flight, so its
     // server accepts no more connections than that (fewer TLS handshakes on both sides).

@@ -196,6 +196,79 @@ describe('RenderShare', () => {
   });
 });
 
+describe('XRDs and ProviderRevisions: keyed without the conditions their controllers stamp', () => {
+  const OWNER_KINDS = new Set(['CompositeResourceDefinition', 'ProviderRevision']);
+  /** O's conditions as another cluster's Crossplane would have set them: each a day later, with another message. */
+  const laterConditions = (o: KubeObject): KubeObject =>
+    OWNER_KINDS.has(o.kind)
+      ? (JSON.parse(
+          JSON.stringify(o)
+            .replace(/"lastTransitionTime":"([^"]*)"/g, (_m, t: string) => {
+              return `"lastTransitionTime":"${new Date(Date.parse(t) + 86_400_000).toISOString()}"`;
+            })
+            .replace(/"reason":"([^"]*)"/g, '"reason":"$1","message":"observed again"'),
+        ) as KubeObject)
+      : o;
+  const conditionsOf = (s: ClusterSnapshot): unknown[] =>
+    [...s.xrds, ...s.providerRevisions].flatMap(
+      (o) => (o as { status?: { conditions?: unknown[] } }).status?.conditions ?? [],
+    );
+  const v1 = (o: KubeObject): KubeObject =>
+    o.kind === 'Deployment' && o.metadata.name === 'crossplane'
+      ? (JSON.parse(
+          JSON.stringify(o).replace(
+            /"image":"[^"]*"/,
+            '"image":"xpkg.crossplane.io/crossplane/crossplane:v1.20.0"',
+          ),
+        ) as KubeObject)
+      : o;
+  /** REVISION_X's status with MEMBER set to VALUE. */
+  const revisionStatus =
+    (member: string, value: unknown) =>
+    (o: KubeObject): KubeObject =>
+      o.kind === 'ProviderRevision' && o.metadata.name === REVISION_X
+        ? { ...o, status: { ...(o as { status?: object }).status, [member]: value } }
+        : o;
+
+  it('renders from the projection exactly what it renders from the whole XRDs and revisions', () => {
+    const requests = revisionStatus('permissionRequests', [
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] },
+    ]);
+    for (const s of [
+      variant((o) => o),
+      variant((o) => requests(v1(o))),
+      variant(revisionStatus('capabilities', ['safe-start'])),
+    ]) {
+      expect(conditionsOf(s).length).toBeGreaterThan(10);
+      // The oracle: the renderer given every field of every object (only the RBAC parts left out).
+      const whole = renderSync({ ...s, clusterRoleBindings: [], roleBindings: [], others: [] }, {});
+      expect(renderSync(renderInput(s), {})).toEqual(whole);
+    }
+  });
+
+  it('shares between clusters whose XRDs and revisions differ only in their conditions', () => {
+    const a = variant((o) => o);
+    const b = variant(laterConditions);
+    expect(conditionsOf(b)).not.toEqual(conditionsOf(a));
+    const share = new RenderShare();
+    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+  });
+
+  it('renders again when a status member the renderer reads differs: capabilities, permission requests', () => {
+    const base = variant((o) => v1(o));
+    const safeStart = variant((o) => revisionStatus('capabilities', ['SafeStart'])(v1(o)));
+    const asking = variant((o) =>
+      revisionStatus('permissionRequests', [
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+      ])(v1(o)),
+    );
+    const share = new RenderShare();
+    for (const s of [base, safeStart, asking]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 3, shared: 0 });
+  });
+});
+
 describe('RenderShare: inputs compared in place, field by field', () => {
   /** The example with one ProviderRevision's last objectRef renamed: a field the renderer reads, deep in status. */
   const renamedRef = (o: KubeObject): KubeObject => {
