@@ -19,7 +19,7 @@
  * alike), as real clusters do: with the seed's uids everywhere, the shared renders would never have to map a uid, and
  * the bench would flatter the fleet. For the same reason each server's conditions changed at times of their own
  * (every lastTransitionTime moved by the server's index in minutes): no two real clusters' XRDs and packages became
- * ready in the same second.
+ * ready in the same second; and each has namespaces of its own applications (APP_NAMESPACES, named after the server).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -41,11 +41,13 @@ interface ServerProcess {
 
 const UID = /\b([0-9a-f]{8})(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/g;
 const TRANSITION = /(lastTransitionTime: )"([^"]+)"/g;
+/** Namespaces each server has of its own (none enables an XRD). */
+const APP_NAMESPACES = 5;
 
 /**
  * The large example with server I's own uids and condition times: each uid's first eight hex digits XORed with a
  * constant of I's, a one to one map, so the owner references still name their owners; each lastTransitionTime I
- * minutes later.
+ * minutes later; APP_NAMESPACES namespaces of its own.
  */
 function seedOf(i: number): string {
   const salt = Math.imul(i + 1, 0x9e3779b1) >>> 0;
@@ -59,6 +61,12 @@ function seedOf(i: number): string {
       TRANSITION,
       (_m, key: string, time: string) =>
         `${key}"${new Date(Date.parse(time) + i * 60_000).toISOString().replace('.000Z', 'Z')}"`,
+    )
+    .concat(
+      Array.from(
+        { length: APP_NAMESPACES },
+        (_n, k) => `---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: app-${String(i)}-${String(k)}\n`,
+      ).join(''),
     );
   const file = join(work, `fleet-${String(i)}-seed.yaml`);
   writeFileSync(file, text);

@@ -11,6 +11,8 @@
  * - what the API server stamps on every object and the renderer never reads;
  * - what controllers stamp and the renderer never reads: the conditions of XRDs and ProviderRevisions (each with the
  *   time it last changed, which no two clusters share), the status and rollout of Deployments (renderInput);
+ * - the Namespaces that enable no XRD (each cluster's applications'), unless the render names namespaces (enable-xrd's
+ *   -n: then every name counts, an unknown one being an error) (renderInput);
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
  *   two inputs are alike only when one's uids map onto the other's one to one, place for place. On a hit the
  *   result's owner references are given this context's uids through that map.
@@ -25,6 +27,7 @@ import type {
 } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
+import { enabledXrdsOf } from '../crossplane/namespace/roles.js';
 import { UidMatch, sameObjects } from './same-content.js';
 
 /** The parts of the snapshot sync's renderer reads (src/sync/render.ts, settings.ts, crossplane/provider/family.ts). */
@@ -121,7 +124,7 @@ export class RenderShare {
   private done = { rendered: 0, shared: 0 };
 
   render(snapshot: ClusterSnapshot, opts: SyncOptions, render: Render): DesiredState {
-    const key = keyOf(renderInput(snapshot), opts);
+    const key = keyOf(renderInput(snapshot, opts), opts);
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const hit = this.entries[i];
       const to = hit === undefined ? undefined : sameKey(hit.key, key);
@@ -219,11 +222,19 @@ function projectOwner<T extends Xrd | ProviderRevision>(o: T): T {
 
 /**
  * SNAPSHOT with only the parts the renderer reads, its Deployments, XRDs and ProviderRevisions only with the fields
- * it reads: what the key covers is all it can see.
+ * it reads, and only the Namespaces that enable an XRD (sync/render-namespaces.ts renders nothing for the others),
+ * all of them when OPTS names namespaces (enable-xrd's -n: a name the cluster lacks is an error): what the key covers
+ * is all it can see. No two real clusters have the same namespaces (their applications'), while those that enable
+ * XRDs are the platform's, alike across a fleet.
  */
-export function renderInput(snapshot: ClusterSnapshot): ClusterSnapshot {
+export function renderInput(
+  snapshot: ClusterSnapshot,
+  opts: Pick<SyncOptions, 'namespaces'> = {},
+): ClusterSnapshot {
+  const named = opts.namespaces !== undefined && opts.namespaces.length > 0;
   return {
     ...snapshot,
+    namespaces: named ? snapshot.namespaces : snapshot.namespaces.filter((n) => enabledXrdsOf(n).length > 0),
     xrds: snapshot.xrds.map(projectOwner),
     providerRevisions: snapshot.providerRevisions.map(projectOwner),
     deployments: snapshot.deployments.map(projectDeployment),

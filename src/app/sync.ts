@@ -182,7 +182,7 @@ export async function renderDesired(
   const desired =
     deps.renderShare !== undefined
       ? deps.renderShare.render(snapshot, opts, renderSync)
-      : renderSync(renderInput(snapshot), opts);
+      : renderSync(renderInput(snapshot, opts), opts);
   for (const w of desired.warnings) deps.warn({ kind: 'warning', reason: w });
   return desired;
 }

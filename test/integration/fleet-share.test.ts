@@ -1,7 +1,8 @@
 /**
  * Renders shared across contexts: six clusters seeded from examples/cluster, four alike by content and two not.
  * The alike differ in what each API server stamps (resourceVersions, creation times), in one in every uid, and in one
- * in when its XRDs' and packages' conditions last changed (as in any two real clusters); one has two XRDs' uids
+ * in when its XRDs' and packages' conditions last changed and in its applications' namespaces (as any two real
+ * clusters do); one has two XRDs' uids
  * swapped (the same content up to a renaming of uids); one lacks an XRD. Whatever is shared, each context's
  * answer must be exactly what `--context` alone prints, its own uids in its owner references; `-v=4` says how many
  * renders were shared.
@@ -79,7 +80,7 @@ beforeAll(async () => {
     ['uids-renamed', renamed],
     ['uids-swapped', swapped],
     ['one-xrd-fewer', fewer],
-    ['conditions-later', later],
+    ['own-conditions-and-apps', later],
   ];
   const config = { clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[] };
   for (const [name, objects] of seeds) {
@@ -128,7 +129,7 @@ describe('sync across contexts shares renders whose inputs are equal by content'
       'uids-renamed',
       'uids-swapped',
       'one-xrd-fewer',
-      'conditions-later',
+      'own-conditions-and-apps',
     ]);
     const alone = new Map<string, unknown>();
     const aloneConnections: number[] = [];

@@ -26,11 +26,21 @@ function capture(): { sink: string[]; collected: () => string[] } {
   return { sink, collected: () => sink };
 }
 
+/** A snapshot whose one namespace, NAMESPACE, enables an XRD (a namespace enabling none is not a render's input). */
 const snapshot = (namespace: string): ClusterSnapshot => ({
   xrds: [],
   providerRevisions: [],
   deployments: [],
-  namespaces: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }],
+  namespaces: [
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: namespace,
+        annotations: { 'rbac.crossplane.io/xdbs.example.org': 'xrd-claim-accepted' },
+      },
+    },
+  ],
   clusterRoles: [],
   clusterRoleBindings: [],
   roleBindings: [],

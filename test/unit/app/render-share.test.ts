@@ -269,6 +269,65 @@ describe('XRDs and ProviderRevisions: keyed without the conditions their control
   });
 });
 
+describe('Namespaces: keyed by those that enable an XRD, all of them when sync names namespaces', () => {
+  /** A namespace of an application: it enables no XRD (it has annotations, none of them the plugin's). */
+  const app = (name: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { 'kubernetes.io/metadata.name': name }, annotations: { owner: name } },
+  });
+  /** A namespace that enables XRD (the annotation a platform team sets, as enable-xrd does). */
+  const enabling = (name: string, xrd: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, annotations: { [`rbac.crossplane.io/${xrd}`]: 'xrd-claim-accepted' } },
+  });
+  const XRD = 'xpostgresqlinstances.database.platform.acme.io';
+  const enablingCount = (s: ClusterSnapshot): number =>
+    s.namespaces.filter((n) =>
+      Object.keys(n.metadata.annotations ?? {}).some((k) => k.startsWith('rbac.crossplane.io/')),
+    ).length;
+
+  it('renders from the projection exactly what it renders from every Namespace, with and without --namespaces', () => {
+    const s = variant((o) => o, [app('shop'), app('billing'), enabling('analytics', XRD)]);
+    expect(enablingCount(s)).toBeGreaterThan(2);
+    expect(s.namespaces.length).toBeGreaterThan(enablingCount(s));
+    const whole = { ...s, clusterRoleBindings: [], roleBindings: [], others: [] };
+    for (const opts of [{}, { namespaces: ['team-a', 'shop'] }, { namespaces: ['analytics'] }]) {
+      const rendered = renderSync(renderInput(s, opts), opts);
+      expect(rendered).toEqual(renderSync(whole, opts));
+      // Each case renders namespace roles (crossplane-ns-<namespace>-edit/view), so a namespace left out would show.
+      expect(rendered.objects.some((o) => o.metadata.name.startsWith('crossplane-ns-'))).toBe(true);
+    }
+    // A namespace the cluster lacks is an error in both: with --namespaces, every namespace is in the input.
+    const unknown = { namespaces: ['no-such-namespace'] };
+    expect(() => renderSync(renderInput(s, unknown), unknown)).toThrow(/no-such-namespace/);
+    expect(() => renderSync(whole, unknown)).toThrow(/no-such-namespace/);
+  });
+
+  it('shares between clusters whose other namespaces differ (their applications)', () => {
+    const a = variant((o) => o, [app('shop'), app('billing')]);
+    const b = variant((o) => o, [app('search'), app('ledger'), app('mail')]);
+    const share = new RenderShare();
+    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+  });
+
+  it('renders again when a namespace enables another XRD, or when sync names namespaces', () => {
+    const a = variant((o) => o, [app('shop')]);
+    const b = variant((o) => o, [app('shop'), enabling('analytics', XRD)]);
+    const c = variant((o) => o, [app('billing')]);
+    const share = new RenderShare();
+    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(alone(b)).not.toEqual(alone(a));
+    // Named: every namespace is compared (the names decide which are unknown).
+    const named = { namespaces: ['team-a'] };
+    expect(share.render(a, named, renderSync)).toEqual(renderSync(renderInput(a, named), named));
+    expect(share.render(c, named, renderSync)).toEqual(renderSync(renderInput(c, named), named));
+    expect(share.counts()).toEqual({ rendered: 4, shared: 0 });
+  });
+});
+
 describe('RenderShare: inputs compared in place, field by field', () => {
   /** The example with one ProviderRevision's last objectRef renamed: a field the renderer reads, deep in status. */
   const renamedRef = (o: KubeObject): KubeObject => {
