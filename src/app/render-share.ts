@@ -10,7 +10,8 @@
  * differs between clusters without changing what is rendered is left out of the comparison:
  * - what the API server stamps on every object and the renderer never reads;
  * - what controllers stamp and the renderer never reads: the conditions of XRDs and ProviderRevisions (each with the
- *   time it last changed, which no two clusters share), the status and rollout of Deployments (renderInput);
+ *   time it last changed, which no two clusters share), the status, rollout, labels and annotations of
+ *   Deployments (renderInput);
  * - the Namespaces that enable no XRD (each cluster's applications'), unless the render names namespaces (enable-xrd's
  *   -n: then every name counts, an unknown one being an error) (renderInput);
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
@@ -159,9 +160,10 @@ const projected = new WeakMap<Deployment, Deployment>();
 /**
  * A Deployment with only what the renderer reads of it (crossplane/provider/bindings.ts: the owner references, name
  * and namespace, the pod template's serviceAccountName; sync/settings.ts detectCrossplane: the containers' images):
- * its metadata, and of its spec the template's serviceAccountName and containers' names and images. Its status,
- * replicas, selector, pod labels and the rest change with every rollout and never change a render, so two
- * clusters whose Deployments differ only there share it.
+ * of its metadata the name, namespace, uid and owner references, and of its spec the template's serviceAccountName
+ * and containers' names and images. Its status, replicas, selector, pod labels, its own labels and annotations (the
+ * rollout's revision number, which the Deployment controller counts up in each cluster) and the rest change with
+ * rollouts and never change a render, so two clusters whose Deployments differ only there share it.
  */
 function projectDeployment(d: Deployment): Deployment {
   const had = projected.get(d);
@@ -172,11 +174,17 @@ function projectDeployment(d: Deployment): Deployment {
     name: c.name,
     ...(c.image !== undefined ? { image: c.image } : {}),
   }));
+  const { name, namespace, uid, ownerReferences } = d.metadata;
   // The renderer reads these through optional chains only: an absent spec or template reads as an empty one.
   const out: Deployment = {
     apiVersion: d.apiVersion,
     kind: d.kind,
-    metadata: d.metadata,
+    metadata: {
+      name,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(uid !== undefined ? { uid } : {}),
+      ...(ownerReferences !== undefined ? { ownerReferences } : {}),
+    },
     spec: {
       template: {
         spec: {

@@ -1,9 +1,9 @@
 /**
  * Renders shared across contexts: six clusters seeded from examples/cluster, four alike by content and two not.
  * The alike differ in what each API server stamps (resourceVersions, creation times), in one in every uid, and in one
- * in when its XRDs' and packages' conditions last changed and in its applications' namespaces (as any two real
- * clusters do); one has two XRDs' uids
- * swapped (the same content up to a renaming of uids); one lacks an XRD. Whatever is shared, each context's
+ * in when its XRDs' and packages' conditions last changed, in its Deployments' rollouts and in its applications'
+ * namespaces (as any two real clusters do); one has two XRDs' uids swapped (the same content up to a renaming of
+ * uids); one lacks an XRD. Whatever is shared, each context's
  * answer must be exactly what `--context` alone prints, its own uids in its owner references; `-v=4` says how many
  * renders were shared.
  */
@@ -63,16 +63,26 @@ beforeAll(async () => {
       (o as Seeded).metadata?.name !== 'xlegacybuckets.storage.platform.acme.io',
   );
   expect(fewer.length).toBe(seed.length - 1);
-  // Every condition of the XRDs and ProviderRevisions a day later (their controllers set them, each cluster's own).
-  const later = seed.map(
-    (o) =>
-      JSON.parse(
+  // Every condition of the XRDs and ProviderRevisions a day later (their controllers set them, each cluster's own),
+  // each Deployment at a rollout of its own, and namespaces of applications of its own (they enable no XRD).
+  const later = [
+    ...seed.map((o) => {
+      const moved = JSON.parse(
         JSON.stringify(o).replace(
           /"lastTransitionTime":"([^"]*)"/g,
           (_m, t: string) => `"lastTransitionTime":"${new Date(Date.parse(t) + 86_400_000).toISOString()}"`,
         ),
-      ) as unknown,
-  );
+      ) as { kind?: string; metadata: { annotations?: Record<string, string> } };
+      if (moved.kind === 'Deployment') {
+        moved.metadata.annotations = {
+          ...moved.metadata.annotations,
+          'deployment.kubernetes.io/revision': '7',
+        };
+      }
+      return moved;
+    }),
+    ...['shop', 'billing'].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+  ];
   expect(JSON.stringify(later)).not.toBe(JSON.stringify(seed));
   const seeds: [string, unknown[]][] = [
     ['alike-1', seed],

@@ -136,8 +136,15 @@ describe('RenderShare', () => {
   describe('Deployments: keyed by the fields the renderer reads, not by their status or the rest of their spec', () => {
     /** A provider's Deployment (owned by revision X) as a real one: replicas, selector, pod labels, args, status. */
     const full = (sa: string, image: string, rollout: number): KubeObject => {
+      const base = deployment(uidOf(REVISION_X), sa);
       return {
-        ...deployment(uidOf(REVISION_X), sa),
+        ...base,
+        // What the Deployment controller and tools stamp: the rollout's revision, a label of the release.
+        metadata: {
+          ...base.metadata,
+          labels: { 'app.kubernetes.io/managed-by': `release-${String(rollout)}` },
+          annotations: { 'deployment.kubernetes.io/revision': String(rollout) },
+        },
         spec: {
           replicas: rollout,
           selector: { matchLabels: { pkg: 'provider-helm' } },
@@ -172,7 +179,7 @@ describe('RenderShare', () => {
       }
     });
 
-    it('shares between clusters whose Deployments differ only in status, replicas, pod labels or args', () => {
+    it('shares between clusters whose Deployments differ only in status, replicas, pod labels, args, their own labels or annotations', () => {
       const a = variant((o) => o, [full('sa-x', 'xpkg.upbound.io/p:v1', 3)]);
       const b = variant((o) => o, [full('sa-x', 'xpkg.upbound.io/p:v1', 5)]);
       const share = new RenderShare();
