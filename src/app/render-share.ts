@@ -21,6 +21,7 @@
 import type {
   ClusterSnapshot,
   Deployment,
+  Namespace,
   OwnerReference,
   ProviderRevision,
   RbacObject,
@@ -28,7 +29,7 @@ import type {
 } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
-import { enabledXrdsOf } from '../crossplane/namespace/roles.js';
+import { ANNOTATION_XRD_PREFIX } from '../crossplane/names.js';
 import { UidMatch, sameObjects } from './same-content.js';
 
 /** The parts of the snapshot sync's renderer reads (src/sync/render.ts, settings.ts, crossplane/provider/family.ts). */
@@ -229,11 +230,20 @@ function projectOwner<T extends Xrd | ProviderRevision>(o: T): T {
 }
 
 /**
+ * Whether namespace N has an annotation of the plugin's (rbac.crossplane.io/...): all that enables an XRD in it
+ * (crossplane/namespace/roles.ts enabledXrdsOf), and no more than that, checked without reading the values.
+ */
+function mayEnableXrds(n: Namespace): boolean {
+  for (const key in n.metadata.annotations) if (key.startsWith(ANNOTATION_XRD_PREFIX)) return true;
+  return false;
+}
+
+/**
  * SNAPSHOT with only the parts the renderer reads, its Deployments, XRDs and ProviderRevisions only with the fields
- * it reads, and only the Namespaces that enable an XRD (sync/render-namespaces.ts renders nothing for the others),
- * all of them when OPTS names namespaces (enable-xrd's -n: a name the cluster lacks is an error): what the key covers
- * is all it can see. No two real clusters have the same namespaces (their applications'), while those that enable
- * XRDs are the platform's, alike across a fleet.
+ * it reads, and only the Namespaces that may enable an XRD (mayEnableXrds; sync/render-namespaces.ts renders nothing
+ * for the others), all of them when OPTS names namespaces (enable-xrd's -n: a name the cluster lacks is an error):
+ * what the key covers is all it can see. No two real clusters have the same namespaces (their applications'), while
+ * those that enable XRDs are the platform's, alike across a fleet.
  */
 export function renderInput(
   snapshot: ClusterSnapshot,
@@ -242,7 +252,7 @@ export function renderInput(
   const named = opts.namespaces !== undefined && opts.namespaces.length > 0;
   return {
     ...snapshot,
-    namespaces: named ? snapshot.namespaces : snapshot.namespaces.filter((n) => enabledXrdsOf(n).length > 0),
+    namespaces: named ? snapshot.namespaces : snapshot.namespaces.filter(mayEnableXrds),
     xrds: snapshot.xrds.map(projectOwner),
     providerRevisions: snapshot.providerRevisions.map(projectOwner),
     deployments: snapshot.deployments.map(projectDeployment),
