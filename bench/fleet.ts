@@ -13,7 +13,9 @@
  * both alike. The fleet figure is the median of the rounds' fleet runs; "the slowest single context" is the slowest of
  * the contexts' medians over the rounds (each context's own median first: one unlucky run no longer sets the figure);
  * the ratio printed is the median of the rounds' own ratios (each round's fleet run over that round's slowest
- * context), with the ratio of the two medians beside. The shell loop runs once, between the first two rounds.
+ * context), with the ratio of the two medians beside. The shell loop runs once, between the first two rounds. The
+ * fleet's floor (bench/fleet-floor-client.ts: the same LISTs, read and decoded by a bare process) runs right after
+ * each round's fleet run; it is printed beside, with no target.
  *
  * Each server holds the large example with uids of its own (every uid of the seed mapped one to one, owner references
  * alike), as real clusters do: with the seed's uids everywhere, the shared renders would never have to map a uid, and
@@ -24,14 +26,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { parse as parseYaml } from 'yaml';
 import { fixed, median } from './figures.js';
 import { ratio, root, runAsync, work, type Measured } from './process.js';
+import { listsFromLog } from './sync-lists.js';
 
 const COUNT = 20;
 const LATENCY_MS = 20;
 const PARALLEL = 8;
 const ROUNDS = 3;
+/** Connections per context in the floor: as many requests as the plugin's fleet lets a context have in flight. */
+const FLOOR_CONNECTIONS = 4;
 
 /** A test API server in a child process: its process and the kubeconfig it wrote. */
 interface ServerProcess {
@@ -161,6 +167,33 @@ export async function benchFleet(): Promise<void> {
     const loopScript = `for c in ${names.join(' ')}; do kubectl ${check.join(' ')} --context "$c" >/dev/null; [ $? -le 1 ] || exit 2; done`;
 
     await fleetRun();
+    // The floor (informational): sync's own LISTs, read from one context's -v=8 log, sent by a bare client.
+    const floorClient = join(work, 'fleet-floor-client.mjs');
+    await build({
+      entryPoints: [join(root, 'bench', 'fleet-floor-client.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: floorClient,
+      logLevel: 'error',
+    });
+    const log = join(work, 'fleet-floor-plan.log');
+    await runAsync(
+      'bash',
+      ['-c', `kubectl ${check.join(' ')} --context ${names[0] ?? ''} -v=8 >/dev/null 2>'${log}'`],
+      {},
+      {
+        okCodes: [1],
+      },
+    );
+    const plan = join(work, 'fleet-floor-plan.txt');
+    const lists = listsFromLog(readFileSync(log, 'utf8'));
+    if (lists.length === 0) throw new Error(`no LIST in sync's request log ${log}`);
+    writeFileSync(plan, `${lists.join('\n')}\n`);
+    const floorRun = (): Promise<Measured> =>
+      runAsync(process.execPath, [floorClient, kc, plan, String(PARALLEL), String(FLOOR_CONNECTIONS)]);
+    const floor: Measured[] = [];
     const fleet: Measured[] = [];
     /** Each context's runs alone, by context (index of NAMES). */
     const alone: Measured[][] = names.map(() => []);
@@ -169,6 +202,7 @@ export async function benchFleet(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const f = await fleetRun();
       fleet.push(f);
+      floor.push(await floorRun());
       let slowestOfRound = 0;
       for (let k = 0; k < COUNT; k++) {
         const i = (k + round * Math.ceil(COUNT / ROUNDS)) % COUNT;
@@ -196,6 +230,10 @@ export async function benchFleet(): Promise<void> {
     );
     console.log(
       `${head}: peak RSS ${fixed(fleetPeak)} MB vs one context's ${fixed(onePeak)} MB (median of ${String(single.length)}): ratio ${ratio(fleetPeak, onePeak)} (target <= 3.00x)`,
+    );
+    const floorMs = median(floor.map((m) => m.ms));
+    console.log(
+      `  the fleet's floor (informational: no target): a bare Node process sending the same ${String(lists.length)} LISTs to each context, ${String(PARALLEL)} contexts at a time with ${String(FLOOR_CONNECTIONS)} connections each, every page gunzipped and decoded: ${fixed(floorMs)} ms (median of ${String(ROUNDS)}, each right after a fleet run), ${ratio(floorMs, slowest)} the slowest single context; the fleet run is ${ratio(wall, floorMs)} its floor`,
     );
     const shared = (fleet.at(-1)?.err ?? '').split('\n').find((l) => l.startsWith('fleet: '));
     console.log(`  renders shared (-v=4): ${shared ?? '(no line: a build before renders were shared)'}`);

@@ -6,6 +6,7 @@ import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer } from '../test/apiserver/server.js';
 import { fixed, median } from './figures.js';
 import { ratio, root, runAsync, work } from './process.js';
+import { listsFromLog } from './sync-lists.js';
 
 // ---- goal 3 (and the sync figures): against the test API server with 2 ms of latency
 
@@ -146,14 +147,7 @@ export async function benchSyncFloor(): Promise<void> {
         items: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }[];
       }
     ).items;
-    const lines: string[] = [];
-    const logLines = readFileSync(log, 'utf8').split('\n');
-    for (const [i, line] of logLines.entries()) {
-      const get = /\] GET https?:\/\/[^/]+(\/\S*[?&]limit=\d+\S*)$/.exec(line);
-      if (get === null || (get[1] ?? '').includes('continue=')) continue;
-      const accept = logLines.slice(i + 1, i + 12).find((l) => /\]\s+Accept: /.test(l)) ?? '';
-      lines.push(`${accept.includes('PartialObjectMetadataList') ? 'M' : 'L'} ${get[1] ?? ''}`);
-    }
+    const lines = listsFromLog(readFileSync(log, 'utf8'));
     lists = lines.length;
     if (lists === 0) throw new Error(`no LIST in sync's request log ${log}`);
     for (const o of items) {
