@@ -14,8 +14,8 @@
  * name). PLAN: lines `L <path>` (a LIST) or `M <path>` (a metadata-only one, as sync lists CRDs).
  */
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
-import { ACCEPT_ENCODING, readAnswer } from './floor-answer.js';
+import { Agent } from 'node:https';
+import { getBody } from './floor-answer.js';
 
 /** The Accept of a metadata-only list, as client-go's metadata client sends it (and sync, for CRDs). */
 const METADATA_ACCEPT =
@@ -44,17 +44,7 @@ async function readContext(index: number): Promise<number> {
     ca: Buffer.from(cluster['certificate-authority-data'], 'base64'),
   });
   const get = (path: string, accept: string): Promise<Buffer> =>
-    new Promise((resolve, reject) => {
-      const headers = { Authorization: `Bearer ${token}`, Accept: accept, ...ACCEPT_ENCODING };
-      const req = request(`${cluster.server}${path}`, { agent, headers }, (res) => {
-        readAnswer(res).then((body) => {
-          if (res.statusCode === 200) resolve(body);
-          else reject(new Error(`GET ${path}: HTTP ${String(res.statusCode)}`));
-        }, reject);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    getBody(agent, `${cluster.server}${path}`, token, accept);
   // Kept until the context is done, as a client holds what it read until it has compared it.
   const pages: unknown[][] = [];
   await Promise.all(

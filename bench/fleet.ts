@@ -26,10 +26,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { parse as parseYaml } from 'yaml';
 import { fixed, median } from './figures.js';
-import { ratio, root, runAsync, work, type Measured } from './process.js';
+import { bundleClient, ratio, root, runAsync, work, type Measured } from './process.js';
 import { listsFromLog } from './sync-lists.js';
 
 const COUNT = 20;
@@ -168,16 +167,7 @@ export async function benchFleet(): Promise<void> {
 
     await fleetRun();
     // The floor (informational): sync's own LISTs, read from one context's -v=8 log, sent by a bare client.
-    const floorClient = join(work, 'fleet-floor-client.mjs');
-    await build({
-      entryPoints: [join(root, 'bench', 'fleet-floor-client.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: floorClient,
-      logLevel: 'error',
-    });
+    const floorClient = await bundleClient('fleet-floor-client');
     const log = join(work, 'fleet-floor-plan.log');
     await runAsync(
       'bash',

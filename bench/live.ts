@@ -1,11 +1,10 @@
 /** The benchmark cases run against the test API server (in this process): sync, its floor and who-can. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { build } from 'esbuild';
 import { join } from 'node:path';
 import { loadSeedFiles } from '../test/apiserver/seed.js';
 import { startApiServer } from '../test/apiserver/server.js';
 import { fixed, median } from './figures.js';
-import { ratio, root, runAsync, work } from './process.js';
+import { bundleClient, ratio, root, runAsync, work } from './process.js';
 import { listsFromLog } from './sync-lists.js';
 
 // ---- goal 3 (and the sync figures): against the test API server with 2 ms of latency
@@ -123,16 +122,7 @@ export async function benchSyncFloor(): Promise<void> {
     return { server, kc };
   };
   const planFile = join(work, 'floor-plan.txt');
-  const client = join(work, 'floor-client.mjs');
-  await build({
-    entryPoints: [join(root, 'bench', 'floor-client.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: client,
-    logLevel: 'error',
-  });
+  const client = await bundleClient('floor-client');
   const plan = await fresh('floor-plan');
   let count = 0;
   let lists = 0;
@@ -301,16 +291,7 @@ export async function benchWhoCan(): Promise<void> {
           ? ['--as', 'bench-probe', '--as-group', s.name]
           : ['--as', `system:serviceaccount:${s.namespace ?? ''}:${s.name}`];
     // The floor: a bare process sending the same reads, bytes only (bench/who-can-floor-client.ts).
-    const floorClient = join(work, 'who-can-floor-client.mjs');
-    await build({
-      entryPoints: [join(root, 'bench', 'who-can-floor-client.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: floorClient,
-      logLevel: 'error',
-    });
+    const floorClient = await bundleClient('who-can-floor-client');
     const runs = 3;
     const ours: number[] = [];
     const theirs: number[] = [];

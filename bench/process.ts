@@ -4,6 +4,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { fixed, MB } from './figures.js';
 
 export const root = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -101,3 +102,21 @@ export function runAsync(
 
 export const mem = (m: Measured): string =>
   m.peakMB === undefined ? 'peak RSS unknown (no GNU time)' : `peak RSS ${fixed(m.peakMB)} MB`;
+
+/**
+ * bench/NAME.ts bundled into one ESM file in the work folder, for plain node to run as a process of its own (the
+ * floor clients: loading it costs what loading a compiled client costs); its path.
+ */
+export async function bundleClient(name: string): Promise<string> {
+  const outfile = join(work, `${name}.mjs`);
+  await build({
+    entryPoints: [join(root, 'bench', `${name}.ts`)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+  });
+  return outfile;
+}

@@ -9,10 +9,10 @@
  *
  *   node who-can-floor-client.mjs URL NAMESPACE CONCURRENCY
  */
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
 import { ADMIN_TOKEN } from '../test/apiserver/types.js';
 import { TEST_CERT } from '../test/apiserver/tls.js';
-import { ACCEPT_ENCODING, readAnswer } from './floor-answer.js';
+import { getBody } from './floor-answer.js';
 
 /** The Accept kubectl (and the plugin) send for /api and /apis: the aggregated discovery document first. */
 const DISCOVERY_ACCEPT =
@@ -24,17 +24,7 @@ const concurrency = Number(inFlight);
 const agent = new Agent({ keepAlive: true, maxSockets: 32, ca: TEST_CERT });
 
 function get(path: string, accept = 'application/json'): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}`, Accept: accept, ...ACCEPT_ENCODING };
-    const req = request(`${url}${path}`, { agent, headers }, (res) => {
-      readAnswer(res).then((body) => {
-        if (res.statusCode === 200) resolve(body);
-        else reject(new Error(`GET ${path}: HTTP ${String(res.statusCode)}`));
-      }, reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return getBody(agent, `${url}${path}`, ADMIN_TOKEN, accept);
 }
 
 /** The ClusterRoles a list of bindings names (every page: the bench's cluster holds fewer than 500 of each). */
