@@ -14,11 +14,14 @@
  *   Deployments (renderInput);
  * - the Namespaces that enable no XRD (each cluster's applications'), unless the render names namespaces (enable-xrd's
  *   -n: then every name counts, an unknown one being an error) (renderInput);
+ * - the ClusterRoles the renderer never reads (an add-on's, another Kubernetes version's), and the rules the
+ *   aggregation controller fills into roles such as admin, edit and view (projectClusterRoles);
  * - uids, which the renderer compares (ownership, families, CRDs' controllers) and copies into owner references:
  *   two inputs are alike only when one's uids map onto the other's one to one, place for place. On a hit the
  *   result's owner references are given this context's uids through that map.
  */
 import type {
+  ClusterRole,
   ClusterSnapshot,
   Deployment,
   Namespace,
@@ -29,7 +32,12 @@ import type {
 } from '../kube/types.js';
 import type { DesiredState } from '../sync/render.js';
 import type { SyncOptions } from '../sync/settings.js';
-import { ANNOTATION_XRD_PREFIX } from '../crossplane/names.js';
+import {
+  ANNOTATION_XRD_PREFIX,
+  LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS,
+  NS_BASE_ROLE_EDIT,
+  NS_BASE_ROLE_VIEW,
+} from '../crossplane/names.js';
 import { UidMatch, sameObjects } from './same-content.js';
 
 /** The parts of the snapshot sync's renderer reads (src/sync/render.ts, settings.ts, crossplane/provider/family.ts). */
@@ -238,20 +246,70 @@ function mayEnableXrds(n: Namespace): boolean {
   return false;
 }
 
+/** The ClusterRoles the renderer looks up by name, whatever else they are: the namespace base roles. */
+const ROLES_LOOKED_UP: ReadonlySet<string> = new Set([NS_BASE_ROLE_EDIT, NS_BASE_ROLE_VIEW]);
+
+/** Each aggregating ClusterRole without its rules (the same object for the same role, as projectDeployment's). */
+const withoutRules = new WeakMap<ClusterRole, ClusterRole>();
+
+/** Whether any selector of ROLE's aggregation rule names LABEL. */
+function aggregatesLabel(role: ClusterRole, label: string): boolean {
+  return (role.aggregationRule?.clusterRoleSelectors ?? []).some((s) => s.matchLabels?.[label] !== undefined);
+}
+
+/**
+ * The live ClusterRoles as the renderer reads them (sync/settings.ts, sync/render.ts, sync/render-namespaces.ts,
+ * crossplane/base-roles.ts): by name the namespace base roles and the one --provider-clusterrole names, whole; the
+ * roles that aggregate others (the chart's are found by what they aggregate), by their labels and aggregation rule,
+ * and by their rules too when they aggregate the allowed provider permissions (Crossplane v1 checks permission
+ * requests against those rules). No other ClusterRole is read: a cluster's own (an add-on's, another Kubernetes
+ * version's) and the rules the aggregation controller fills in (every provider's, in admin, edit and view) differ
+ * from cluster to cluster and never change a render, and on a synced cluster they are tens of megabytes to compare.
+ */
+function projectClusterRoles(
+  roles: readonly ClusterRole[],
+  providerClusterRole: string | undefined,
+): ClusterRole[] {
+  const out: ClusterRole[] = [];
+  for (const r of roles) {
+    const name = r.metadata.name;
+    if (ROLES_LOOKED_UP.has(name) || name === providerClusterRole) out.push(r);
+    else if (r.aggregationRule === undefined) continue;
+    else if (r.rules === undefined || aggregatesLabel(r, LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS))
+      out.push(r);
+    else {
+      let bare = withoutRules.get(r);
+      if (bare === undefined) {
+        const { labels } = r.metadata;
+        bare = {
+          apiVersion: r.apiVersion,
+          kind: r.kind,
+          metadata: { name, ...(labels !== undefined ? { labels } : {}) },
+          aggregationRule: r.aggregationRule,
+        };
+        withoutRules.set(r, bare);
+      }
+      out.push(bare);
+    }
+  }
+  return out;
+}
+
 /**
  * SNAPSHOT with only the parts the renderer reads, its Deployments, XRDs and ProviderRevisions only with the fields
- * it reads, and only the Namespaces that may enable an XRD (mayEnableXrds; sync/render-namespaces.ts renders nothing
+ * it reads, its ClusterRoles as it reads them (projectClusterRoles), and only the Namespaces that may enable an XRD (mayEnableXrds; sync/render-namespaces.ts renders nothing
  * for the others), all of them when OPTS names namespaces (enable-xrd's -n: a name the cluster lacks is an error):
  * what the key covers is all it can see. No two real clusters have the same namespaces (their applications'), while
  * those that enable XRDs are the platform's, alike across a fleet.
  */
 export function renderInput(
   snapshot: ClusterSnapshot,
-  opts: Pick<SyncOptions, 'namespaces'> = {},
+  opts: Pick<SyncOptions, 'namespaces' | 'providerClusterRole'> = {},
 ): ClusterSnapshot {
   const named = opts.namespaces !== undefined && opts.namespaces.length > 0;
   return {
     ...snapshot,
+    clusterRoles: projectClusterRoles(snapshot.clusterRoles, opts.providerClusterRole),
     namespaces: named ? snapshot.namespaces : snapshot.namespaces.filter(mayEnableXrds),
     xrds: snapshot.xrds.map(projectOwner),
     providerRevisions: snapshot.providerRevisions.map(projectOwner),

@@ -79,6 +79,25 @@ describe('Deployments: keyed by the fields the renderer reads, not by their stat
   });
 });
 
+/** The example's Crossplane as v1.20 (its Deployment's image). */
+const v1 = (o: KubeObject): KubeObject =>
+  o.kind === 'Deployment' && o.metadata.name === 'crossplane'
+    ? (JSON.parse(
+        JSON.stringify(o).replace(
+          /"image":"[^"]*"/,
+          '"image":"xpkg.crossplane.io/crossplane/crossplane:v1.20.0"',
+        ),
+      ) as KubeObject)
+    : o;
+
+/** REVISION_X's status with MEMBER set to VALUE. */
+const revisionStatus =
+  (member: string, value: unknown) =>
+  (o: KubeObject): KubeObject =>
+    o.kind === 'ProviderRevision' && o.metadata.name === REVISION_X
+      ? { ...o, status: { ...(o as { status?: object }).status, [member]: value } }
+      : o;
+
 describe('XRDs and ProviderRevisions: keyed without the conditions their controllers stamp', () => {
   const OWNER_KINDS = new Set(['CompositeResourceDefinition', 'ProviderRevision']);
   /** O's conditions as another cluster's Crossplane would have set them: each a day later, with another message. */
@@ -96,23 +115,6 @@ describe('XRDs and ProviderRevisions: keyed without the conditions their control
     [...s.xrds, ...s.providerRevisions].flatMap(
       (o) => (o as { status?: { conditions?: unknown[] } }).status?.conditions ?? [],
     );
-  const v1 = (o: KubeObject): KubeObject =>
-    o.kind === 'Deployment' && o.metadata.name === 'crossplane'
-      ? (JSON.parse(
-          JSON.stringify(o).replace(
-            /"image":"[^"]*"/,
-            '"image":"xpkg.crossplane.io/crossplane/crossplane:v1.20.0"',
-          ),
-        ) as KubeObject)
-      : o;
-  /** REVISION_X's status with MEMBER set to VALUE. */
-  const revisionStatus =
-    (member: string, value: unknown) =>
-    (o: KubeObject): KubeObject =>
-      o.kind === 'ProviderRevision' && o.metadata.name === REVISION_X
-        ? { ...o, status: { ...(o as { status?: object }).status, [member]: value } }
-        : o;
-
   it('renders from the projection exactly what it renders from the whole XRDs and revisions', () => {
     const requests = revisionStatus('permissionRequests', [
       { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] },
@@ -208,5 +210,86 @@ describe('Namespaces: keyed by those that enable an XRD, all of them when sync n
     expect(share.render(a, named, renderSync)).toEqual(renderSync(renderInput(a, named), named));
     expect(share.render(c, named, renderSync)).toEqual(renderSync(renderInput(c, named), named));
     expect(share.counts()).toEqual({ rendered: 4, shared: 0 });
+  });
+});
+
+describe('ClusterRoles: keyed by the roles the renderer reads, as it reads them', () => {
+  const role = (name: string, verbs: string[], labels?: Record<string, string>): KubeObject => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name, ...(labels !== undefined ? { labels } : {}) },
+    rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs }],
+  });
+  /** The ClusterRole NAME with RULES (an aggregating role as the aggregation controller fills it in). */
+  const withRules =
+    (name: string, verbs: string[]) =>
+    (o: KubeObject): KubeObject =>
+      o.kind === 'ClusterRole' && o.metadata.name === name
+        ? { ...o, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs }] }
+        : o;
+  const ALLOWED = 'crossplane:allowed-provider-permissions';
+  /** Crossplane v1 whose provider REVISION_X asks to get and list Deployments. */
+  const asking = (o: KubeObject): KubeObject =>
+    revisionStatus('permissionRequests', [
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] },
+    ])(v1(o));
+  const whole = (s: ClusterSnapshot): ClusterSnapshot => ({
+    ...s,
+    clusterRoleBindings: [],
+    roleBindings: [],
+    others: [],
+  });
+
+  it('renders from the projection exactly what it renders from every ClusterRole', () => {
+    const cases: [ClusterSnapshot, { providerClusterRole?: string }][] = [
+      // Roles of its own and the rules aggregated into admin, which the renderer never reads.
+      [variant(withRules('admin', ['get']), [role('addon-widgets', ['get'])]), {}],
+      // Crossplane v1: the requests are checked against the rules aggregated into allowed-provider-permissions.
+      [variant((o) => withRules(ALLOWED, ['get', 'list'])(asking(o))), {}],
+      [variant((o) => withRules(ALLOWED, ['get'])(asking(o))), {}],
+      // Crossplane v1 with --provider-clusterrole naming a role that aggregates nothing.
+      [
+        variant(asking, [role('provider-permissions', ['get', 'list'])]),
+        { providerClusterRole: 'provider-permissions' },
+      ],
+      [
+        variant(asking, [role('provider-permissions', ['get'])]),
+        { providerClusterRole: 'provider-permissions' },
+      ],
+      // The namespace base roles, looked up by name: one made by someone else is left alone.
+      [variant((o) => o, [role('crossplane:aggregate-to-ns-edit', ['get'])]), {}],
+    ];
+    const renders = cases.map(([s, opts]) => {
+      const rendered = renderSync(renderInput(s, opts), opts);
+      expect(rendered).toEqual(renderSync(whole(s), opts));
+      return rendered;
+    });
+    // What each case is about changes the render, so a role left out of the projection would have shown.
+    expect(renders[1]).not.toEqual(renders[2]);
+    expect(renders[3]).not.toEqual(renders[4]);
+    expect(renders[5]).not.toEqual(renders[0]);
+  });
+
+  it('shares between clusters whose other ClusterRoles differ: their own, and the rules aggregated into admin', () => {
+    const a = variant(withRules('admin', ['get']), [role('addon-widgets', ['get'])]);
+    const b = variant(withRules('admin', ['get', 'list', 'watch']), [role('other-addon', ['*'])]);
+    const share = new RenderShare();
+    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+  });
+
+  it('renders again when the rules the requests are checked against differ (Crossplane v1)', () => {
+    const a = variant((o) => withRules(ALLOWED, ['get', 'list'])(asking(o)));
+    const b = variant((o) => withRules(ALLOWED, ['get'])(asking(o)));
+    const share = new RenderShare();
+    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+  });
+
+  it('fails alike when --provider-clusterrole names a ClusterRole the cluster lacks', () => {
+    const s = variant(asking);
+    const opts = { providerClusterRole: 'no-such-role' };
+    expect(() => renderSync(whole(s), opts)).toThrow(/no-such-role/);
+    expect(() => renderSync(renderInput(s, opts), opts)).toThrow(/no-such-role/);
   });
 });
