@@ -16,7 +16,15 @@ import { parse, stringify } from 'yaml';
 import type { TestApiServer } from '../apiserver/server.js';
 import { subjectAccessReview } from '../support/access-review.js';
 import { exampleCluster, runPlugin, startSeeded, userKubeconfig } from './harness.js';
-import { CRDS, RBAC, REVISION, installedRevision, providerSeed, rbac } from './audit-provider-seed.js';
+import {
+  CRDS,
+  RBAC,
+  REVISION,
+  grantToUser,
+  installedRevision,
+  providerSeed,
+  rbac,
+} from './audit-provider-seed.js';
 
 interface Step {
   readonly mechanism: string;
@@ -338,33 +346,21 @@ describe('audit reads the in-cluster providers’ ProviderConfigs live', () => {
         metadata: { name: 'in-cluster' },
         spec: { credentials: source('Secret') },
       },
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRole',
-        metadata: { name: 'pc-reader' },
-        rules: [
-          {
-            apiGroups: [RBAC],
-            resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
-            verbs: ['get', 'list'],
-          },
-          { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
-          { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
-          {
-            apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io', 'kubernetes.crossplane.io'],
-            resources: ['*'],
-            verbs: ['list'],
-          },
-          { apiGroups: [M], resources: ['clusterproviderconfigs'], verbs: ['list'] },
-        ],
-      },
-      {
-        apiVersion: rbac,
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'pc-reader' },
-        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pc-reader' },
-        subjects: [{ apiGroup: RBAC, kind: 'User', name: 'pc-reader' }],
-      },
+      ...grantToUser('pc-reader', 'pc-reader', [
+        {
+          apiGroups: [RBAC],
+          resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+          verbs: ['get', 'list'],
+        },
+        { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
+        { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
+        {
+          apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io', 'kubernetes.crossplane.io'],
+          resources: ['*'],
+          verbs: ['list'],
+        },
+        { apiGroups: [M], resources: ['clusterproviderconfigs'], verbs: ['list'] },
+      ]),
       {
         apiVersion: rbac,
         kind: 'Role',

@@ -65,50 +65,40 @@ export function providerSeed(): Record<string, unknown>[] {
       roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
       subjects: [{ kind: 'ServiceAccount', name: 'provider-kubernetes', namespace: 'crossplane-system' }],
     },
-    {
-      apiVersion: rbac,
-      kind: 'ClusterRole',
-      metadata: { name: 'object-creator' },
-      rules: [
-        {
-          apiGroups: ['kubernetes.crossplane.io', 'kubernetes.m.crossplane.io'],
-          resources: ['objects'],
-          verbs: ['create'],
-        },
-      ],
-    },
-    {
-      apiVersion: rbac,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'objector' },
-      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'object-creator' },
-      subjects: [{ apiGroup: RBAC, kind: 'User', name: 'objector' }],
-    },
+    ...grantToUser('objector', 'object-creator', [
+      {
+        apiGroups: ['kubernetes.crossplane.io', 'kubernetes.m.crossplane.io'],
+        resources: ['objects'],
+        verbs: ['create'],
+      },
+    ]),
     // The auditor may read everything an audit reads but ProviderConfigs.
-    {
-      apiVersion: rbac,
-      kind: 'ClusterRole',
-      metadata: { name: 'audit-reader-no-configs' },
-      rules: [
-        {
-          apiGroups: [RBAC],
-          resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
-          verbs: ['get', 'list'],
-        },
-        { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
-        {
-          apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io'],
-          resources: ['*'],
-          verbs: ['list'],
-        },
-      ],
-    },
+    ...grantToUser('auditor', 'audit-reader-no-configs', [
+      {
+        apiGroups: [RBAC],
+        resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'],
+        verbs: ['get', 'list'],
+      },
+      { apiGroups: ['', 'apps'], resources: ['namespaces', 'deployments'], verbs: ['list'] },
+      {
+        apiGroups: ['pkg.crossplane.io', 'apiextensions.crossplane.io'],
+        resources: ['*'],
+        verbs: ['list'],
+      },
+    ]),
+  ];
+}
+
+/** The ClusterRole ROLE with RULES, and a ClusterRoleBinding named after USER that grants it to that user. */
+export function grantToUser(user: string, role: string, rules: readonly object[]): Record<string, unknown>[] {
+  return [
+    { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: role }, rules },
     {
       apiVersion: rbac,
       kind: 'ClusterRoleBinding',
-      metadata: { name: 'auditor' },
-      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'audit-reader-no-configs' },
-      subjects: [{ apiGroup: RBAC, kind: 'User', name: 'auditor' }],
+      metadata: { name: user },
+      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+      subjects: [{ apiGroup: RBAC, kind: 'User', name: user }],
     },
   ];
 }
