@@ -56,7 +56,8 @@ export class RequestLog {
     this.line(`Response Status: ${status} in ${String(ms)} milliseconds`);
     if (this.level < 8) return;
     this.line('Response Headers:');
-    const unzipped = String(headerOf(answer.headers, 'content-encoding')) === 'gzip';
+    // Node lower-cases an answer's header names (http-answer.ts reads them so too).
+    const unzipped = answer.headers['content-encoding'] === 'gzip';
     for (const [name, value] of Object.entries(answer.headers)) {
       if (unzipped && BELOW_THE_LOG.has(name.toLowerCase())) continue;
       this.line(`    ${canonicalHeaderKey(name)}: ${String(value)}`);
@@ -100,11 +101,6 @@ export class RequestLog {
  * The plugin's transport does the same work above its log, so its log leaves them out as kubectl's does.
  */
 const BELOW_THE_LOG = new Set(['accept-encoding', 'content-encoding', 'content-length']);
-
-function headerOf(headers: IncomingHttpHeaders | Record<string, string>, name: string): unknown {
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
-  return undefined;
-}
 
 /** RFC 9110's tchar: the bytes of a token, a header name's. */
 const TOKEN = /^[-!#$%&'*+.^_`|~0-9A-Za-z]*$/;
