@@ -12,6 +12,8 @@
  * - what controllers stamp and the renderer never reads: the conditions of XRDs and ProviderRevisions (each with the
  *   time it last changed, which no two clusters share), the status, rollout, labels and annotations of
  *   Deployments (renderInput);
+ * - what an XRD holds beyond its names and scope: its schemas, printer columns, connection secret keys and default
+ *   composition (renderInput);
  * - the Namespaces that enable no XRD (each cluster's applications'), unless the render names namespaces (enable-xrd's
  *   -n: then every name counts, an unknown one being an error) (renderInput);
  * - the ClusterRoles the renderer never reads (an add-on's, another Kubernetes version's), and the rules the
@@ -214,27 +216,54 @@ const REVISION_STATUS_READ = ['objectRefs', 'capabilities', 'permissionRequests'
 const projectedOwners = new WeakMap<Xrd | ProviderRevision, Xrd | ProviderRevision>();
 
 /**
- * An XRD without its status, a ProviderRevision with only the status members the renderer reads (the objects it
- * defines, its capabilities, its permission requests). Their status also holds conditions, which each cluster's
- * Crossplane sets with the time they last changed (lastTransitionTime): keyed with them, no two real clusters would
- * ever share a render, however alike.
+ * An XRD with only what its type declares (crossplane/definition/roles.ts and namespace/roles.ts read its group,
+ * names, claim names and scope): no status, and of its versions only their names and whether they are served and
+ * referenceable. A ProviderRevision with only the status members the renderer reads (the objects it defines, its
+ * capabilities, its permission requests). Their status also holds conditions, which each cluster's Crossplane sets
+ * with the time they last changed (lastTransitionTime): keyed with them, no two real clusters would ever share a
+ * render, however alike. An XRD's versions hold its schemas, often tens of kilobytes each, which the renderer never
+ * reads and the comparison would walk for every context of a fleet.
  */
 function projectOwner<T extends Xrd | ProviderRevision>(o: T): T {
-  const status = (o as { readonly status?: Readonly<Record<string, unknown>> }).status;
-  if (status === undefined) return o;
   const had = projectedOwners.get(o);
   if (had !== undefined) return had as T;
   let out: T;
   if (o.kind === 'ProviderRevision') {
+    const status = (o as { readonly status?: Readonly<Record<string, unknown>> }).status;
+    if (status === undefined) return o;
     const kept: Record<string, unknown> = {};
     for (const key of REVISION_STATUS_READ) if (status[key] !== undefined) kept[key] = status[key];
     out = Object.keys(kept).length === Object.keys(status).length ? o : { ...o, status: kept };
   } else {
-    const { status: _dropped, ...rest } = o as T & { readonly status?: unknown };
-    out = rest as T;
+    out = projectXrd(o) as T;
   }
   projectedOwners.set(o, out);
   return out;
+}
+
+/** XRD with its type's members only (projectOwner). */
+function projectXrd(x: Xrd): Xrd {
+  const { group, names, claimNames, scope, versions } = x.spec;
+  return {
+    apiVersion: x.apiVersion,
+    kind: x.kind,
+    metadata: x.metadata,
+    spec: {
+      group,
+      names,
+      ...(claimNames !== undefined ? { claimNames } : {}),
+      ...(scope !== undefined ? { scope } : {}),
+      ...(versions !== undefined
+        ? {
+            versions: versions.map((v) => ({
+              name: v.name,
+              ...(v.served !== undefined ? { served: v.served } : {}),
+              ...(v.referenceable !== undefined ? { referenceable: v.referenceable } : {}),
+            })),
+          }
+        : {}),
+    },
+  };
 }
 
 /**
@@ -297,7 +326,7 @@ function projectClusterRoles(
 
 /**
  * SNAPSHOT with only the parts the renderer reads, its Deployments, XRDs and ProviderRevisions only with the fields
- * it reads, its ClusterRoles as it reads them (projectClusterRoles), and only the Namespaces that may enable an XRD (mayEnableXrds; sync/render-namespaces.ts renders nothing
+ * it reads (an XRD without its schemas), its ClusterRoles as it reads them (projectClusterRoles), and only the Namespaces that may enable an XRD (mayEnableXrds; sync/render-namespaces.ts renders nothing
  * for the others), all of them when OPTS names namespaces (enable-xrd's -n: a name the cluster lacks is an error):
  * what the key covers is all it can see. No two real clusters have the same namespaces (their applications'), while
  * those that enable XRDs are the platform's, alike across a fleet.

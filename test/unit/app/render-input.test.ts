@@ -98,7 +98,7 @@ const revisionStatus =
       ? { ...o, status: { ...(o as { status?: object }).status, [member]: value } }
       : o;
 
-describe('XRDs and ProviderRevisions: keyed without the conditions their controllers stamp', () => {
+describe('XRDs and ProviderRevisions: keyed without the conditions their controllers stamp, XRDs without their schemas', () => {
   const OWNER_KINDS = new Set(['CompositeResourceDefinition', 'ProviderRevision']);
   /** O's conditions as another cluster's Crossplane would have set them: each a day later, with another message. */
   const laterConditions = (o: KubeObject): KubeObject =>
@@ -138,6 +138,72 @@ describe('XRDs and ProviderRevisions: keyed without the conditions their control
     const share = new RenderShare();
     for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
     expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+  });
+
+  /**
+   * Each XRD as another cluster's copy could differ where the renderer never looks: its versions' schemas (by
+   * SCHEMA_BYTES of descriptions), printer columns, deprecation, connection secret keys and default composition.
+   */
+  const xrdExtras =
+    (tag: string) =>
+    (o: KubeObject): KubeObject => {
+      if (o.kind !== 'CompositeResourceDefinition') return o;
+      const x = o as KubeObject & { spec: { versions?: Record<string, unknown>[] } };
+      return {
+        ...x,
+        spec: {
+          ...x.spec,
+          connectionSecretKeys: [`kubeconfig-${tag}`],
+          defaultCompositionRef: { name: `composition-${tag}` },
+          versions: (x.spec.versions ?? []).map((v) => ({
+            ...v,
+            deprecated: tag === 'b',
+            additionalPrinterColumns: [{ name: tag, type: 'string', jsonPath: `.status.${tag}` }],
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', description: `${tag} `.repeat(2_000) } },
+              },
+            },
+          })),
+        },
+      };
+    };
+  const xrdsOf = (s: ClusterSnapshot): unknown[] => s.xrds.map((x) => x.spec);
+
+  it('renders from the projection exactly what it renders from XRDs with their schemas and the rest', () => {
+    for (const s of [variant(xrdExtras('a')), variant((o) => v1(xrdExtras('b')(o)))]) {
+      expect(s.xrds.length).toBeGreaterThan(0);
+      const whole = renderSync({ ...s, clusterRoleBindings: [], roleBindings: [], others: [] }, {});
+      expect(renderSync(renderInput(s), {})).toEqual(whole);
+      // What the renderer is given holds no schema (what the key would otherwise walk for every context).
+      expect(JSON.stringify(renderInput(s).xrds)).not.toContain('openAPIV3Schema');
+    }
+  });
+
+  it('shares between clusters whose XRDs differ only in schemas, printer columns, secret keys or compositions', () => {
+    const a = variant(xrdExtras('a'));
+    const b = variant(xrdExtras('b'));
+    expect(xrdsOf(b)).not.toEqual(xrdsOf(a));
+    const share = new RenderShare();
+    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+  });
+
+  it('renders again when an XRD member the renderer reads differs: a claim name', () => {
+    const claim = (o: KubeObject): KubeObject =>
+      o.kind === 'CompositeResourceDefinition' && o.metadata.name === 'xclusters.aws.platformref.upbound.io'
+        ? (JSON.parse(
+            JSON.stringify(o).replace('"plural":"clusters"', '"plural":"eksclusters"'),
+          ) as KubeObject)
+        : o;
+    const base = variant((o) => o);
+    const renamed = variant(claim);
+    expect(xrdsOf(renamed)).not.toEqual(xrdsOf(base));
+    const share = new RenderShare();
+    for (const s of [base, renamed]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+    expect(alone(renamed)).not.toEqual(alone(base));
   });
 
   it('renders again when a status member the renderer reads differs: capabilities, permission requests', () => {
