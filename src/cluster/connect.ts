@@ -105,13 +105,13 @@ class ClientCluster implements Cluster {
 
   async list(kind: ResourceKind, opts: ListOptions = {}): Promise<KubeObject[]> {
     const items: KubeObject[] = [];
+    // What a message about any page names: the list's first (one URL, built once per list, not per page).
+    const url = this.listUrl(kind, opts);
     try {
       await readAllPages(
         {
           fetch: (cont) => this.listPage(kind, opts, cont),
-          read: (answer) =>
-            jsonAnswer(answer, 'GET', this.listUrl(kind, opts), this.config.contextName) as
-              ListPage | undefined,
+          read: (answer) => jsonAnswer(answer, 'GET', url, this.config.contextName) as ListPage | undefined,
         },
         kind.plural,
         (page) => {

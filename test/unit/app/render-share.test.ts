@@ -43,6 +43,29 @@ describe('RenderShare', () => {
     expect(owners.every((u) => u.startsWith('renamed-'))).toBe(true);
   });
 
+  it('shares whatever the place of the server-stamped metadata among the rest, and not past one more member', () => {
+    const STAMPS = { resourceVersion: '5', creationTimestamp: '2030-01-01T00:00:00Z', generation: 2 };
+    const base = variant((o) => o);
+    // The server's fields before every other member, after every other, or only some of them.
+    const first = variant((o) => ({ ...o, metadata: { ...STAMPS, ...o.metadata } }));
+    const last = variant((o) => ({ ...o, metadata: { ...o.metadata, ...STAMPS, selfLink: '/x' } }));
+    const some = variant((o) => ({ ...o, metadata: { managedFields: [], ...o.metadata, generation: 9 } }));
+    // One member more, also beside server fields: a difference (finalizers are no server stamp).
+    const more = variant((o) =>
+      o.kind === 'CompositeResourceDefinition'
+        ? { ...o, metadata: { ...STAMPS, ...o.metadata, finalizers: ['x'] } }
+        : o,
+    );
+    const share = new RenderShare();
+    for (const s of [base, first, last, some, more])
+      expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(share.counts()).toEqual({ rendered: 2, shared: 3 });
+    // The member more on the side rendered first.
+    const other = new RenderShare();
+    for (const s of [more, base]) expect(other.render(s, {}, renderSync)).toEqual(alone(s));
+    expect(other.counts()).toEqual({ rendered: 2, shared: 0 });
+  });
+
   it('renders again when the uids are placed differently: a Deployment owned by another revision', () => {
     const x = variant((o) => o, [deployment(uidOf(REVISION_X), 'sa')]);
     const y = variant((o) => o, [deployment(uidOf(REVISION_Y), 'sa')]);
