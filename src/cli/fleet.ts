@@ -179,7 +179,7 @@ export async function runAcrossContexts(
   const partly = partial > 0 ? `, ${String(partial)} partial` : '';
   writeLine(
     deps.io.stderr,
-    `${String(runs.length)} contexts: ${String(runs.length - failed - flagged - partial)} ok, ${String(flagged)} drifted or denied${partly}, ${String(failed)} failed`,
+    `${String(runs.length)} context${runs.length === 1 ? '' : 's'}: ${String(runs.length - failed - flagged - partial)} ok, ${String(flagged)} drifted or denied${partly}, ${String(failed)} failed`,
   );
   // A partial answer ends as it does alone: with an error.
   if (failed > 0 || partial > 0) throw new ExitSignal(ExitCode.error);
@@ -268,7 +268,7 @@ export async function writeAcrossContexts(
   const skipped = contexts.length - applied.length;
   writeLine(
     deps.io.stderr,
-    `${String(contexts.length)} contexts: ${String(applied.length - failed)} written, ${String(failed)} failed${skipped > 0 ? `, ${String(skipped)} not started (--fail-fast)` : ''}`,
+    `${String(contexts.length)} context${contexts.length === 1 ? '' : 's'}: ${String(applied.length - failed)} written, ${String(failed)} failed${skipped > 0 ? `, ${String(skipped)} not started (--fail-fast)` : ''}`,
   );
   if (failed > 0) throw new ExitSignal(ExitCode.error);
 }

@@ -136,7 +136,7 @@ export function formatWarning(w: Warning): string[] {
       ];
     case 'renders-shared':
       return [
-        `fleet: ${String(w.rendered + w.shared)} renders for ${String(w.contexts)} contexts: ${String(w.rendered)} rendered, ${String(w.shared)} shared (inputs equal by content)`,
+        `fleet: ${String(w.rendered + w.shared)} render${w.rendered + w.shared === 1 ? '' : 's'} for ${String(w.contexts)} context${w.contexts === 1 ? '' : 's'}: ${String(w.rendered)} rendered, ${String(w.shared)} shared (inputs equal by content)`,
       ];
   }
 }

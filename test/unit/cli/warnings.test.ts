@@ -153,6 +153,11 @@ describe('formatWarning', () => {
       want: ['fleet: 20 renders for 20 contexts: 2 rendered, 18 shared (inputs equal by content)'],
       reason: 'a fleet at -v=4',
     },
+    RendersSharedOne: {
+      warning: { kind: 'renders-shared', contexts: 1, rendered: 1, shared: 0 },
+      want: ['fleet: 1 render for 1 context: 1 rendered, 0 shared (inputs equal by content)'],
+      reason: 'a fleet of one context at -v=4',
+    },
   };
   it.each(Object.entries(cases))('%s', (_name, tc) => {
     expect(formatWarning(tc.warning), tc.reason).toStrictEqual(tc.want);
