@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { constants } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import { ApiError, configView, type StatusBody } from '../../port/translate-error.js';
 
@@ -34,6 +34,26 @@ function answerTooLarge(): UserError {
     'the server sent an answer larger than 512 MiB, more than this client can decode: is a proxy in front of the API server?',
     { hint: 'run the command with -v=6 to see the request' },
   );
+}
+
+/** Deflate's greatest expansion: a 258-byte match coded in 2 bits at best, about 1,032 to 1. */
+const MAX_DEFLATE_RATIO = 1032;
+
+/**
+ * The output buffer for gunzipping BODY whole: the length the body says it has (the last four bytes of its last gzip
+ * member, ISIZE: the uncompressed length modulo 2^32, little-endian) and one byte more, so that zlib ends inside one
+ * buffer. zlib's default, 16 KiB buffers gathered and then copied into one, made a synced cluster's 40 MB ClusterRole
+ * list 2,500 allocations and a copy (its gunzip, decoding and parse: 661 -> 481 ms, medians of 15 in one process).
+ * Only a length the body can hold is believed (not more than deflate can expand it to, nor than this client keeps).
+ * A false one fails zlib's own check of it, as it did before; the length of the last of several members (a part of
+ * the whole) costs buffers, never bytes: zlib goes on into more of them.
+ */
+function gunzippedSize(body: Buffer): number | undefined {
+  // A gzip member is at least a 10-byte header and an 8-byte trailer.
+  if (body.length < 18) return undefined;
+  const size = body.readUInt32LE(body.length - 4);
+  if (size === 0 || size >= MAX_ANSWER_BYTES || size > body.length * MAX_DEFLATE_RATIO) return undefined;
+  return Math.max(zlibConstants.Z_MIN_CHUNK, size + 1);
 }
 
 /**
@@ -68,7 +88,11 @@ export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<
       let body = Buffer.concat(chunks);
       if (headers['content-encoding'] === 'gzip') {
         try {
-          body = gunzipSync(body, { maxOutputLength: MAX_ANSWER_BYTES });
+          const chunkSize = gunzippedSize(body);
+          body = gunzipSync(body, {
+            maxOutputLength: MAX_ANSWER_BYTES,
+            ...(chunkSize !== undefined ? { chunkSize } : {}),
+          });
         } catch (err) {
           const tooLarge = (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
           reject(tooLarge ? answerTooLarge() : err instanceof Error ? err : new Error(String(err)));

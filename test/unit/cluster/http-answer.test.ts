@@ -88,3 +88,43 @@ describe('readAnswer of a body past 512 MiB', () => {
     expect(sent, 'it stopped reading there').toBeLessThanOrEqual(513 * MIB);
   });
 });
+
+// The gunzip buffer is sized by the length a gzip body states at its end (ISIZE), which zlib checks against what it
+// inflated: a body whose stated length is false fails as it did before the size was read from it, and one stream of
+// several gzip members (each with its own length) is read whole.
+describe('readAnswer of gzipped bodies, by the length they state', () => {
+  function answer(body: Buffer): http.IncomingMessage {
+    const res = Readable.from([body]) as unknown as http.IncomingMessage;
+    return Object.assign(res, {
+      statusCode: 200,
+      statusMessage: 'OK',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      rawHeaders: [],
+    });
+  }
+  /** BIG gzipped, its stated length (the last four bytes) replaced by SIZE. */
+  function stating(size: number): Buffer {
+    const gz = Buffer.from(gzipSync(BIG));
+    gz.writeUInt32LE(size, gz.length - 4);
+    return gz;
+  }
+
+  it('ReadsTheLengthItStates', async () => {
+    expect((await readAnswer(answer(gzipSync(BIG)))).body.toString('utf8')).toBe(BIG);
+  });
+
+  it('ReadsSeveralMembersWhole', async () => {
+    const half = BIG.length >> 1;
+    const body = Buffer.concat([gzipSync(BIG.slice(0, half)), gzipSync(BIG.slice(half))]);
+    expect((await readAnswer(answer(body))).body.toString('utf8')).toBe(BIG);
+  });
+
+  it.each([
+    ['TooSmall', 100],
+    ['TooLarge', BIG.length * 3],
+    ['BeyondWhatDeflateExpandsTo', 0xffff_fff0],
+    ['Zero', 0],
+  ])('FailsOnAFalseLength %s', async (_name, size) => {
+    await expect(readAnswer(answer(stating(size)))).rejects.toThrow(/incorrect length check/);
+  });
+});
