@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RenderShare, renderInput } from '../../../src/app/render-share.js';
 import type { ClusterSnapshot, KubeObject } from '../../../src/kube/types.js';
 import { renderSync } from '../../../src/sync/render.js';
-import { REVISION_X, variant, uidOf, deployment, alone } from './render-share-example.js';
+import { REVISION_X, variant, uidOf, deployment, alone, shareInTurn } from './render-share-example.js';
 
 describe('Deployments: keyed by the fields the renderer reads, not by their status or the rest of their spec', () => {
   /** A provider's Deployment (owned by revision X) as a real one: replicas, selector, pod labels, args, status. */
@@ -70,9 +70,7 @@ describe('Deployments: keyed by the fields the renderer reads, not by their stat
     const v1 = variant(withCrossplaneImage('xpkg.crossplane.io/crossplane/crossplane:v1.20.0'), [
       full('sa-x', 'xpkg.upbound.io/p:v1', 3),
     ]);
-    const share = new RenderShare();
-    for (const s of [base, otherSa, v1]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
-    expect(share.counts()).toEqual({ rendered: 3, shared: 0 });
+    expect(shareInTurn([base, otherSa, v1])).toEqual({ rendered: 3, shared: 0 });
     // Each differs in what is rendered (the subject's name; Crossplane v1's roles), so sharing would have shown.
     expect(alone(otherSa)).not.toEqual(alone(base));
     expect(alone(v1)).not.toEqual(alone(base));
@@ -135,9 +133,7 @@ describe('XRDs and ProviderRevisions: keyed without the conditions their control
     const a = variant((o) => o);
     const b = variant(laterConditions);
     expect(conditionsOf(b)).not.toEqual(conditionsOf(a));
-    const share = new RenderShare();
-    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
-    expect(share.counts()).toEqual({ rendered: 1, shared: 1 });
+    expect(shareInTurn([a, b])).toEqual({ rendered: 1, shared: 1 });
   });
 
   /**
@@ -200,9 +196,7 @@ describe('XRDs and ProviderRevisions: keyed without the conditions their control
     const base = variant((o) => o);
     const renamed = variant(claim);
     expect(xrdsOf(renamed)).not.toEqual(xrdsOf(base));
-    const share = new RenderShare();
-    for (const s of [base, renamed]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
-    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+    expect(shareInTurn([base, renamed])).toEqual({ rendered: 2, shared: 0 });
     expect(alone(renamed)).not.toEqual(alone(base));
   });
 
@@ -214,9 +208,7 @@ describe('XRDs and ProviderRevisions: keyed without the conditions their control
         { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
       ])(v1(o)),
     );
-    const share = new RenderShare();
-    for (const s of [base, safeStart, asking]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
-    expect(share.counts()).toEqual({ rendered: 3, shared: 0 });
+    expect(shareInTurn([base, safeStart, asking])).toEqual({ rendered: 3, shared: 0 });
   });
 });
 
@@ -347,9 +339,7 @@ describe('ClusterRoles: keyed by the roles the renderer reads, as it reads them'
   it('renders again when the rules the requests are checked against differ (Crossplane v1)', () => {
     const a = variant((o) => withRules(ALLOWED, ['get', 'list'])(asking(o)));
     const b = variant((o) => withRules(ALLOWED, ['get'])(asking(o)));
-    const share = new RenderShare();
-    for (const s of [a, b]) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
-    expect(share.counts()).toEqual({ rendered: 2, shared: 0 });
+    expect(shareInTurn([a, b])).toEqual({ rendered: 2, shared: 0 });
   });
 
   it('fails alike when --provider-clusterrole names a ClusterRole the cluster lacks', () => {

@@ -1,8 +1,9 @@
 /** The example cluster and its variants, for the tests of RenderShare and of renderInput (the render key). */
 import { readFileSync, readdirSync } from 'node:fs';
+import { expect } from 'vitest';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { renderInput } from '../../../src/app/render-share.js';
+import { RenderShare, renderInput, type ShareCounts } from '../../../src/app/render-share.js';
 import { snapshotFromObjects } from '../../../src/crossplane/snapshot.js';
 import type { ClusterSnapshot, KubeObject } from '../../../src/kube/types.js';
 import { renderSync } from '../../../src/sync/render.js';
@@ -63,3 +64,13 @@ export function renamedUids(o: KubeObject): KubeObject {
 
 /** The render of S alone, as sync renders one cluster. */
 export const alone = (s: ClusterSnapshot) => renderSync(renderInput(s), {});
+
+/**
+ * INPUTS rendered in turn through one RenderShare, each result checked to be its render alone (shared or not): what
+ * the share counted.
+ */
+export function shareInTurn(inputs: readonly ClusterSnapshot[]): ShareCounts {
+  const share = new RenderShare();
+  for (const s of inputs) expect(share.render(s, {}, renderSync)).toEqual(alone(s));
+  return share.counts();
+}
