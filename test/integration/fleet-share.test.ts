@@ -167,6 +167,23 @@ describe('sync across contexts shares renders whose inputs are equal by content'
     expect(Math.min(...fleetConnections)).toBeGreaterThan(0);
   });
 
+  it('counts one context as one (a glob that names one)', async () => {
+    const r = await runPlugin([
+      'sync',
+      '--check',
+      '--contexts',
+      'alike-1*',
+      '-v=4',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^1 context: 0 ok, 1 drifted or denied, 0 failed$/m);
+    expect(r.stderr).toMatch(
+      /^fleet: 1 render for 1 context: 1 rendered, 0 shared \(inputs equal by content\)$/m,
+    );
+  });
+
   it('says nothing of it below -v=4', async () => {
     const r = await runPlugin(['sync', '--check', '--all-contexts', '-v=3', '--kubeconfig', kubeconfig]);
     expect(r.code, r.stderr).toBe(1);

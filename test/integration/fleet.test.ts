@@ -159,15 +159,6 @@ describe('--contexts and --all-contexts', () => {
     expect(r.stderr).toMatch(/^2 contexts: 1 ok, 1 drifted or denied, 0 failed$/m);
   });
 
-  it('counts one context as one (a glob or a list that names one)', async () => {
-    const r = await runPlugin(['sync', '--check', '--contexts', 'eu-s*', '-v=4', ...K()]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^1 context: 1 ok, 0 drifted or denied, 0 failed$/m);
-    expect(r.stderr).toMatch(
-      /^fleet: 1 render for 1 context: 1 rendered, 0 shared \(inputs equal by content\)$/m,
-    );
-  });
-
   it.each([
     [['sync', '--check']],
     [['who-can', 'delete', 'buckets.s3.aws.upbound.io', '-A']],
