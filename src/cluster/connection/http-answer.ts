@@ -36,6 +36,18 @@ function answerTooLarge(): UserError {
   );
 }
 
+/**
+ * A body sent as gzip that zlib cannot read (zlib's Z_... errors: a bad header, a truncated stream, a checksum or
+ * length that does not match): kubectl fails alike ("unexpected error when reading response body ... gzip: invalid
+ * checksum"). The server's, or a proxy's, not the plugin's.
+ */
+function notGzip(err: Error): UserError {
+  return new UserError(
+    `the server's gzipped answer could not be read (${err.message}): is a proxy in front of the API server changing it?`,
+    { hint: 'run the command with -v=6 to see the request', cause: err },
+  );
+}
+
 /** Deflate's greatest expansion: a 258-byte match coded in 2 bits at best, about 1,032 to 1. */
 const MAX_DEFLATE_RATIO = 1032;
 
@@ -94,8 +106,10 @@ export function readAnswer(res: http.IncomingMessage, prefix?: number): Promise<
             ...(chunkSize !== undefined ? { chunkSize } : {}),
           });
         } catch (err) {
-          const tooLarge = (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
-          reject(tooLarge ? answerTooLarge() : err instanceof Error ? err : new Error(String(err)));
+          const code = (err as { code?: unknown }).code;
+          if (code === 'ERR_BUFFER_TOO_LARGE') reject(answerTooLarge());
+          else if (typeof code === 'string' && code.startsWith('Z_')) reject(notGzip(err as Error));
+          else reject(err instanceof Error ? err : new Error(String(err)));
           return;
         }
       }

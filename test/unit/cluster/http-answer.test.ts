@@ -90,8 +90,8 @@ describe('readAnswer of a body past 512 MiB', () => {
 });
 
 // The gunzip buffer is sized by the length a gzip body states at its end (ISIZE), which zlib checks against what it
-// inflated: a body whose stated length is false fails as it did before the size was read from it, and one stream of
-// several gzip members (each with its own length) is read whole.
+// inflated: a body whose stated length is false fails (as kubectl does, one line naming what zlib found), and one
+// stream of several gzip members (each with its own length) is read whole.
 describe('readAnswer of gzipped bodies, by the length they state', () => {
   function answer(body: Buffer): http.IncomingMessage {
     const res = Readable.from([body]) as unknown as http.IncomingMessage;
@@ -125,6 +125,15 @@ describe('readAnswer of gzipped bodies, by the length they state', () => {
     ['BeyondWhatDeflateExpandsTo', 0xffff_fff0],
     ['Zero', 0],
   ])('FailsOnAFalseLength %s', async (_name, size) => {
-    await expect(readAnswer(answer(stating(size)))).rejects.toThrow(/incorrect length check/);
+    await expect(readAnswer(answer(stating(size)))).rejects.toThrow(
+      /^the server's gzipped answer could not be read \(incorrect length check\): is a proxy/,
+    );
+  });
+
+  it.each([
+    ['Truncated', () => gzipSync(BIG).subarray(0, 100), 'unexpected end of file'],
+    ['NotGzip', () => Buffer.from('not gzip, though it says so'), 'incorrect header check'],
+  ])('FailsOnABodyThatIsNotWholeGzip %s', async (_name, body, why) => {
+    await expect(readAnswer(answer(body()))).rejects.toThrow(`could not be read (${why})`);
   });
 });
