@@ -178,8 +178,20 @@ export class RenderShare {
   }
 }
 
-/** Each Deployment's projection (the same object for the same Deployment: sync --watch's memo compares by identity). */
-const projected = new WeakMap<Deployment, Deployment>();
+/**
+ * Each object's projection, made once: the same object for the same input object (sync --watch's memo compares
+ * XRDs, revisions and Deployments by identity), kept no longer than the input.
+ */
+const projections = new WeakMap<object, object>();
+
+/** MAKE(O), or what it gave for O before. */
+function projectOnce<T extends object>(o: T, make: (o: T) => T): T {
+  const had = projections.get(o);
+  if (had !== undefined) return had as T;
+  const out = make(o);
+  projections.set(o, out);
+  return out;
+}
 
 /**
  * A Deployment with only what the renderer reads of it (crossplane/provider/bindings.ts: the owner references, name
@@ -190,8 +202,6 @@ const projected = new WeakMap<Deployment, Deployment>();
  * rollouts and never change a render, so two clusters whose Deployments differ only there share it.
  */
 function projectDeployment(d: Deployment): Deployment {
-  const had = projected.get(d);
-  if (had !== undefined) return had;
   const pod = d.spec?.template?.spec;
   const sa = pod?.serviceAccountName;
   const containers = pod?.containers?.map((c) => ({
@@ -200,7 +210,7 @@ function projectDeployment(d: Deployment): Deployment {
   }));
   const { name, namespace, uid, ownerReferences } = d.metadata;
   // The renderer reads these through optional chains only: an absent spec or template reads as an empty one.
-  const out: Deployment = {
+  return {
     apiVersion: d.apiVersion,
     kind: d.kind,
     metadata: {
@@ -218,15 +228,10 @@ function projectDeployment(d: Deployment): Deployment {
       },
     },
   };
-  projected.set(d, out);
-  return out;
 }
 
 /** The status members of a ProviderRevision the renderer reads (its type's: crossplane/provider/roles.ts). */
 const REVISION_STATUS_READ = ['objectRefs', 'capabilities', 'permissionRequests'] as const;
-
-/** Each XRD's and ProviderRevision's projection (the same object for the same owner, as projectDeployment's). */
-const projectedOwners = new WeakMap<Xrd | ProviderRevision, Xrd | ProviderRevision>();
 
 /**
  * An XRD with only what its type declares (crossplane/definition/roles.ts and namespace/roles.ts read its group,
@@ -238,20 +243,12 @@ const projectedOwners = new WeakMap<Xrd | ProviderRevision, Xrd | ProviderRevisi
  * reads and the comparison would walk for every context of a fleet.
  */
 function projectOwner<T extends Xrd | ProviderRevision>(o: T): T {
-  const had = projectedOwners.get(o);
-  if (had !== undefined) return had as T;
-  let out: T;
-  if (o.kind === 'ProviderRevision') {
-    const status = (o as { readonly status?: Readonly<Record<string, unknown>> }).status;
-    if (status === undefined) return o;
-    const kept: Record<string, unknown> = {};
-    for (const key of REVISION_STATUS_READ) if (status[key] !== undefined) kept[key] = status[key];
-    out = Object.keys(kept).length === Object.keys(status).length ? o : { ...o, status: kept };
-  } else {
-    out = projectXrd(o) as T;
-  }
-  projectedOwners.set(o, out);
-  return out;
+  if (o.kind !== 'ProviderRevision') return projectXrd(o) as T;
+  const status = (o as { readonly status?: Readonly<Record<string, unknown>> }).status;
+  if (status === undefined) return o;
+  const kept: Record<string, unknown> = {};
+  for (const key of REVISION_STATUS_READ) if (status[key] !== undefined) kept[key] = status[key];
+  return Object.keys(kept).length === Object.keys(status).length ? o : { ...o, status: kept };
 }
 
 /** XRD with its type's members only (projectOwner). */
@@ -291,8 +288,16 @@ function mayEnableXrds(n: Namespace): boolean {
 /** The ClusterRoles the renderer looks up by name, whatever else they are: the namespace base roles. */
 const ROLES_LOOKED_UP: ReadonlySet<string> = new Set([NS_BASE_ROLE_EDIT, NS_BASE_ROLE_VIEW]);
 
-/** Each aggregating ClusterRole without its rules (the same object for the same role, as projectDeployment's). */
-const withoutRules = new WeakMap<ClusterRole, ClusterRole>();
+/** An aggregating ClusterRole without its rules: its name, labels and aggregation rule. */
+function withoutRules(r: ClusterRole): ClusterRole {
+  const { name, labels } = r.metadata;
+  return {
+    apiVersion: r.apiVersion,
+    kind: r.kind,
+    metadata: { name, ...(labels !== undefined ? { labels } : {}) },
+    ...(r.aggregationRule !== undefined ? { aggregationRule: r.aggregationRule } : {}),
+  };
+}
 
 /** Whether any selector of ROLE's aggregation rule names LABEL. */
 function aggregatesLabel(role: ClusterRole, label: string): boolean {
@@ -319,20 +324,7 @@ function projectClusterRoles(
     else if (r.aggregationRule === undefined) continue;
     else if (r.rules === undefined || aggregatesLabel(r, LABEL_AGGREGATE_TO_ALLOWED_PROVIDER_PERMISSIONS))
       out.push(r);
-    else {
-      let bare = withoutRules.get(r);
-      if (bare === undefined) {
-        const { labels } = r.metadata;
-        bare = {
-          apiVersion: r.apiVersion,
-          kind: r.kind,
-          metadata: { name, ...(labels !== undefined ? { labels } : {}) },
-          aggregationRule: r.aggregationRule,
-        };
-        withoutRules.set(r, bare);
-      }
-      out.push(bare);
-    }
+    else out.push(projectOnce(r, withoutRules));
   }
   return out;
 }
@@ -353,9 +345,9 @@ export function renderInput(
     ...snapshot,
     clusterRoles: projectClusterRoles(snapshot.clusterRoles, opts.providerClusterRole),
     namespaces: named ? snapshot.namespaces : snapshot.namespaces.filter(mayEnableXrds),
-    xrds: snapshot.xrds.map(projectOwner),
-    providerRevisions: snapshot.providerRevisions.map(projectOwner),
-    deployments: snapshot.deployments.map(projectDeployment),
+    xrds: snapshot.xrds.map((x) => projectOnce(x, projectOwner)),
+    providerRevisions: snapshot.providerRevisions.map((r) => projectOnce(r, projectOwner)),
+    deployments: snapshot.deployments.map((d) => projectOnce(d, projectDeployment)),
     clusterRoleBindings: [],
     roleBindings: [],
     others: [],
