@@ -25,8 +25,11 @@ export interface FleetOptions {
  */
 export interface Capture<S, O> {
   readonly sink: S;
-  /** What the run handed over, once it is over. */
-  readonly collected: () => O;
+  /**
+   * What the run handed over, once it is over, in the form it is kept in until every context is done (the CLI's:
+   * printed, so that a result's data, such as the live objects a plan compared, is let go with the context).
+   */
+  readonly collected: () => O | Promise<O>;
 }
 
 /** What one context's run showed (as the front end collected it) and how it ended. */
@@ -158,7 +161,7 @@ function contextDeps(base: AppDeps, context: string, opened: Cluster[], renderSh
 }
 
 /**
- * Runs RUN once per context, PARALLEL at a time, each with its own capture (CAPTURE makes one per run); RUN returns
+ * Runs RUN once per context, PARALLEL at a time, each with its own capture (CAPTURE makes one per context); RUN returns
  * the exit code (0 or 1) or throws. PROGRESS is told each time a context finishes. FAIL_FAST: start no context after
  * one failed. The contexts share sync's
  * renders (render-share.ts): a context whose render input equals another's by content gets that render, with its own
@@ -168,7 +171,7 @@ export async function runFleet<S, O>(
   contexts: readonly string[],
   parallel: number,
   base: AppDeps,
-  capture: () => Capture<S, O>,
+  capture: (context: string) => Capture<S, O>,
   run: (context: string, deps: AppDeps, sink: S) => Promise<number>,
   progress?: (done: number, failed: number) => void,
   failFast = false,
@@ -185,7 +188,7 @@ export async function runFleet<S, O>(
       const context = contexts[i] ?? '';
       const opened: Cluster[] = [];
       const deps = contextDeps(base, context, opened, share);
-      const captured = capture();
+      const captured = capture(context);
       let exitCode: number;
       let error: string[] | undefined;
       let partial = false;
@@ -199,11 +202,12 @@ export async function runFleet<S, O>(
       } finally {
         for (const c of opened) c.close?.();
       }
+      const output = await captured.collected();
       if (error !== undefined && !partial) failed++;
       done++;
       results[i] = {
         context,
-        output: captured.collected(),
+        output,
         exitCode,
         ...(error !== undefined ? { error } : {}),
         ...(partial ? { partial: true as const } : {}),

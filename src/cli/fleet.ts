@@ -6,6 +6,7 @@ import { writeLine, type Io, type TextSink } from './io.js';
 import type { AppDeps } from '../app/deps.js';
 import { appDeps, type Deps } from './context.js';
 import type { Shown } from './output/shown.js';
+import type { PrintedContext, printContext } from './output/fleet-output.js';
 
 export interface FleetArgs {
   readonly contexts: string[] | undefined;
@@ -28,9 +29,18 @@ interface ContextSink {
   readonly collect: Shown[];
 }
 
-/** One context's run collects what it shows (its result, warnings, stderr lines) as data; its input is IO's. */
-function collectOutput(io: Io): () => Capture<ContextSink, readonly Shown[]> {
-  return () => {
+/**
+ * One context's run collects what it shows (its result, warnings, stderr lines) as data; its input is IO's. Once it
+ * is over, what it showed is printed (output/fleet-output.ts printContext) and only that is kept: a result's data
+ * (a synced cluster's plan holds every live ClusterRole it compared, tens of megabytes) goes with its context.
+ * VERSION: the plugin's, for the printers that name it.
+ */
+function collectOutput(
+  io: Io,
+  version: string,
+  print: typeof printContext,
+): (context: string) => Capture<ContextSink, PrintedContext> {
+  return (context) => {
     const collect: Shown[] = [];
     const sink: Io = {
       ...io,
@@ -41,7 +51,7 @@ function collectOutput(io: Io): () => Capture<ContextSink, readonly Shown[]> {
       columns: undefined,
       stderrColumns: undefined,
     };
-    return { sink: { io: sink, collect }, collected: () => collect };
+    return { sink: { io: sink, collect }, collected: () => print(collect, context, version) };
   };
 }
 
@@ -141,7 +151,7 @@ export async function runAcrossContexts(
   runOne: (deps: Deps, context: string) => Promise<void>,
 ): Promise<void> {
   const { output, color } = present;
-  const [{ selectContexts, runFleet }, { mergeFleetOutput, printChunks }] = await Promise.all([
+  const [{ selectContexts, runFleet }, { mergeFleetOutput, printChunks, printContext }] = await Promise.all([
     import('../app/fleet.js'),
     import('./output/fleet-output.js'),
   ]);
@@ -155,7 +165,7 @@ export async function runAcrossContexts(
       contexts,
       fleet.parallel,
       base,
-      collectOutput(deps.io),
+      collectOutput(deps.io, deps.version, printContext),
       async (context, d, sink) => {
         await runOne({ ...deps, ...sink, connect: d.connect, renderShare: d.renderShare }, context);
         return ExitCode.ok;
@@ -170,7 +180,7 @@ export async function runAcrossContexts(
   } finally {
     progress.stop();
   }
-  const merged = await mergeFleetOutput(runs, output, present.headers, deps.version);
+  const merged = mergeFleetOutput(runs, output, present.headers);
   await printChunks(deps.io.stdout, merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const partial = runs.filter((r) => r.partial === true).length;
@@ -206,7 +216,7 @@ export async function writeAcrossContexts(
     readonly apply: (deps: Deps, context: string) => Promise<void>;
   },
 ): Promise<void> {
-  const [{ selectContexts, runFleet }, { mergeFleetOutput, printChunks }, { confirmWrite }] =
+  const [{ selectContexts, runFleet }, { mergeFleetOutput, printChunks, printContext }, { confirmWrite }] =
     await Promise.all([
       import('../app/fleet.js'),
       import('./output/fleet-output.js'),
@@ -230,13 +240,13 @@ export async function writeAcrossContexts(
       contexts,
       fleet.parallel,
       base,
-      collectOutput(deps.io),
+      collectOutput(deps.io, deps.version, printContext),
       each(run.preview),
       undefined,
       false,
       run.source.connection.verbosity,
     );
-    const shown = await mergeFleetOutput(plans, 'table', true, deps.version);
+    const shown = mergeFleetOutput(plans, 'table', true);
     await printChunks(deps.io.stderr, shown.stdout);
     for (const line of shown.stderr) writeLine(deps.io.stderr, line);
     const failed = plans.filter((p) => p.error !== undefined).length;
@@ -256,12 +266,12 @@ export async function writeAcrossContexts(
     contexts,
     1,
     base,
-    collectOutput(deps.io),
+    collectOutput(deps.io, deps.version, printContext),
     each(run.apply),
     undefined,
     run.failFast,
   );
-  const merged = await mergeFleetOutput(applied, 'table', run.headers, deps.version);
+  const merged = mergeFleetOutput(applied, 'table', run.headers);
   await printChunks(deps.io.stdout, merged.stdout);
   for (const line of merged.stderr) writeLine(deps.io.stderr, line);
   const failed = applied.filter((r) => r.error !== undefined).length;

@@ -1,7 +1,8 @@
 /**
  * One output from the runs of a command across contexts, merged from what each run handed over as data (its result,
  * warnings and stderr lines: output/shown.ts), never from printed text. Each result goes through the printer it
- * would have been printed with alone; then tables (printers that give their rows) gain a first CONTEXT column and
+ * would have been printed with alone as soon as its context is done (printContext: the result's data is let go
+ * then, not held until the last context is done); then tables (printers that give their rows) gain a first CONTEXT column and
  * are laid out once, json and yaml become a List with one item per context (`context`, and `result`, the value the
  * printer prints, or `error`; a partial answer has both, and `partial: true`), a plan's diff names the context in its headers (the diff printer's own parameter),
  * and anything else comes in one section per context. A context's name is the kubeconfig's, which may hold
@@ -20,8 +21,8 @@ import { toPrinter } from './registry.js';
 import type { Shown } from './shown.js';
 import { formatTable } from './table.js';
 
-/** One context's run as the fleet collected it: what it showed, in order. */
-export type CollectedRun = ContextRun<readonly Shown[]>;
+/** One context's run as the fleet keeps it: what it showed, printed (printContext). */
+export type CollectedRun = ContextRun<PrintedContext>;
 
 /** What to print once every context is done: stdout, then stderr's lines (to be escaped as they are written). */
 export interface FleetOutput {
@@ -36,20 +37,28 @@ type Part =
   | { readonly run: CollectedRun; readonly table: undefined; readonly text: string };
 
 /** A context's results printed, and its stderr lines in the order it showed them. */
-interface Shown1 {
+export interface PrintedContext {
+  readonly printed: readonly Printed[];
+  readonly stderr: readonly string[];
+}
+
+/** A context's run with what it showed, printed. */
+interface Shown1 extends PrintedContext {
   readonly run: CollectedRun;
-  readonly printed: Printed[];
-  readonly stderr: string[];
 }
 
 /**
- * Each result of RUN through its printer, as a run's own capture printed it (no terminal: no colour, no width),
- * CONTEXT given to the printers that name it.
+ * Each result SHOWN through its printer, as a run's own capture printed it (no terminal: no colour, no width),
+ * CONTEXT given to the printers that name it; VERSION: the plugin's, for the printers that name it.
  */
-async function printRun(run: CollectedRun, version: string): Promise<Shown1> {
+export async function printContext(
+  shown: readonly Shown[],
+  context: string,
+  version: string,
+): Promise<PrintedContext> {
   const printed: Printed[] = [];
   const stderr: string[] = [];
-  for (const item of run.output) {
+  for (const item of shown) {
     if ('warning' in item) stderr.push(...formatWarning(item.warning));
     else if ('line' in item) stderr.push(item.line);
     else {
@@ -60,13 +69,13 @@ async function printRun(run: CollectedRun, version: string): Promise<Shown1> {
         headers: flags.headers,
         width: undefined,
         version,
-        context: run.context,
+        context,
       });
       printed.push(p);
       stderr.push(...p.notes);
     }
   }
-  return { run, printed, stderr };
+  return { printed, stderr };
 }
 
 function errorText(r: CollectedRun): string {
@@ -103,15 +112,10 @@ function tableText(p: Printed): string {
 
 /**
  * What to print for RUNS as OUTPUT (the -o format). HEADERS: false for --no-headers (the merged table's header row;
- * each context's result keeps its own for the sections). VERSION: the plugin's, for the printers that name it.
+ * each context's result keeps its own for the sections).
  */
-export async function mergeFleetOutput(
-  runs: readonly CollectedRun[],
-  output: string,
-  headers = true,
-  version = '',
-): Promise<FleetOutput> {
-  const shown = await Promise.all(runs.map((r) => printRun(r, version)));
+export function mergeFleetOutput(runs: readonly CollectedRun[], output: string, headers = true): FleetOutput {
+  const shown: Shown1[] = runs.map((run) => ({ run, ...run.output }));
   const stderr = stderrOf(shown);
   if (output === 'json' || output === 'yaml') {
     const items = shown.map(({ run, printed }) =>

@@ -1,6 +1,6 @@
 /**
- * runFleet: at most PARALLEL contexts in flight (so at most that many contexts' snapshots held), each result only
- * its text once formed, one RenderShare for the run's contexts, and from -v=4 a line counting the renders shared.
+ * runFleet: at most PARALLEL contexts in flight (so at most that many contexts' snapshots held), each result kept
+ * only in the form its capture makes once the context is over, one RenderShare for the run's contexts, and from -v=4 a line counting the renders shared.
  */
 import { describe, expect, it } from 'vitest';
 import { runFleet } from '../../../src/app/fleet.js';
@@ -86,6 +86,39 @@ describe('runFleet', () => {
     expect(renders).toBe(2);
     expect(runs.map((r) => [r.context, r.output])).toEqual(contexts.map((c) => [c, [`answer of ${c}`]]));
     expect(warnings).toEqual([{ kind: 'renders-shared', contexts: 5, rendered: 2, shared: 3 }]);
+  });
+
+  it("forms each context's kept output as soon as its run is over, before the next context starts", async () => {
+    // The CLI keeps a context's output printed (a synced cluster's plan holds tens of megabytes of live roles): the
+    // form is made when the context ends, not when the last one does.
+    const events: string[] = [];
+    const runs = await runFleet(
+      ['a', 'b', 'c'],
+      1,
+      base([]),
+      (context) => {
+        const sink: string[] = [];
+        return {
+          sink,
+          collected: async () => {
+            await new Promise((r) => setTimeout(r, 2));
+            events.push(`kept ${context}`);
+            return sink.map((s) => s.toUpperCase());
+          },
+        };
+      },
+      (context, _deps, out) => {
+        events.push(`run ${context}`);
+        out.push(`answer of ${context}`);
+        return context === 'b' ? Promise.reject(new Error('b failed')) : Promise.resolve(0);
+      },
+    );
+    expect(events).toEqual(['run a', 'kept a', 'run b', 'kept b', 'run c', 'kept c']);
+    expect(runs.map((r) => [r.context, r.output, r.exitCode])).toEqual([
+      ['a', ['ANSWER OF A'], 0],
+      ['b', ['ANSWER OF B'], 2],
+      ['c', ['ANSWER OF C'], 0],
+    ]);
   });
 
   it('says nothing below -v=4', async () => {
