@@ -22,6 +22,8 @@
  * the bench would flatter the fleet. For the same reason each server's conditions changed at times of their own
  * (every lastTransitionTime moved by the server's index in minutes): no two real clusters' XRDs and packages became
  * ready in the same second; and each has namespaces of its own applications (APP_NAMESPACES, named after the server).
+ *
+ * Last, with no target, a few of the same servers synced and checked as a fleet (bench/fleet-synced.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { parse as parseYaml } from 'yaml';
 import { fixed, median } from './figures.js';
 import { bundleClient, ratio, root, runAsync, work, type Measured } from './process.js';
 import { listsFromLog } from './sync-lists.js';
+import { benchSyncedFleet } from './fleet-synced.js';
 
 const COUNT = 20;
 const LATENCY_MS = 20;
@@ -230,6 +233,8 @@ export async function benchFleet(): Promise<void> {
     console.log(
       `  client CPU (kubectl and the plugin, user + system): ${(cpu(fleet) / COUNT).toFixed(2)} s per context in the fleet run (${cpu(fleet).toFixed(2)} s in all) vs ${cpu(single).toFixed(2)} s for one context alone (median), ${((loop.cpuS ?? Number.NaN) / COUNT).toFixed(2)} s per context in the shell loop (informational)`,
     );
+    // Last: it syncs some of the servers, which the figures above measure unsynced.
+    await benchSyncedFleet(names, kc);
   } finally {
     await Promise.all(servers.map(stopServerProcess));
   }
