@@ -1,11 +1,11 @@
 /**
  * One output from the runs of a command across contexts, merged from what each run handed over as data (its result,
  * warnings and stderr lines: output/shown.ts), never from printed text. Each result goes through the printer it
- * would have been printed with alone as soon as its context is done (printContext: the result's data is let go
- * then, not held until the last context is done); then tables (printers that give their rows) gain a first CONTEXT column and
- * are laid out once, json and yaml become a List with one item per context (`context`, and `result`, the value the
- * printer prints, or `error`; a partial answer has both, and `partial: true`), a plan's diff names the context in its headers (the diff printer's own parameter),
- * and anything else comes in one section per context. A context's name is the kubeconfig's, which may hold
+ * would have been printed with alone, as soon as its context is done (printContext: the result's data is let go
+ * then, not held until the last context is done); then tables (printers that give their rows) gain a first CONTEXT
+ * column and are laid out once, json and yaml become a List with one item per context (`context`, and `result`, the
+ * value the printer prints, or `error`; a partial answer has both, and `partial: true`), a plan's diff names the
+ * context in its headers (the diff printer's own parameter), and anything else comes in one section per context. A context's name is the kubeconfig's, which may hold
  * anything: wherever it is shown to a person (a cell, a header, a stderr line) it is escaped for the terminal; json
  * and yaml carry it as it is.
  */

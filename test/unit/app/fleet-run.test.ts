@@ -1,6 +1,7 @@
 /**
  * runFleet: at most PARALLEL contexts in flight (so at most that many contexts' snapshots held), each result kept
- * only in the form its capture makes once the context is over, one RenderShare for the run's contexts, and from -v=4 a line counting the renders shared.
+ * only in the form its capture makes once the context is over, one RenderShare for the run's contexts, and from -v=4
+ * a line counting the renders shared.
  */
 import { describe, expect, it } from 'vitest';
 import { runFleet } from '../../../src/app/fleet.js';
