@@ -22,6 +22,25 @@ function normLabels(l: Labels | undefined): [string, string][] {
 }
 
 /**
+ * Labels compared as the map Kubernetes stores: the same keys with the same values, in any order (as their sorted
+ * entries would compare, without sorting or serialising them for each of a synced cluster's thousands of roles).
+ */
+function sameLabels(a: Labels | undefined, b: Labels | undefined): boolean {
+  const x = a ?? {};
+  const y = b ?? {};
+  let count = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(y, key)) return false;
+    const v = x[key];
+    const w = y[key];
+    if (v !== w && !sameJson(v, w)) return false;
+    count++;
+  }
+  for (const key in y) if (Object.hasOwn(y, key)) count--;
+  return count === 0;
+}
+
+/**
  * Rule lists compared field by field (verbs, apiGroups, resources, resourceNames, nonResourceURLs; a missing list
  * equals an empty one, except verbs), in one pass without building anything: provider roles hold whole families.
  */
@@ -94,8 +113,7 @@ function normOwners(refs: readonly OwnerReference[] | undefined): unknown {
 export function changedFields(desired: RbacObject, live: RbacObject): string[] {
   const changed: string[] = [];
   if (desired.kind === 'ClusterRole' || desired.kind === 'Role') {
-    if (!sameJson(normLabels(desired.metadata.labels), normLabels(live.metadata.labels)))
-      changed.push('labels');
+    if (!sameLabels(desired.metadata.labels, live.metadata.labels)) changed.push('labels');
     const d = desired as ClusterRole;
     const l = live as ClusterRole;
     if (!sameJson(normAggregation(d), normAggregation(l))) changed.push('aggregationRule');
@@ -104,8 +122,7 @@ export function changedFields(desired: RbacObject, live: RbacObject): string[] {
   }
   const d = desired;
   const l = live as ClusterRoleBinding | RoleBinding;
-  if (isOwned(desired) && !sameJson(normLabels(d.metadata.labels), normLabels(l.metadata.labels)))
-    changed.push('labels');
+  if (isOwned(desired) && !sameLabels(d.metadata.labels, l.metadata.labels)) changed.push('labels');
   if (!sameJson(normSubjects(d.subjects), normSubjects(l.subjects))) changed.push('subjects');
   if (
     !sameJson(

@@ -83,7 +83,8 @@ export interface PlanOptions {
 /** An update's body and the fields that differ, computed from one desired and one live object. */
 interface Compared {
   readonly live: RbacObject;
-  readonly body: RbacObject;
+  /** The update's body; not made for a role none of whose compared fields differ (compared). */
+  readonly body: RbacObject | undefined;
   readonly changed: readonly string[];
 }
 
@@ -93,12 +94,24 @@ interface Compared {
  */
 export type PlanMemo = WeakMap<RbacObject, Compared>;
 
-/** updateBody and changedFields of D against L, or the memo's when it compared these very objects. */
+/**
+ * changedFields of D's update body against L, and the body, or the memo's when it compared these very objects. A
+ * role's compared fields (labels, aggregationRule, rules) are D's own in its body (the desired labels exactly, the
+ * desired rules, or an aggregating role's, which are not compared), so a role is compared as D and its body made only
+ * when a field differs: a synced cluster's plan compares thousands of roles, nearly all unchanged. A binding's owner
+ * references are merged with the live ones (mergedMetadata): compared as its body.
+ */
 function compared(d: RbacObject, l: RbacObject, memo: PlanMemo | undefined): Compared {
   const hit = memo?.get(d);
   if (hit !== undefined && hit.live === l) return hit;
-  const body = updateBody(d, l);
-  const entry = { live: l, body, changed: changedFields(body, l) };
+  let entry: Compared;
+  if (d.kind === 'ClusterRole' || d.kind === 'Role') {
+    const changed = changedFields(d, l);
+    entry = { live: l, body: changed.length > 0 ? updateBody(d, l) : undefined, changed };
+  } else {
+    const body = updateBody(d, l);
+    entry = { live: l, body, changed: changedFields(body, l) };
+  }
   memo?.set(d, entry);
   return entry;
 }
@@ -211,7 +224,7 @@ export function planChanges(desired: readonly RbacObject[], live: LiveRbac, opts
     entries.push({
       action: 'update',
       ...entryBase(d),
-      object: body,
+      object: body ?? updateBody(d, l),
       live: l,
       changed,
       ...(changed.includes('roleRef') ? { recreate: true } : {}),

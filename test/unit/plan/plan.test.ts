@@ -455,6 +455,19 @@ describe('planChanges: the objects it writes, field by field', () => {
     expect(e.adopt).toBe(true);
   });
 
+  it('AdoptingAnEqualRole: where only the controller changes, the update still writes the desired role at the live version', () => {
+    // The compared fields agree (a role's owner references are not compared): adopting alone makes it an update.
+    const plan = planChanges(
+      [edit],
+      { ...empty, clusterRoles: [live(edit, { ownerReferences: [] })] },
+      { prune: false, adopt: true },
+    );
+    const [e] = plan.entries;
+    expect(e?.action).toBe('update');
+    expect(e?.changed).toStrictEqual(['ownerReferences']);
+    expect(e?.object).toStrictEqual({ ...edit, metadata: { ...edit.metadata, resourceVersion: '7' } });
+  });
+
   it('DeleteWithoutPreconditions: a live object without uid or resourceVersion is deleted without them', () => {
     const plan = planChanges([], { ...empty, clusterRoleBindings: [crb({ labels: OURS })] }, { prune: true });
     expect(plan.entries).toStrictEqual([
