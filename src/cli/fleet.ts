@@ -7,6 +7,7 @@ import type { AppDeps } from '../app/deps.js';
 import { appDeps, type Deps } from './context.js';
 import type { Shown } from './output/shown.js';
 import type { PrintedContext, printContext } from './output/fleet-output.js';
+import { plural } from './output/plural.js';
 
 export interface FleetArgs {
   readonly contexts: string[] | undefined;
@@ -189,7 +190,7 @@ export async function runAcrossContexts(
   const partly = partial > 0 ? `, ${String(partial)} partial` : '';
   writeLine(
     deps.io.stderr,
-    `${String(runs.length)} context${runs.length === 1 ? '' : 's'}: ${String(runs.length - failed - flagged - partial)} ok, ${String(flagged)} drifted or denied${partly}, ${String(failed)} failed`,
+    `${plural(runs.length, 'context')}: ${String(runs.length - failed - flagged - partial)} ok, ${String(flagged)} drifted or denied${partly}, ${String(failed)} failed`,
   );
   // A partial answer ends as it does alone: with an error.
   if (failed > 0 || partial > 0) throw new ExitSignal(ExitCode.error);
@@ -278,7 +279,7 @@ export async function writeAcrossContexts(
   const skipped = contexts.length - applied.length;
   writeLine(
     deps.io.stderr,
-    `${String(contexts.length)} context${contexts.length === 1 ? '' : 's'}: ${String(applied.length - failed)} written, ${String(failed)} failed${skipped > 0 ? `, ${String(skipped)} not started (--fail-fast)` : ''}`,
+    `${plural(contexts.length, 'context')}: ${String(applied.length - failed)} written, ${String(failed)} failed${skipped > 0 ? `, ${String(skipped)} not started (--fail-fast)` : ''}`,
   );
   if (failed > 0) throw new ExitSignal(ExitCode.error);
 }

@@ -7,6 +7,7 @@ import type { Warning } from '../app/warning.js';
 import type { BindDenial } from '../bind/permission.js';
 import { describeNeeded, type MissingObject, type NeededKind, type TypoPrune } from '../bind/missing.js';
 import { formatComposedReport } from './composed-report.js';
+import { plural } from './output/plural.js';
 
 /** The first line on stderr of every answer given with --after-sync. */
 export const AFTER_SYNC_NOTE = 'answering for the cluster after sync (nothing was written)';
@@ -136,7 +137,7 @@ export function formatWarning(w: Warning): string[] {
       ];
     case 'renders-shared':
       return [
-        `fleet: ${String(w.rendered + w.shared)} render${w.rendered + w.shared === 1 ? '' : 's'} for ${String(w.contexts)} context${w.contexts === 1 ? '' : 's'}: ${String(w.rendered)} rendered, ${String(w.shared)} shared (inputs equal by content)`,
+        `fleet: ${plural(w.rendered + w.shared, 'render')} for ${plural(w.contexts, 'context')}: ${String(w.rendered)} rendered, ${String(w.shared)} shared (inputs equal by content)`,
       ];
   }
 }

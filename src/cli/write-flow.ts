@@ -3,6 +3,7 @@ import { helmInstalled } from '../plan/ownership.js';
 import type { WriteOutcome } from '../app/write.js';
 import type { Deps } from './context.js';
 import { printResult, showLine } from './output/print-result.js';
+import { plural } from './output/plural.js';
 import type { PresentOptions } from './flags.js';
 
 /**
@@ -91,7 +92,7 @@ function reportApplied(deps: Deps, outcome: WriteOutcome, serverDryRun: boolean)
 
 /** `COUNT of TOTAL write(s)`: the noun agrees with the total ("0 of 1 write", "1 of 4 writes"). */
 function ofWrites(count: number, total: number): string {
-  return `${String(count)} of ${String(total)} write${total === 1 ? '' : 's'}`;
+  return `${String(count)} of ${plural(total, 'write')}`;
 }
 
 /**

@@ -4,6 +4,7 @@
  * the folded texts are names and lists of names.
  */
 import { escapeTerminal } from '../../escape.js';
+import { plural } from './plural.js';
 
 /** Each item once, in the order first seen (Crossplane's provider roles list a family's resources twice). */
 export function uniqueItems(items: readonly string[]): string[] {
@@ -124,8 +125,6 @@ export interface SharedRule {
   /** The provider family the credited role and all of `sharedWith` belong to, when they do. */
   readonly family?: string | undefined;
 }
-
-const plural = (n: number, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** ` +N more (FAMILY)` after the credited role in a table's cell; '' when no other role carries the rule. */
 export function sharedSuffix(p: SharedRule): string {

@@ -15,14 +15,13 @@ import {
   width as textWidth,
 } from './fold.js';
 import { formatTable } from './table.js';
+import { plural } from './plural.js';
 import type { Palette } from './terminal.js';
 
 const plain: Palette = { bold: id, dim: id, red: id, green: id, yellow: id, cyan: id };
 function id(s: string): string {
   return s;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * A rule in one line: `apps: deployments,deployments/scale [get list]`, names and URLs when present, each resource

@@ -10,6 +10,7 @@ import type { EffectiveRule, Ref } from '../../explain/subject-types.js';
 import type { PolicyRule } from '../../kube/types.js';
 import type { WhoCanResult } from '../../who-can/who-can.js';
 import { formatRule } from './format-who-can.js';
+import { plural } from './plural.js';
 
 /** Which column a node stands in: the subject, its binding, the bound role, a role it aggregates, a rule. */
 export type GraphColumn = 'subject' | 'binding' | 'role' | 'source' | 'rule';
@@ -297,7 +298,7 @@ export function auditGraph(findings: readonly AuditPath[]): Graph {
   }
   const n = findings.length;
   return {
-    ...g.build(`audit: ${String(n)} finding${n === 1 ? '' : 's'}`),
+    ...g.build(`audit: ${plural(n, 'finding')}`),
     columnTitles: { subject: 'subject or identity', rule: 'capability' },
   };
 }
