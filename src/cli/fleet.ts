@@ -198,9 +198,11 @@ export async function runAcrossContexts(
 }
 
 /**
- * sync across contexts with writes: the plan of every context first (in parallel, shown before the one question on
- * a terminal that names every context), then the writes one context at a time in the order given; --fail-fast stops
- * at the first context that fails. A context whose plan cannot be made stops everything before the first write.
+ * sync across contexts with writes: without --yes, the plan of every context first (in parallel, shown before the one
+ * question on a terminal that names every context; a context whose plan cannot be made stops everything before the
+ * first write), then the writes one context at a time in the order given, each context planned again as it is
+ * written (with --yes, only then: one that cannot be planned fails alone); --fail-fast stops at the first context
+ * that fails.
  */
 export async function writeAcrossContexts(
   deps: Deps,
